@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import { afterAll, describe, expect, inject, it } from 'vitest'
+import { readSetting } from '../settings/read-setting'
+import { writeSetting } from '../settings/write-setting'
+import { openDatabase, queryRows } from './client'
+import { type Engine, openTestDatabase } from './test-database'
+
+const postgresUrl = inject('postgresUrl')
+const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
+
+async function appliedMigrations(db: Awaited<ReturnType<typeof openDatabase>>['db']) {
+  const rows = await queryRows<{ count: number }>(
+    db,
+    sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+  )
+  return rows[0]?.count
+}
+
+describe.each(engines)('storage on %s', (engine) => {
+  it('applies every migration to a fresh database', async () => {
+    const handle = await openTestDatabase(engine, postgresUrl)
+    try {
+      expect(handle.engine).toBe(engine)
+      const journal = await import('./migrations/meta/_journal.json')
+      expect(await appliedMigrations(handle.db)).toBe(journal.entries.length)
+      const tables = await queryRows<{ name: string }>(
+        handle.db,
+        sql`select table_name as name from information_schema.tables where table_schema = 'public'`,
+      )
+      expect(tables.map((row) => row.name)).toContain('settings')
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it('writes, overwrites and reads a setting', async () => {
+    const handle = await openTestDatabase(engine, postgresUrl)
+    try {
+      expect(await readSetting({ db: handle.db, key: 'greeting' })).toBeUndefined()
+      await writeSetting({ db: handle.db, key: 'greeting', value: { text: 'hello' } })
+      await writeSetting({ db: handle.db, key: 'greeting', value: { text: 'héllo ✓' } })
+      expect(await readSetting({ db: handle.db, key: 'greeting' })).toEqual({ text: 'héllo ✓' })
+    } finally {
+      await handle.close()
+    }
+  })
+})
+
+describe('embedded database on disk', () => {
+  const parent = mkdtempSync(path.join(tmpdir(), 'tessera-pglite-'))
+  // A nested path: PGlite only creates the last folder, openDatabase must create the rest.
+  const dataDir = path.join(parent, 'nested', 'data')
+  afterAll(() => rmSync(parent, { recursive: true, force: true }))
+
+  it('keeps a written row across a restart and does not re-apply migrations', async () => {
+    const first = await openDatabase({ dataDir })
+    await writeSetting({ db: first.db, key: 'survives', value: [1, 2, 3] })
+    const migrationsBefore = await appliedMigrations(first.db)
+    await first.close()
+
+    const reopened = await openDatabase({ dataDir })
+    try {
+      expect(await readSetting({ db: reopened.db, key: 'survives' })).toEqual([1, 2, 3])
+      expect(await appliedMigrations(reopened.db)).toBe(migrationsBefore)
+    } finally {
+      await reopened.close()
+    }
+  })
+})
+
+describe.runIf(postgresUrl)('PostgreSQL start-up', () => {
+  it('lets several app servers migrate the same database at once', async () => {
+    const handle = await openTestDatabase('postgres', postgresUrl)
+    try {
+      const [current] = await queryRows<{ name: string }>(handle.db, sql`select current_database() as name`)
+      const target = new URL(postgresUrl)
+      target.pathname = `/${current?.name}`
+      const servers = await Promise.all([1, 2, 3].map(() => openDatabase({ url: target.toString() })))
+      await Promise.all(servers.map((server) => server.close()))
+      const journal = await import('./migrations/meta/_journal.json')
+      expect(await appliedMigrations(handle.db)).toBe(journal.entries.length)
+    } finally {
+      await handle.close()
+    }
+  })
+})

@@ -1,0 +1,104 @@
+import 'server-only'
+import { mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import type { SQL } from 'drizzle-orm'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { getEnv } from '../env'
+import * as schema from './schema'
+
+/** The one database type the rest of the server sees; which engine runs stays in this file. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
+
+export interface DatabaseHandle {
+  db: Database
+  engine: 'pglite' | 'postgres'
+  close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  /** postgres://… URL; when absent the embedded PGlite database is used. */
+  url?: string
+  /** PGlite data directory; `memory://` keeps everything in memory (tests). */
+  dataDir?: string
+}
+
+const migrationsFolder = path.join(process.cwd(), 'src/server/db/migrations')
+// Serialises migrations when several app servers start at once over one PostgreSQL.
+const MIGRATION_LOCK_ID = 0x7e55e7a
+
+/** Opens a database and brings its schema up to date. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.url ? openPostgres(options.url) : openPglite(options.dataDir ?? 'memory://')
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { drizzle } = await import('drizzle-orm/pglite')
+  const { migrate } = await import('drizzle-orm/pglite/migrator')
+  const inMemory = dataDir.startsWith('memory://')
+  // PGlite creates only the last folder of the path.
+  if (!inMemory) await mkdir(path.dirname(path.resolve(dataDir)), { recursive: true })
+  const client = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir))
+  const db = drizzle({ client, schema })
+  try {
+    await migrate(db, { migrationsFolder })
+  } catch (error) {
+    await client.close()
+    throw error
+  }
+  return { db, engine: 'pglite', close: () => client.close() }
+}
+
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const { Pool } = await import('pg')
+  const { drizzle } = await import('drizzle-orm/node-postgres')
+  const { migrate } = await import('drizzle-orm/node-postgres/migrator')
+  const pool = new Pool({ connectionString: url, max: 10 })
+  const connection = await pool.connect()
+  try {
+    await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID])
+    await migrate(drizzle({ client: connection, schema }), { migrationsFolder })
+  } catch (error) {
+    connection.release()
+    await pool.end()
+    throw error
+  }
+  await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID])
+  connection.release()
+  const db = drizzle({ client: pool, schema })
+  return { db, engine: 'postgres', close: () => pool.end() }
+}
+
+// Kept on globalThis: Next.js may load this module in more than one bundle, and one
+// process must never open the same PGlite directory twice.
+const globalKey = Symbol.for('tessera.database')
+type GlobalWithDatabase = typeof globalThis & { [globalKey]?: Promise<DatabaseHandle> }
+
+/** The process-wide database from the environment, opened and migrated on first use. */
+export function getDatabase(): Promise<DatabaseHandle> {
+  const store = globalThis as GlobalWithDatabase
+  const existing = store[globalKey]
+  if (existing) return existing
+  const env = getEnv()
+  const opening = openDatabase({ url: env.DATABASE_URL, dataDir: env.TESSERA_DATA_DIR })
+  store[globalKey] = opening
+  // A failed start must not be cached: the next request tries again.
+  opening.catch(() => {
+    if (store[globalKey] === opening) delete store[globalKey]
+  })
+  return opening
+}
+
+/** Shorthand for route handlers and server components. */
+export async function getDb(): Promise<Database> {
+  return (await getDatabase()).db
+}
+
+/** Rows of a raw SQL query; both engines answer `{ rows }`, the row type is the caller's promise. */
+export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
+  const result: unknown = await db.execute(query)
+  if (typeof result === 'object' && result !== null && 'rows' in result && Array.isArray(result.rows)) {
+    return result.rows
+  }
+  throw new Error('The database answered a query without rows.')
+}

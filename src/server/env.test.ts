@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { parseEnv } from './env'
+
+describe('parseEnv', () => {
+  it('fills every default from an empty environment', () => {
+    const env = parseEnv({})
+    expect(env).toMatchObject({
+      PORT: 3000,
+      TESSERA_DATA_DIR: './data',
+      TESSERA_RETENTION_DAYS: 90,
+      TESSERA_TEST_FAULTS: false,
+    })
+    expect(env.DATABASE_URL).toBeUndefined()
+  })
+
+  it('accepts a PostgreSQL URL and turns flags into booleans', () => {
+    const env = parseEnv({ DATABASE_URL: 'postgres://u:p@db:5432/tessera', TESSERA_TEST_FAULTS: '1' })
+    expect(env.DATABASE_URL).toBe('postgres://u:p@db:5432/tessera')
+    expect(env.TESSERA_TEST_FAULTS).toBe(true)
+  })
+
+  it('names every invalid variable in one error', () => {
+    let message = ''
+    try {
+      parseEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x/y', TESSERA_RETENTION_DAYS: '0' })
+    } catch (error) {
+      message = String(error)
+    }
+    expect(message).toContain('PORT')
+    expect(message).toContain('DATABASE_URL must be a postgres:// or postgresql:// URL.')
+    expect(message).toContain('TESSERA_RETENTION_DAYS')
+  })
+})

@@ -1,0 +1,44 @@
+import 'server-only'
+import { z } from 'zod'
+
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .default('0')
+  .transform((value) => value === '1' || value === 'true')
+
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  /** Port of the HTTP server (read by `next start`; validated here so a typo fails loudly). */
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /** postgres://… switches from the embedded PGlite database to a PostgreSQL server. */
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'DATABASE_URL must be a postgres:// or postgresql:// URL.' })
+    .optional(),
+  /** Where the embedded database keeps its files. */
+  TESSERA_DATA_DIR: z.string().min(1).default('./data'),
+  TESSERA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Days after which identification events are purged. */
+  TESSERA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Test-only fault switch: lets the e2e suite make a screen throw. Never enable in production. */
+  TESSERA_TEST_FAULTS: flag,
+})
+
+export type Env = z.infer<typeof EnvSchema>
+
+/** Parses an environment; throws one readable error listing every invalid variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = EnvSchema.safeParse(source)
+  if (result.success) return result.data
+  const problems = result.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`)
+  throw new Error(
+    `Invalid Tessera configuration:\n${problems.join('\n')}\nSee .env.example for every variable.`,
+  )
+}
+
+let cached: Env | undefined
+
+/** The validated environment of this process. Nothing else reads process.env. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env)
+  return cached
+}

@@ -1,0 +1,27 @@
+import 'server-only'
+
+/** Every error code the HTTP API can answer with, its status and a default message. */
+export const errorCatalogue = {
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  invalid_request: { status: 400, message: 'The request is not valid.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'Send the request body as application/json.' },
+  not_found: { status: 404, message: 'Nothing was found here.' },
+  service_unavailable: { status: 503, message: 'The service is starting or unavailable; try again shortly.' },
+} as const
+
+export type ErrorCode = keyof typeof errorCatalogue
+
+/** A caller's mistake, turned into `{ error: { code, message } }` with its status. */
+export class HttpError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly details?: unknown
+
+  constructor(code: ErrorCode, message?: string, details?: unknown) {
+    super(message ?? errorCatalogue[code].message)
+    this.code = code
+    this.status = errorCatalogue[code].status
+    this.details = details
+  }
+}

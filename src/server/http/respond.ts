@@ -1,0 +1,29 @@
+import 'server-only'
+import { log } from '../log'
+import { type ErrorCode, errorCatalogue, HttpError } from './errors'
+
+export function json(body: unknown, init?: ResponseInit): Response {
+  return Response.json(body, init)
+}
+
+/** The uniform error answer: `{ error: { code, message } }`. */
+export function problem(code: ErrorCode, message?: string, details?: unknown): Response {
+  const error = { code, message: message ?? errorCatalogue[code].message, ...(details ? { details } : {}) }
+  return Response.json({ error }, { status: errorCatalogue[code].status })
+}
+
+/** Wraps a route handler: HttpErrors become 4xx answers; anything else is logged and becomes a bare 500. */
+export function handle<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>) {
+  return async (...args: Args): Promise<Response> => {
+    try {
+      return await handler(...args)
+    } catch (error) {
+      if (error instanceof HttpError) return problem(error.code, error.message, error.details)
+      log.error({ err: error }, 'unhandled route error')
+      return Response.json(
+        { error: { code: 'internal_error', message: 'Something went wrong on our side.' } },
+        { status: 500 },
+      )
+    }
+  }
+}

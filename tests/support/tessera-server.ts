@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+export interface RunningServer {
+  url: string
+  logFile: string
+  dataDir: string
+  stop(): Promise<void>
+}
+
+/** Starts `next start` (the production build) on its own data directory and waits until it is healthy. */
+export async function startTesseraServer(options: {
+  port: number
+  env?: Record<string, string>
+  dataDir?: string
+}): Promise<RunningServer> {
+  if (!existsSync('.next/BUILD_ID')) throw new Error('No production build found: run `npm run build` first.')
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tessera-e2e-'))
+  const logFile = path.join(dataDir, '..', `${path.basename(dataDir)}.log`)
+  const log = createWriteStream(logFile, { flags: 'a' })
+  const child: ChildProcess = spawn(
+    'node_modules/.bin/next',
+    ['start', '-p', String(options.port), '-H', '127.0.0.1'],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        TESSERA_DATA_DIR: path.join(dataDir, 'db'),
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  child.stdout?.pipe(log)
+  child.stderr?.pipe(log)
+  const url = `http://127.0.0.1:${options.port}`
+  const deadline = Date.now() + 60_000
+  while (true) {
+    if (child.exitCode !== null)
+      throw new Error(`Tessera exited early (code ${child.exitCode}); see ${logFile}`)
+    try {
+      const response = await fetch(`${url}/api/health`)
+      if (response.ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`Tessera did not become healthy in 60 s; see ${logFile}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return {
+    url,
+    logFile,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGTERM')
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
+        if (child.exitCode === null) child.kill('SIGKILL')
+      }
+      log.end()
+    },
+  }
+}
+
+export function removeServerFiles(server: RunningServer) {
+  rmSync(server.dataDir, { recursive: true, force: true })
+  rmSync(server.logFile, { force: true })
+}

@@ -1,0 +1,19 @@
+import path from 'node:path'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname, 'src'),
+      // `server-only` throws outside React Server Components; unit tests are server code too.
+      'server-only': path.resolve(import.meta.dirname, 'tests/support/empty-module.ts'),
+    },
+  },
+  test: {
+    include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    environment: 'node',
+    globalSetup: ['tests/support/postgres-server.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+})
