@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test'
 import { chromiumLaunchOptions } from './tests/support/chromium'
 
+const e2ePort = Number(process.env.TESSERA_E2E_PORT ?? 3100)
+
 // One Tessera production server is started by the global setup for every spec;
 // its URL reaches the specs as `baseURL` and its log path as TESSERA_E2E_LOG.
 export default defineConfig({
@@ -15,7 +17,7 @@ export default defineConfig({
   // Artifacts in a subfolder: Playwright empties outputDir, and Vitest's report sits beside it.
   outputDir: './test-results/playwright',
   use: {
-    baseURL: process.env.TESSERA_E2E_URL ?? 'http://127.0.0.1:3100',
+    baseURL: `http://127.0.0.1:${e2ePort}`,
     launchOptions: chromiumLaunchOptions(),
     trace: 'off',
   },
