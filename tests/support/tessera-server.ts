@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -17,6 +18,8 @@ export async function startTesseraServer(options: {
   dataDir?: string
 }): Promise<RunningServer> {
   if (!existsSync('.next/BUILD_ID')) throw new Error('No production build found: run `npm run build` first.')
+  // Another server on the port would answer the health check in place of ours.
+  await assertPortFree(options.port)
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tessera-e2e-'))
   const logFile = path.join(dataDir, '..', `${path.basename(dataDir)}.log`)
   const log = createWriteStream(logFile, { flags: 'a' })
@@ -69,4 +72,12 @@ export async function startTesseraServer(options: {
 export function removeServerFiles(server: RunningServer) {
   rmSync(server.dataDir, { recursive: true, force: true })
   rmSync(server.logFile, { force: true })
+}
+
+function assertPortFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', () => reject(new Error(`Port ${port} is already in use; set another test port.`)))
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()))
+  })
 }
