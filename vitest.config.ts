@@ -13,6 +13,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['tests/support/postgres-server.ts'],
+    // Route handlers under test open the process-wide database: an in-memory PGlite per test file.
+    env: { TESSERA_DATA_DIR: 'memory://', TESSERA_LOG_LEVEL: 'silent' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,4 +1,4 @@
-// `npm start`: builds once when there is no production build yet, then serves it.
+// `npm start`: builds once when there is no production build yet, then serves it (scripts/serve.mjs).
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 
@@ -10,7 +10,4 @@ if (!existsSync('.next/BUILD_ID')) {
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
 
-const args = ['start', '-p', process.env.PORT ?? '3000']
-if (process.env.HOSTNAME) args.push('-H', process.env.HOSTNAME)
-const server = spawnSync('node_modules/.bin/next', args, { stdio: 'inherit' })
-process.exit(server.status ?? 0)
+await import('./serve.mjs')

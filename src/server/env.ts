@@ -19,6 +19,8 @@ export const EnvSchema = z.object({
   TESSERA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Days after which identification events are purged. */
   TESSERA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** How many reverse proxies (load balancers) sit in front of Tessera and append to X-Forwarded-For. */
+  TESSERA_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** Test-only fault switch: lets the e2e suite make a screen throw. Never enable in production. */
   TESSERA_TEST_FAULTS: flag,
 })

@@ -23,20 +23,18 @@ export async function startTesseraServer(options: {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tessera-e2e-'))
   const logFile = path.join(dataDir, '..', `${path.basename(dataDir)}.log`)
   const log = createWriteStream(logFile, { flags: 'a' })
-  const child: ChildProcess = spawn(
-    'node_modules/.bin/next',
-    ['start', '-p', String(options.port), '-H', '127.0.0.1'],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        TESSERA_DATA_DIR: path.join(dataDir, 'db'),
-        ...options.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawn(process.execPath, ['scripts/serve.mjs'], {
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      HOSTNAME: '127.0.0.1',
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      TESSERA_DATA_DIR: path.join(dataDir, 'db'),
+      ...options.env,
     },
-  )
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   child.stdout?.pipe(log)
   child.stderr?.pipe(log)
   const url = `http://127.0.0.1:${options.port}`

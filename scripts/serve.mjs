@@ -1,0 +1,35 @@
+// Tessera's production HTTP server: Next.js behind a thin node:http front that owns
+// X-Forwarded-For. `next start` passes a client-sent X-Forwarded-For through unchanged, so any
+// caller could pick its own IP; here only the entries added by TESSERA_TRUSTED_PROXIES
+// proxies are kept, followed by the address of the socket itself.
+import { createServer } from 'node:http'
+import next from 'next'
+
+const port = Number(process.env.PORT ?? 3000)
+const hostname = process.env.HOSTNAME ?? '0.0.0.0'
+const trustedProxies = Number(process.env.TESSERA_TRUSTED_PROXIES ?? 0)
+
+const app = next({ dev: false, hostname, port })
+const handle = app.getRequestHandler()
+await app.prepare()
+
+createServer((request, response) => {
+  const header = request.headers['x-forwarded-for']
+  const chain = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  const trusted = trustedProxies > 0 ? chain.slice(-trustedProxies) : []
+  request.headers['x-forwarded-for'] = [...trusted, request.socket.remoteAddress ?? '']
+    .filter(Boolean)
+    .join(', ')
+  handle(request, response)
+}).listen(port, hostname, () => {
+  console.log(
+    JSON.stringify({
+      level: 30,
+      time: new Date().toISOString(),
+      msg: `Tessera listening on http://${hostname}:${port}`,
+    }),
+  )
+})

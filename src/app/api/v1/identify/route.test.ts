@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { getDb, queryRows } from '@/server/db/client'
+import { syntheticDevice } from '@/server/identification/synthetic-devices'
+import { DELETE as forgetDevice, GET as readDevice } from '../device/route'
+import { POST } from './route'
+
+const url = 'http://127.0.0.1:3000/api/v1/identify'
+
+function post(body: string, headers: Record<string, string> = {}) {
+  return POST(
+    new Request(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.4', ...headers },
+    }),
+  )
+}
+
+async function eventCount() {
+  const [row] = await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from events`)
+  return row?.n ?? 0
+}
+
+describe('POST /api/v1/identify', () => {
+  it('answers the contract and sets the HttpOnly visitor cookie', async () => {
+    const response = await post(
+      JSON.stringify({ components: syntheticDevice(1), url: 'https://shop.example/' }),
+    )
+    expect(response.status).toBe(200)
+    const body = await response.json()
+    expect(Object.keys(body).sort()).toEqual(
+      [
+        'confidence',
+        'firstSeenAt',
+        'lastSeenAt',
+        'requestId',
+        'signals',
+        'storedToken',
+        'suspectScore',
+        'visitorFound',
+        'visitorId',
+      ].sort(),
+    )
+    expect(body.visitorFound).toBe(false)
+    expect(response.headers.get('set-cookie')).toMatch(/^tessera_vid=v1\..+HttpOnly; SameSite=Lax$/)
+    const [event] = await queryRows<{ ip: string; url: string }>(
+      await getDb(),
+      sql`select ip, url from events where request_id = ${body.requestId}`,
+    )
+    expect(event).toEqual({ ip: '198.51.100.4', url: 'https://shop.example/' })
+  })
+
+  const badInputs: [string, string, Record<string, string>, number, string][] = [
+    ['malformed JSON', '{"components": ', {}, 400, 'invalid_json'],
+    ['a wrong type', JSON.stringify({ components: 'all of them' }), {}, 400, 'invalid_request'],
+    ['missing components', JSON.stringify({ url: 'https://x.example/' }), {}, 400, 'invalid_request'],
+    ['no components at all', JSON.stringify({ components: {} }), {}, 400, 'invalid_request'],
+    [
+      'an unknown field',
+      JSON.stringify({ components: syntheticDevice(2), admin: true }),
+      {},
+      400,
+      'invalid_request',
+    ],
+    [
+      'an oversized body',
+      JSON.stringify({ components: { big: { value: 'x'.repeat(70_000), duration: 1 } } }),
+      {},
+      413,
+      'payload_too_large',
+    ],
+    [
+      'a form body',
+      'components=1',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      415,
+      'unsupported_media_type',
+    ],
+  ]
+  for (const [label, body, headers, status, code] of badInputs) {
+    it(`refuses ${label} with ${status} and stores nothing`, async () => {
+      const before = await eventCount()
+      const response = await post(body, headers)
+      expect(response.status).toBe(status)
+      const answer = await response.json()
+      expect(answer.error.code).toBe(code)
+      expect(answer.error.message).toEqual(expect.any(String))
+      expect(JSON.stringify(answer)).not.toMatch(/at .+\.(js|ts):\d+/)
+      expect(await eventCount()).toBe(before)
+    })
+  }
+})
+
+describe('the device endpoints', () => {
+  it('report, then forget, the calling browser', async () => {
+    const identified = await post(JSON.stringify({ components: syntheticDevice(3) }))
+    const { visitorId, storedToken } = await identified.json()
+    const cookie = `tessera_vid=${storedToken}`
+    const report = await readDevice(new Request('http://x/api/v1/device', { headers: { cookie } }))
+    expect(report.status).toBe(200)
+    const body = await report.json()
+    expect(body.visitorId).toBe(visitorId)
+    expect(body.history).toHaveLength(1)
+    expect(body.uniqueness.length).toBeGreaterThan(10)
+
+    const forgotten = await forgetDevice(
+      new Request('http://x/api/v1/device', { method: 'DELETE', headers: { cookie } }),
+    )
+    expect(forgotten.status).toBe(204)
+    expect(forgotten.headers.get('set-cookie')).toMatch(/tessera_vid=; Path=\/; Max-Age=0/)
+    const [left] = await queryRows<{ n: number }>(
+      await getDb(),
+      sql`select (select count(*) from events where visitor_id = ${visitorId})
+               + (select count(*) from visitors where id = ${visitorId})
+               + (select count(*) from visitor_keys where visitor_id = ${visitorId}) as n`,
+    )
+    expect(Number(left?.n)).toBe(0)
+    const after = await readDevice(new Request('http://x/api/v1/device', { headers: { cookie } }))
+    expect(after.status).toBe(404)
+
+    // The next visit of the same device is a new visitor.
+    const next = await (await post(JSON.stringify({ components: syntheticDevice(3) }))).json()
+    expect(next.visitorFound).toBe(false)
+    expect(next.visitorId).not.toBe(visitorId)
+  })
+
+  it('does not accept a claimed visitor ID without a valid token', async () => {
+    const response = await readDevice(
+      new Request('http://x/api/v1/device', { headers: { cookie: 'tessera_vid=v1.someone-else.forged' } }),
+    )
+    expect(response.status).toBe(404)
+  })
+})

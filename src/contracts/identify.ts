@@ -1,0 +1,63 @@
+import { z } from 'zod'
+
+/** A JSON value as the agent sends it. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
+export const JsonValue: z.ZodType<Json> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(JsonValue),
+    z.record(z.string(), JsonValue),
+  ]),
+)
+
+/** One collected signal: its value, or the error that prevented it, and how long it took. */
+export const ComponentResult = z.union([
+  z.object({ value: JsonValue, duration: z.number().nonnegative() }).strict(),
+  z.object({ error: z.string().max(500), duration: z.number().nonnegative() }).strict(),
+])
+export type ComponentResult = z.infer<typeof ComponentResult>
+
+const componentName = z
+  .string()
+  .regex(/^[a-zA-Z][a-zA-Z0-9]{0,63}$/, 'Component names are short identifiers.')
+
+/** What the agent posts to `POST /api/v1/identify`. */
+export const IdentifyRequest = z
+  .object({
+    components: z
+      .record(componentName, ComponentResult)
+      .refine((components) => Object.keys(components).length > 0, 'At least one component is required.')
+      .refine((components) => Object.keys(components).length <= 200, 'At most 200 components are accepted.'),
+    /** The signed visitor token the agent kept in localStorage/IndexedDB, if any. */
+    storedToken: z.string().max(200).optional(),
+    /** Public key of the site the agent runs for. */
+    siteKey: z.string().max(100).optional(),
+    /** The page the agent ran on. */
+    url: z.string().max(2000).optional(),
+    /** Free-form data the integrator attaches to this event. */
+    tag: z.record(z.string(), JsonValue).optional(),
+    /** The integrator's own identifier for this visitor (e.g. an account ID). */
+    linkedId: z.string().max(256).optional(),
+  })
+  .strict()
+export type IdentifyRequest = z.infer<typeof IdentifyRequest>
+
+export const SignalResult = z.object({ result: JsonValue, reasons: z.array(z.string()) })
+
+/** The answer of `POST /api/v1/identify`. */
+export const IdentifyResponse = z.object({
+  requestId: z.string(),
+  visitorId: z.string(),
+  visitorFound: z.boolean(),
+  confidence: z.object({ score: z.number().min(0).max(1) }),
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+  signals: z.record(z.string(), SignalResult),
+  suspectScore: z.number().int(),
+  /** Signed visitor token for the agent's localStorage/IndexedDB copies. */
+  storedToken: z.string(),
+})
+export type IdentifyResponse = z.infer<typeof IdentifyResponse>

@@ -1,0 +1,30 @@
+import { boolean, index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core'
+import { visitors } from './visitors'
+
+/** One identification: what the agent sent, what the server decided. */
+export const events = pgTable(
+  'events',
+  {
+    requestId: text('request_id').primaryKey(),
+    visitorId: text('visitor_id')
+      .notNull()
+      .references(() => visitors.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    visitorFound: boolean('visitor_found').notNull(),
+    confidence: real('confidence').notNull(),
+    method: text('method').$type<'token' | 'fingerprint' | 'new'>().notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    url: text('url'),
+    siteKey: text('site_key'),
+    tag: jsonb('tag'),
+    linkedId: text('linked_id'),
+    components: jsonb('components').notNull(),
+    signals: jsonb('signals').notNull().default({}),
+    suspectScore: integer('suspect_score').notNull().default(0),
+  },
+  (table) => [
+    index('events_visitor_created').on(table.visitorId, table.createdAt),
+    index('events_created').on(table.createdAt),
+  ],
+)

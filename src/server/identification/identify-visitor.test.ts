@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { ComponentResult, IdentifyRequest } from '@/contracts/identify'
+import { type DatabaseHandle, queryRows } from '../db/client'
+import { type Engine, openTestDatabase } from '../db/test-database'
+import { identifyVisitor } from './identify-visitor'
+import { syntheticDevice } from './synthetic-devices'
+
+const postgresUrl = inject('postgresUrl')
+const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
+
+function payload(components: Record<string, ComponentResult>, extra: Partial<IdentifyRequest> = {}) {
+  return { components, ...extra }
+}
+
+describe.each(engines)('identifyVisitor on %s', (engine) => {
+  let handle: DatabaseHandle
+  const context = { ip: '203.0.113.7', userAgent: 'test' }
+
+  beforeAll(async () => {
+    handle = await openTestDatabase(engine, postgresUrl)
+    // A population the device must be told apart from.
+    for (let seed = 1000; seed < 1040; seed++) {
+      await identifyVisitor({ db: handle.db, input: payload(syntheticDevice(seed)), context })
+    }
+  })
+  afterAll(() => handle.close())
+
+  it('gives a new device a new visitor and stores the event', async () => {
+    const result = await identifyVisitor({ db: handle.db, input: payload(syntheticDevice(1)), context })
+    expect(result.visitorFound).toBe(false)
+    expect(result.visitorId).toMatch(/^[\w-]{20}$/)
+    expect(result.confidence.score).toBeGreaterThan(0.5)
+    const [event] = await queryRows<{ visitor_id: string; ip: string }>(
+      handle.db,
+      sql`select visitor_id, ip from events where request_id = ${result.requestId}`,
+    )
+    expect(event).toEqual({ visitor_id: result.visitorId, ip: '203.0.113.7' })
+  })
+
+  it('recognises the same device without any token (cookies cleared)', async () => {
+    const first = await identifyVisitor({ db: handle.db, input: payload(syntheticDevice(2)), context })
+    const again = await identifyVisitor({ db: handle.db, input: payload(syntheticDevice(2)), context })
+    expect(again.visitorFound).toBe(true)
+    expect(again.visitorId).toBe(first.visitorId)
+    expect(again.firstSeenAt).toBe(first.firstSeenAt)
+  })
+
+  it('follows a browser update, a time-zone change and a new font, one after another', async () => {
+    const device = syntheticDevice(3)
+    const first = await identifyVisitor({ db: handle.db, input: payload(device), context })
+    const changes: Record<string, ComponentResult>[] = [
+      { userAgent: { value: 'Mozilla/5.0 Chrome/199.0.0.0', duration: 1 } },
+      { timezone: { value: 'Pacific/Auckland', duration: 1 } },
+      { fonts: { value: ['A font nobody else has'], duration: 1 } },
+    ]
+    let current = device
+    for (const change of changes) {
+      current = { ...current, ...change }
+      const result = await identifyVisitor({ db: handle.db, input: payload(current), context })
+      expect(result.visitorId).toBe(first.visitorId)
+    }
+  })
+
+  it('honours the signed token while the fingerprint stays consistent, and only then', async () => {
+    const first = await identifyVisitor({ db: handle.db, input: payload(syntheticDevice(4)), context })
+    const withToken = await identifyVisitor({
+      db: handle.db,
+      input: payload(syntheticDevice(4), { storedToken: first.storedToken }),
+      context,
+    })
+    expect(withToken.visitorId).toBe(first.visitorId)
+
+    // The token copied onto a completely different device does not carry the identity over.
+    const otherDevice = await identifyVisitor({
+      db: handle.db,
+      input: payload(syntheticDevice(5), { storedToken: first.storedToken }),
+      context,
+    })
+    expect(otherDevice.visitorId).not.toBe(first.visitorId)
+
+    // A forged token is ignored.
+    const forged = `v1.${first.visitorId}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`
+    const forgedResult = await identifyVisitor({
+      db: handle.db,
+      input: payload(syntheticDevice(6), { storedToken: forged }),
+      context,
+    })
+    expect(forgedResult.visitorId).not.toBe(first.visitorId)
+  })
+
+  it('keeps two near-identical devices apart', async () => {
+    const a = syntheticDevice(7)
+    const b = {
+      ...a,
+      fonts: { value: ['Only on B'], duration: 1 },
+      timezone: { value: 'Asia/Dubai', duration: 1 },
+    }
+    const first = await identifyVisitor({ db: handle.db, input: payload(a), context })
+    const second = await identifyVisitor({ db: handle.db, input: payload(b), context })
+    expect(second.visitorId).not.toBe(first.visitorId)
+  })
+
+  it('ignores a randomised canvas when matching', async () => {
+    const device = syntheticDevice(8)
+    const first = await identifyVisitor({ db: handle.db, input: payload(device), context })
+    const noisy = { ...device, canvas: { value: { randomized: true, text: 'noise-1' }, duration: 1 } }
+    const again = await identifyVisitor({ db: handle.db, input: payload(noisy), context })
+    expect(again.visitorId).toBe(first.visitorId)
+  })
+
+  it('counts each visitor once per component value', async () => {
+    const device = syntheticDevice(9)
+    await identifyVisitor({ db: handle.db, input: payload(device), context })
+    await identifyVisitor({ db: handle.db, input: payload(device), context })
+    const [row] = await queryRows<{ visitors: number }>(
+      handle.db,
+      sql`select sum(visitors)::int as visitors from component_stats where component = 'platform'`,
+    )
+    const [count] = await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from visitors`)
+    expect(row?.visitors).toBe(count?.n)
+  })
+})

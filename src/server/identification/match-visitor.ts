@@ -1,0 +1,44 @@
+import type { Digests } from './digest-components'
+import { scoreSimilarity } from './score-similarity'
+
+export interface Candidate {
+  visitorId: string
+  profile: Digests
+}
+
+export type Match =
+  | { method: 'token' | 'fingerprint'; visitorId: string; similarity: number; runnerUp: number }
+  | { method: 'new'; similarity: number }
+
+/** A token is honoured only while the fingerprint still broadly looks like its visitor. */
+export const TOKEN_MIN_SIMILARITY = 0.6
+/** Fuzzy matching needs a close fingerprint and a clear lead over the next candidate. */
+export const FINGERPRINT_MIN_SIMILARITY = 0.86
+export const FINGERPRINT_MIN_LEAD = 0.04
+
+/**
+ * Decides which visitor a fingerprint belongs to: the signed token's visitor when consistent,
+ * otherwise the most similar candidate above the threshold, otherwise a new visitor.
+ */
+export function matchVisitor(current: Digests, candidates: Candidate[], tokenVisitorId?: string): Match {
+  const scored = candidates
+    .map((candidate) => ({
+      visitorId: candidate.visitorId,
+      similarity: scoreSimilarity(current, candidate.profile),
+    }))
+    .sort((a, b) => b.similarity - a.similarity)
+
+  const fromToken = tokenVisitorId ? scored.find((entry) => entry.visitorId === tokenVisitorId) : undefined
+  if (fromToken && fromToken.similarity >= TOKEN_MIN_SIMILARITY) {
+    const runnerUp = scored.find((entry) => entry.visitorId !== fromToken.visitorId)?.similarity ?? 0
+    return { method: 'token', visitorId: fromToken.visitorId, similarity: fromToken.similarity, runnerUp }
+  }
+
+  const [best, second] = scored
+  if (!best) return { method: 'new', similarity: 0 }
+  const runnerUp = second?.similarity ?? 0
+  if (best.similarity >= FINGERPRINT_MIN_SIMILARITY && best.similarity - runnerUp >= FINGERPRINT_MIN_LEAD) {
+    return { method: 'fingerprint', visitorId: best.visitorId, similarity: best.similarity, runnerUp }
+  }
+  return { method: 'new', similarity: best.similarity }
+}
