@@ -58,7 +58,7 @@ export async function identifyVisitor({
           ) as hit
           group by hit.visitor_id order by hits desc limit ${MAX_CANDIDATES})
         select id, profile from visitors
-        where id in (select visitor_id from hits) or id = ${tokenVisitorId ?? null}`,
+        where id = any(array(select visitor_id from hits) || ${tokenVisitorId ?? null}::text)`,
   )
   const candidates: Candidate[] = rows.map((row) => ({ visitorId: row.id, profile: row.profile }))
   const match = matchVisitor(digests, candidates, tokenVisitorId)
