@@ -4,10 +4,16 @@ import type { Instrumentation } from 'next'
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return
   const { log } = await import('./server/log')
+  const { getEnv } = await import('./server/env')
   const { getDatabase } = await import('./server/db/client')
+  const { ensureDefaultSite } = await import('./server/sites/ensure-default-site')
   const started = performance.now()
-  const { engine } = await getDatabase()
-  log.info({ engine, ms: Math.round(performance.now() - started) }, 'database ready')
+  const { db, engine } = await getDatabase()
+  const site = await ensureDefaultSite({ db, origins: getEnv().TESSERA_ALLOWED_ORIGINS })
+  log.info(
+    { engine, ms: Math.round(performance.now() - started), defaultSiteKey: site.publicKey },
+    'database ready',
+  )
 }
 
 /** One log line per request error, with the digest the error screen shows to the user. */

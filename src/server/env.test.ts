@@ -30,4 +30,12 @@ describe('parseEnv', () => {
     expect(message).toContain('DATABASE_URL must be a postgres:// or postgresql:// URL.')
     expect(message).toContain('TESSERA_RETENTION_DAYS')
   })
+
+  it('reads allowed origins as a list and rejects anything that is not an origin', () => {
+    expect(
+      parseEnv({ TESSERA_ALLOWED_ORIGINS: ' https://a.example, http://localhost:8080 ' })
+        .TESSERA_ALLOWED_ORIGINS,
+    ).toEqual(['https://a.example', 'http://localhost:8080'])
+    expect(() => parseEnv({ TESSERA_ALLOWED_ORIGINS: 'https://a.example/path' })).toThrow(/not an origin/)
+  })
 })

@@ -19,6 +19,24 @@ export const EnvSchema = z.object({
   TESSERA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Days after which identification events are purged. */
   TESSERA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Origins allowed to embed Tessera with the default site key (comma-separated), e.g. https://shop.example. */
+  TESSERA_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const origins = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean)
+      for (const origin of origins) {
+        if (!isOrigin(origin))
+          context.addIssue({
+            code: 'custom',
+            message: `"${origin}" is not an origin like https://shop.example.`,
+          })
+      }
+      return origins
+    }),
   /** How many reverse proxies (load balancers) sit in front of Tessera and append to X-Forwarded-For. */
   TESSERA_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** Test-only fault switch: lets the e2e suite make a screen throw. Never enable in production. */
@@ -26,6 +44,16 @@ export const EnvSchema = z.object({
 })
 
 export type Env = z.infer<typeof EnvSchema>
+
+/** scheme://host[:port], nothing else: what browsers send in Origin and frame-ancestors accepts. */
+export function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value
+  } catch {
+    return false
+  }
+}
 
 /** Parses an environment; throws one readable error listing every invalid variable. */
 export function parseEnv(source: Record<string, string | undefined>): Env {

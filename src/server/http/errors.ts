@@ -6,6 +6,7 @@ export const errorCatalogue = {
   invalid_request: { status: 400, message: 'The request is not valid.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Send the request body as application/json.' },
+  unknown_site: { status: 400, message: 'No site has this site key; copy the key from the console.' },
   not_found: { status: 404, message: 'Nothing was found here.' },
   service_unavailable: { status: 503, message: 'The service is starting or unavailable; try again shortly.' },
 } as const

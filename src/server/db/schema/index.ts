@@ -1,3 +1,4 @@
 export * from './events'
 export * from './settings'
+export * from './sites'
 export * from './visitors'

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { getDb, queryRows } from '@/server/db/client'
 import { syntheticDevice } from '@/server/identification/synthetic-devices'
+import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
 import { DELETE as forgetDevice, GET as readDevice } from '../device/route'
 import { POST } from './route'
 
@@ -21,6 +22,10 @@ async function eventCount() {
   const [row] = await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from events`)
   return row?.n ?? 0
 }
+
+beforeAll(async () => {
+  await ensureDefaultSite({ db: await getDb(), origins: [] })
+})
 
 describe('POST /api/v1/identify', () => {
   it('answers the contract and sets the HttpOnly visitor cookie', async () => {
@@ -69,6 +74,13 @@ describe('POST /api/v1/identify', () => {
       {},
       413,
       'payload_too_large',
+    ],
+    [
+      'an unknown site key',
+      JSON.stringify({ components: syntheticDevice(2), siteKey: 'pk_nope' }),
+      {},
+      400,
+      'unknown_site',
     ],
     [
       'a form body',

@@ -1,0 +1,61 @@
+import 'server-only'
+import { sql } from 'drizzle-orm'
+import { type Database, queryRows } from '../db/client'
+
+export interface Site {
+  id: string
+  name: string
+  publicKey: string
+  allowedOrigins: string[]
+  isDefault: boolean
+}
+
+// Frames and identify calls read sites on every request; a short cache keeps that off the
+// database while letting a console change reach every app server within seconds.
+const TTL_MS = 5_000
+const cache = new Map<string, { site: Site | undefined; expires: number }>()
+
+interface SiteRow {
+  id: string
+  name: string
+  public_key: string
+  allowed_origins: string[]
+  is_default: boolean
+}
+
+function toSite(row: SiteRow): Site {
+  return {
+    id: row.id,
+    name: row.name,
+    publicKey: row.public_key,
+    allowedOrigins: row.allowed_origins,
+    isDefault: row.is_default,
+  }
+}
+
+/** The site with this public key (or the default site when no key is given). */
+export async function findSite({
+  db,
+  publicKey,
+}: {
+  db: Database
+  publicKey?: string
+}): Promise<Site | undefined> {
+  const cacheKey = publicKey ?? ''
+  const cached = cache.get(cacheKey)
+  if (cached && cached.expires > Date.now()) return cached.site
+  const rows = await queryRows<SiteRow>(
+    db,
+    publicKey
+      ? sql`select id, name, public_key, allowed_origins, is_default from sites where public_key = ${publicKey}`
+      : sql`select id, name, public_key, allowed_origins, is_default from sites where is_default`,
+  )
+  const site = rows[0] ? toSite(rows[0]) : undefined
+  cache.set(cacheKey, { site, expires: Date.now() + TTL_MS })
+  return site
+}
+
+/** Forgets cached sites, after the console changed one. */
+export function clearSiteCache() {
+  cache.clear()
+}
