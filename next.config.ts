@@ -15,7 +15,7 @@ const baseHeaders = [
 const config: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pino'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pino', 'rate-limiter-flexible'],
   async headers() {
     return [
       { source: '/:path*', headers: baseHeaders },

@@ -2,16 +2,18 @@ import { z } from 'zod'
 
 /** A JSON value as the agent sends it. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
-export const JsonValue: z.ZodType<Json> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number(),
-    z.boolean(),
-    z.null(),
-    z.array(JsonValue),
-    z.record(z.string(), JsonValue),
-  ]),
-)
+export const JsonValue: z.ZodType<Json> = z
+  .lazy(() =>
+    z.union([
+      z.string(),
+      z.number(),
+      z.boolean(),
+      z.null(),
+      z.array(JsonValue),
+      z.record(z.string(), JsonValue),
+    ]),
+  )
+  .meta({ id: 'JsonValue', description: 'Any JSON value.' })
 
 /** One collected signal: its value, or the error that prevented it, and how long it took. */
 export const ComponentResult = z.union([

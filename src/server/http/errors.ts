@@ -7,6 +7,12 @@ export const errorCatalogue = {
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Send the request body as application/json.' },
   unknown_site: { status: 400, message: 'No site has this site key; copy the key from the console.' },
+  unauthorized: {
+    status: 401,
+    message: 'Send a valid secret API key as `Authorization: Bearer <key>`.',
+  },
+  forbidden: { status: 403, message: 'This API key belongs to another site.' },
+  rate_limited: { status: 429, message: 'Too many requests; slow down.' },
   not_found: { status: 404, message: 'Nothing was found here.' },
   service_unavailable: { status: 503, message: 'The service is starting or unavailable; try again shortly.' },
 } as const

@@ -9,7 +9,12 @@ export function json(body: unknown, init?: ResponseInit): Response {
 /** The uniform error answer: `{ error: { code, message } }`. */
 export function problem(code: ErrorCode, message?: string, details?: unknown): Response {
   const error = { code, message: message ?? errorCatalogue[code].message, ...(details ? { details } : {}) }
-  return Response.json({ error }, { status: errorCatalogue[code].status })
+  const headers = new Headers()
+  if (code === 'unauthorized') headers.set('WWW-Authenticate', 'Bearer')
+  if (typeof details === 'object' && details !== null && 'retryAfter' in details) {
+    headers.set('Retry-After', String(details.retryAfter))
+  }
+  return Response.json({ error }, { status: errorCatalogue[code].status, headers })
 }
 
 /** Wraps a route handler: HttpErrors become 4xx answers; anything else is logged and becomes a bare 500. */

@@ -26,5 +26,8 @@ export const events = pgTable(
   (table) => [
     index('events_visitor_created').on(table.visitorId, table.createdAt),
     index('events_created').on(table.createdAt),
+    index('events_site_created').on(table.siteKey, table.createdAt),
+    index('events_linked_id').on(table.linkedId),
+    index('events_ip').on(table.ip),
   ],
 )

@@ -1,4 +1,6 @@
+export * from './api-keys'
 export * from './events'
+export * from './rate-limits'
 export * from './settings'
 export * from './sites'
 export * from './visitors'

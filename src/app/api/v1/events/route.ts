@@ -1,0 +1,16 @@
+import { EventSearchQuery } from '@/contracts/server-api'
+import { authenticateApiKey } from '@/server/api/authenticate-api-key'
+import { searchEvents } from '@/server/api/search-events'
+import { getDb } from '@/server/db/client'
+import { parseParams, queryOf } from '@/server/http/parse-query'
+import { handle, json } from '@/server/http/respond'
+
+export const dynamic = 'force-dynamic'
+
+/** GET /api/v1/events?visitorId&linkedId&ip&bot&since&until&limit&cursor: search, newest first. */
+export const GET = handle(async (request: Request) => {
+  const db = await getDb()
+  const caller = await authenticateApiKey(db, request)
+  const query = parseParams(queryOf(request), EventSearchQuery)
+  return json(await searchEvents({ db, caller, query }))
+})

@@ -1,0 +1,231 @@
+import { sql } from 'drizzle-orm'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createApiKey } from '@/server/api/create-api-key'
+import { revokeApiKey } from '@/server/api/revoke-api-key'
+import { getDb, queryRows } from '@/server/db/client'
+import { syntheticDevice } from '@/server/identification/synthetic-devices'
+import { createSite } from '@/server/sites/create-site'
+import { GET as getEvent } from './events/[requestId]/route'
+import { GET as searchEvents } from './events/route'
+import { POST as identify } from './identify/route'
+import { GET as openApi } from './openapi.json/route'
+import { DELETE as deleteVisitor, GET as getVisitor } from './visitors/[visitorId]/route'
+
+const base = 'http://127.0.0.1:3000'
+let siteA: { publicKey: string; id: string }
+let siteB: { publicKey: string; id: string }
+let keyA: string
+let keyB: string
+let revokedKey: string
+
+async function identifyOn(siteKey: string, seed: number, extra: Record<string, unknown> = {}) {
+  const response = await identify(
+    new Request(`${base}/api/v1/identify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${seed % 250}` },
+      body: JSON.stringify({ components: syntheticDevice(seed), siteKey, ...extra }),
+    }),
+  )
+  expect(response.status).toBe(200)
+  return (await response.json()) as { requestId: string; visitorId: string }
+}
+
+function authorised(path: string, key?: string, method = 'GET') {
+  return new Request(`${base}${path}`, { method, headers: key ? { authorization: `Bearer ${key}` } : {} })
+}
+
+const params = <T>(value: T) => ({ params: Promise.resolve(value) })
+
+beforeAll(async () => {
+  const db = await getDb()
+  siteA = await createSite({ db, name: 'Shop A', allowedOrigins: [] })
+  siteB = await createSite({ db, name: 'Shop B', allowedOrigins: [] })
+  keyA = (await createApiKey({ db, siteId: siteA.id, name: 'back end' })).key
+  keyB = (await createApiKey({ db, siteId: siteB.id, name: 'back end' })).key
+  const revoked = await createApiKey({ db, siteId: siteA.id, name: 'old' })
+  await revokeApiKey({ db, id: revoked.id })
+  revokedKey = revoked.key
+})
+
+describe('Server API authorisation', () => {
+  it('answers 401 without a valid key and 403 for another site, on every route', async () => {
+    const event = await identifyOn(siteA.publicKey, 1)
+    const calls: [string, (key?: string) => Promise<Response>][] = [
+      [
+        'GET /events/{id}',
+        (key) =>
+          getEvent(
+            authorised(`/api/v1/events/${event.requestId}`, key),
+            params({ requestId: event.requestId }),
+          ),
+      ],
+      [
+        'GET /visitors/{id}',
+        (key) =>
+          getVisitor(
+            authorised(`/api/v1/visitors/${event.visitorId}`, key),
+            params({ visitorId: event.visitorId }),
+          ),
+      ],
+      [
+        'DELETE /visitors/{id}',
+        (key) =>
+          deleteVisitor(
+            authorised(`/api/v1/visitors/${event.visitorId}`, key, 'DELETE'),
+            params({ visitorId: event.visitorId }),
+          ),
+      ],
+      ['GET /events', (key) => searchEvents(authorised('/api/v1/events', key))],
+    ]
+    for (const [label, call] of calls) {
+      for (const key of [undefined, 'sk_notakey', `${keyA.slice(0, -4)}AAAA`, revokedKey]) {
+        const response = await call(key)
+        expect(response.status, `${label} with ${key}`).toBe(401)
+        expect((await response.json()).error.code).toBe('unauthorized')
+        expect(response.headers.get('www-authenticate')).toBe('Bearer')
+      }
+      if (label !== 'GET /events') {
+        const response = await call(keyB)
+        expect(response.status, `${label} with another site's key`).toBe(403)
+        expect((await response.json()).error.code).toBe('forbidden')
+      }
+    }
+    // Search with another site's key simply finds nothing of site A.
+    const other = await (
+      await searchEvents(authorised(`/api/v1/events?visitorId=${event.visitorId}`, keyB))
+    ).json()
+    expect(other.events).toEqual([])
+  })
+})
+
+describe('GET /api/v1/events/{requestId}', () => {
+  it('returns the stored event with its IP, URL, tag and linkedId', async () => {
+    const event = await identifyOn(siteA.publicKey, 2, {
+      url: 'https://a.example/signup',
+      tag: { plan: 'pro' },
+      linkedId: 'acct-9',
+    })
+    const response = await getEvent(
+      authorised(`/api/v1/events/${event.requestId}`, keyA),
+      params({ requestId: event.requestId }),
+    )
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({
+      requestId: event.requestId,
+      visitorId: event.visitorId,
+      ip: '192.0.2.2',
+      url: 'https://a.example/signup',
+      tag: { plan: 'pro' },
+      linkedId: 'acct-9',
+      siteKey: siteA.publicKey,
+      confidence: { score: expect.any(Number) },
+      signals: expect.any(Object),
+    })
+  })
+
+  it('answers 404 for an unknown request ID', async () => {
+    const response = await getEvent(authorised('/api/v1/events/nope', keyA), params({ requestId: 'nope' }))
+    expect(response.status).toBe(404)
+  })
+})
+
+describe('GET /api/v1/visitors/{visitorId}', () => {
+  it('pages through the history newest first without gaps or repeats', async () => {
+    const first = await identifyOn(siteA.publicKey, 3)
+    for (let visit = 0; visit < 6; visit++) await identifyOn(siteA.publicKey, 3)
+    const seen: string[] = []
+    let before: string | null = null
+    do {
+      const path = `/api/v1/visitors/${first.visitorId}?limit=3${before ? `&before=${before}` : ''}`
+      const page = await (
+        await getVisitor(authorised(path, keyA), params({ visitorId: first.visitorId }))
+      ).json()
+      expect(page.events.length).toBeLessThanOrEqual(3)
+      seen.push(...page.events.map((event: { requestId: string }) => event.requestId))
+      before = page.nextCursor
+    } while (before)
+    expect(seen).toHaveLength(7)
+    expect(new Set(seen).size).toBe(7)
+    expect(seen[6]).toBe(first.requestId)
+  })
+
+  it('refuses a bad limit or cursor with 400', async () => {
+    const event = await identifyOn(siteA.publicKey, 4)
+    for (const query of ['limit=0', 'limit=1000', 'limit=abc', 'before=garbage']) {
+      const response = await getVisitor(
+        authorised(`/api/v1/visitors/${event.visitorId}?${query}`, keyA),
+        params({ visitorId: event.visitorId }),
+      )
+      expect(response.status, query).toBe(400)
+      expect((await response.json()).error.code).toBe('invalid_request')
+    }
+  })
+})
+
+describe('DELETE /api/v1/visitors/{visitorId}', () => {
+  it('deletes every trace, is idempotent, and the device is new on its next visit', async () => {
+    const event = await identifyOn(siteA.publicKey, 5)
+    const path = `/api/v1/visitors/${event.visitorId}`
+    expect(
+      (await deleteVisitor(authorised(path, keyA, 'DELETE'), params({ visitorId: event.visitorId }))).status,
+    ).toBe(204)
+    expect(
+      (await deleteVisitor(authorised(path, keyA, 'DELETE'), params({ visitorId: event.visitorId }))).status,
+    ).toBe(204)
+    expect((await getVisitor(authorised(path, keyA), params({ visitorId: event.visitorId }))).status).toBe(
+      404,
+    )
+    expect(
+      (
+        await getEvent(
+          authorised(`/api/v1/events/${event.requestId}`, keyA),
+          params({ requestId: event.requestId }),
+        )
+      ).status,
+    ).toBe(404)
+    const [left] = await queryRows<{ n: number }>(
+      await getDb(),
+      sql`select (select count(*) from events where visitor_id = ${event.visitorId}) + (select count(*) from visitor_keys where visitor_id = ${event.visitorId}) as n`,
+    )
+    expect(Number(left?.n)).toBe(0)
+    const again = await identifyOn(siteA.publicKey, 5)
+    expect(again.visitorId).not.toBe(event.visitorId)
+  })
+})
+
+describe('GET /api/v1/events', () => {
+  it('filters by linkedId, IP and time, and rejects unknown parameters', async () => {
+    const event = await identifyOn(siteA.publicKey, 6, { linkedId: 'acct-search' })
+    const byLinked = await (
+      await searchEvents(authorised('/api/v1/events?linkedId=acct-search', keyA))
+    ).json()
+    expect(byLinked.events.map((e: { requestId: string }) => e.requestId)).toEqual([event.requestId])
+    const byIp = await (await searchEvents(authorised('/api/v1/events?ip=192.0.2.6', keyA))).json()
+    expect(byIp.events.every((e: { ip: string }) => e.ip === '192.0.2.6')).toBe(true)
+    const future = await (
+      await searchEvents(authorised('/api/v1/events?since=2999-01-01T00:00:00Z', keyA))
+    ).json()
+    expect(future.events).toEqual([])
+    for (const query of ['bot=maybe', 'since=yesterday', 'colour=blue']) {
+      const response = await searchEvents(authorised(`/api/v1/events?${query}`, keyA))
+      expect(response.status, query).toBe(400)
+    }
+  })
+})
+
+describe('GET /api/v1/openapi.json', () => {
+  it('documents every Server API route with its answers', async () => {
+    const document = await (await openApi(new Request(`${base}/api/v1/openapi.json`))).json()
+    expect(document.openapi).toBe('3.1.0')
+    expect(Object.keys(document.paths).sort()).toEqual(
+      [
+        '/api/v1/events',
+        '/api/v1/events/{requestId}',
+        '/api/v1/identify',
+        '/api/v1/visitors/{visitorId}',
+      ].sort(),
+    )
+    expect(Object.keys(document.paths['/api/v1/visitors/{visitorId}']).sort()).toEqual(['delete', 'get'])
+    expect(document.components.schemas.Event.required).toContain('requestId')
+  })
+})

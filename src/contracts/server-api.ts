@@ -1,0 +1,66 @@
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi'
+import { z } from 'zod'
+import { JsonValue, SignalResult } from './identify'
+
+extendZodWithOpenApi(z)
+
+export const ApiError = z
+  .object({ error: z.object({ code: z.string(), message: z.string() }) })
+  .openapi('Error', { description: 'Every 4xx answer has this shape.' })
+
+export const StoredEvent = z
+  .object({
+    requestId: z.string(),
+    visitorId: z.string(),
+    visitorFound: z.boolean(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    confidence: z.object({ score: z.number().min(0).max(1) }),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    url: z.string().nullable(),
+    siteKey: z.string().nullable(),
+    tag: z.record(z.string(), JsonValue).nullable(),
+    linkedId: z.string().nullable(),
+    signals: z.record(z.string(), SignalResult),
+    suspectScore: z.number().int(),
+  })
+  .openapi('Event')
+export type StoredEvent = z.infer<typeof StoredEvent>
+
+export const EventPage = z
+  .object({ events: z.array(StoredEvent), nextCursor: z.string().nullable() })
+  .openapi('EventPage', { description: 'Newest first. Pass nextCursor back to get the next page.' })
+export type EventPage = z.infer<typeof EventPage>
+
+export const VisitorHistory = z
+  .object({
+    visitorId: z.string(),
+    firstSeenAt: z.string().openapi({ format: 'date-time' }),
+    lastSeenAt: z.string().openapi({ format: 'date-time' }),
+    events: z.array(StoredEvent),
+    nextCursor: z.string().nullable(),
+  })
+  .openapi('VisitorHistory')
+export type VisitorHistory = z.infer<typeof VisitorHistory>
+
+const limit = z.coerce.number().int().min(1).max(100).default(20)
+const cursor = z.string().max(200).optional()
+
+export const VisitorHistoryQuery = z.object({ limit, before: cursor })
+
+export const EventSearchQuery = z
+  .object({
+    visitorId: z.string().max(64).optional(),
+    linkedId: z.string().max(256).optional(),
+    ip: z.string().max(64).optional(),
+    bot: z.enum(['notDetected', 'good', 'bad']).optional(),
+    since: z.iso.datetime({ offset: true }).optional(),
+    until: z.iso.datetime({ offset: true }).optional(),
+    limit,
+    cursor,
+  })
+  .strict()
+export type EventSearchQuery = z.infer<typeof EventSearchQuery>
+
+export const RequestIdParam = z.object({ requestId: z.string().min(1).max(64) })
+export const VisitorIdParam = z.object({ visitorId: z.string().min(1).max(64) })

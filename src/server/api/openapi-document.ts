@@ -1,0 +1,94 @@
+import 'server-only'
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi'
+import { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
+import {
+  ApiError,
+  EventPage,
+  EventSearchQuery,
+  RequestIdParam,
+  StoredEvent,
+  VisitorHistory,
+  VisitorHistoryQuery,
+  VisitorIdParam,
+} from '@/contracts/server-api'
+
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: 'Error', content: { 'application/json': { schema: ApiError } } },
+    ]),
+  )
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests and answers. */
+export function buildOpenApiDocument(serverUrl: string) {
+  const registry = new OpenAPIRegistry()
+  const bearer = registry.registerComponent('securitySchemes', 'secretKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A secret API key from the console: `Authorization: Bearer sk_…`',
+  })
+  const secured = [{ [bearer.name]: [] }]
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/identify',
+    summary: "The agent's call: identify the browser and store an event.",
+    request: { body: { content: { 'application/json': { schema: IdentifyRequest } } } },
+    responses: {
+      200: { description: 'Identified', content: { 'application/json': { schema: IdentifyResponse } } },
+      ...errors(400, 413, 415),
+    },
+  })
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/events/{requestId}',
+    summary: 'One identification event.',
+    security: secured,
+    request: { params: RequestIdParam },
+    responses: {
+      200: { description: 'The event', content: { 'application/json': { schema: StoredEvent } } },
+      ...errors(400, 401, 403, 404, 429),
+    },
+  })
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/events',
+    summary: "Search the site's events, newest first.",
+    security: secured,
+    request: { query: EventSearchQuery },
+    responses: {
+      200: { description: 'A page of events', content: { 'application/json': { schema: EventPage } } },
+      ...errors(400, 401, 429),
+    },
+  })
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/visitors/{visitorId}',
+    summary: "A visitor's history on the site, newest first.",
+    security: secured,
+    request: { params: VisitorIdParam, query: VisitorHistoryQuery },
+    responses: {
+      200: { description: 'The history', content: { 'application/json': { schema: VisitorHistory } } },
+      ...errors(400, 401, 403, 404, 429),
+    },
+  })
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v1/visitors/{visitorId}',
+    summary: 'Delete every stored trace of a visitor. Idempotent.',
+    security: secured,
+    request: { params: VisitorIdParam },
+    responses: { 204: { description: 'Deleted (or already gone)' }, ...errors(400, 401, 403, 429) },
+  })
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Tessera API',
+      version: '1.0.0',
+      description: 'Device identification and sign-up protection, self-hosted.',
+    },
+    servers: [{ url: serverUrl }],
+  })
+}

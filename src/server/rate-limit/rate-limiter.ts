@@ -1,0 +1,47 @@
+import 'server-only'
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible'
+import type { Database } from '../db/client'
+import { rateLimits } from '../db/schema'
+import { HttpError } from '../http/errors'
+
+export interface Limit {
+  /** Prefix that separates this limiter's keys from others'. */
+  name: string
+  points: number
+  durationSeconds: number
+}
+
+const limiters = new Map<string, RateLimiterDrizzle>()
+
+function limiterFor(db: Database, limit: Limit): RateLimiterDrizzle {
+  const id = `${limit.name}:${limit.points}:${limit.durationSeconds}`
+  let limiter = limiters.get(id)
+  if (!limiter) {
+    limiter = new RateLimiterDrizzle({
+      storeClient: db,
+      schema: rateLimits,
+      keyPrefix: limit.name,
+      points: limit.points,
+      duration: limit.durationSeconds,
+      // Expired rows are overwritten on the next hit; no background timer per process.
+      clearExpiredByTimeout: false,
+    })
+    limiters.set(id, limiter)
+  }
+  return limiter
+}
+
+/** Spends one point for `key`; past the limit, a 429 with Retry-After. Counts live in the database. */
+export async function consumeRateLimit({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
+  try {
+    await limiterFor(db, limit).consume(key)
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) {
+      const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))
+      throw new HttpError('rate_limited', `Too many requests; try again in ${seconds} s.`, {
+        retryAfter: seconds,
+      })
+    }
+    throw rejection
+  }
+}

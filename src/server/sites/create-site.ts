@@ -1,0 +1,26 @@
+import 'server-only'
+import { randomBytes } from 'node:crypto'
+import type { Database } from '../db/client'
+import { sites } from '../db/schema'
+import { clearSiteCache } from './find-site'
+
+/** A new site with a fresh public key. */
+export async function createSite({
+  db,
+  name,
+  allowedOrigins,
+}: {
+  db: Database
+  name: string
+  allowedOrigins: string[]
+}) {
+  const site = {
+    id: `site_${randomBytes(9).toString('base64url')}`,
+    name,
+    publicKey: `pk_${randomBytes(12).toString('base64url')}`,
+    allowedOrigins,
+  }
+  await db.insert(sites).values(site)
+  clearSiteCache()
+  return site
+}

@@ -1,0 +1,28 @@
+import { expect, test } from '@playwright/test'
+
+test('every documented route is served and answers as documented without a key', async ({ request }) => {
+  const response = await request.get('/api/v1/openapi.json')
+  expect(response.status()).toBe(200)
+  const document = await response.json()
+  const operations = Object.entries(
+    document.paths as Record<string, Record<string, { responses: object; security?: object[] }>>,
+  ).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+  )
+  expect(operations.length).toBeGreaterThanOrEqual(5)
+  for (const { path, method, operation } of operations) {
+    const url = path.replace(/\{(\w+)\}/g, 'example-$1')
+    const answer = await request.fetch(url, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      data: method === 'post' ? '{}' : undefined,
+    })
+    const documented = Object.keys(operation.responses).map(Number)
+    expect(documented, `${method.toUpperCase()} ${path} answered ${answer.status()}`).toContain(
+      answer.status(),
+    )
+    expect(answer.status()).toBe(operation.security ? 401 : 400)
+    const body = await answer.json()
+    expect(body.error).toEqual({ code: expect.any(String), message: expect.any(String) })
+  }
+})
