@@ -136,7 +136,7 @@ describe('GET /api/v1/visitors/{visitorId}', () => {
     const seen: string[] = []
     let before: string | null = null
     do {
-      const path = `/api/v1/visitors/${first.visitorId}?limit=3${before ? `&before=${before}` : ''}`
+      const path: string = `/api/v1/visitors/${first.visitorId}?limit=3${before ? `&before=${before}` : ''}`
       const page = await (
         await getVisitor(authorised(path, keyA), params({ visitorId: first.visitorId }))
       ).json()
