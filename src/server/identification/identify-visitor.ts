@@ -1,6 +1,7 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
+import type { StoredEvent } from '@/contracts/server-api'
 import { type Database, queryRows } from '../db/client'
 import { blockingKeys } from './blocking-keys'
 import { scoreConfidence } from './confidence'
@@ -29,7 +30,8 @@ interface CandidateRow {
 
 /**
  * Identifies the device behind one agent payload and stores the event, in two database round
- * trips: one read (token visitor + blocking-key candidates), one write (a single statement).
+ * trips: one read (token visitor + blocking-key candidates), one write (a single statement that
+ * also queues the site's webhook deliveries, so an acknowledged event is never without them).
  */
 export async function identifyVisitor({
   db,
@@ -68,7 +70,24 @@ export async function identifyVisitor({
   const confidence = scoreConfidence(match)
   const requestId = newRequestId(now)
 
-  // Round trip 2: visitor, keys, statistics and event in one statement.
+  const event: StoredEvent = {
+    requestId,
+    visitorId,
+    visitorFound: match.method !== 'new',
+    createdAt: now.toISOString(),
+    confidence: { score: confidence },
+    ip: context.ip,
+    userAgent: context.userAgent,
+    url: input.url ?? null,
+    siteKey: input.siteKey ?? null,
+    tag: input.tag ?? null,
+    linkedId: input.linkedId ?? null,
+    signals: {},
+    suspectScore: 0,
+  }
+  const webhookPayload = { type: 'identification', event }
+
+  // Round trip 2: visitor, keys, statistics, event and webhook outbox in one statement.
   const [saved] = await queryRows<{ first_seen_at: string | Date; last_seen_at: string | Date }>(
     db,
     sql`with visitor as (
@@ -86,6 +105,11 @@ export async function identifyVisitor({
           insert into component_stats (component, digest, visitors)
           select * from unnest(${sql.param(stats.components)}::text[], ${sql.param(stats.digests)}::text[], ${sql.param(stats.deltas)}::int[])
           on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
+        outbox as (
+          insert into webhook_deliveries (id, webhook_id, event_type, payload)
+          select ${requestId} || ':' || w.id, w.id, 'identification', ${JSON.stringify(webhookPayload)}::jsonb
+          from webhooks w join sites s on s.id = w.site_id
+          where s.public_key = ${input.siteKey ?? null} and w.enabled),
         event as (
           insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, ip,
             user_agent, url, site_key, tag, linked_id, components)

@@ -1,0 +1,148 @@
+import { createHmac } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { type Database, openDatabase, queryRows } from '../db/client'
+import { openTestDatabase } from '../db/test-database'
+import { identifyVisitor } from '../identification/identify-visitor'
+import { syntheticDevice } from '../identification/synthetic-devices'
+import { createSite } from '../sites/create-site'
+import { createWebhook } from './create-webhook'
+import { deliverDueWebhooks, retryDelaySeconds } from './deliver-due-webhooks'
+
+interface Received {
+  body: string
+  signature: string
+  delivery: string
+}
+
+/** A local receiver that fails while `failing` is true, then accepts. */
+function startReceiver() {
+  const received: Received[] = []
+  const state = { failing: true }
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      received.push({
+        body: Buffer.concat(chunks).toString('utf8'),
+        signature: String(request.headers['tessera-signature']),
+        delivery: String(request.headers['tessera-delivery']),
+      })
+      response.writeHead(state.failing ? 500 : 204).end()
+    })
+  })
+  return new Promise<{ url: string; received: Received[]; state: typeof state; server: Server }>((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      resolve({ url: `http://127.0.0.1:${port}/hook`, received, state, server })
+    }),
+  )
+}
+
+/** What an integrator does: recompute the HMAC over "<t>.<body>" and compare. */
+function verify(secret: string, { body, signature }: Received): boolean {
+  const parts = Object.fromEntries(signature.split(',').map((part) => part.split('=')))
+  const expected = createHmac('sha256', secret).update(`${parts.t}.${body}`).digest('hex')
+  return parts.v1 === expected
+}
+
+async function deliveries(db: Database) {
+  return queryRows<{ attempts: number; delivered_at: string | null; last_status: number | null }>(
+    db,
+    sql`select attempts, delivered_at, last_status from webhook_deliveries order by created_at`,
+  )
+}
+
+describe('webhook delivery', () => {
+  const directory = mkdtempSync(path.join(tmpdir(), 'tessera-webhooks-'))
+  let receiver: Awaited<ReturnType<typeof startReceiver>>
+  beforeAll(async () => {
+    receiver = await startReceiver()
+  })
+  afterAll(() => {
+    receiver.server.close()
+    rmSync(directory, { recursive: true, force: true })
+  })
+
+  it('signs, retries after a 500, survives a restart and delivers each event exactly once', async () => {
+    const dataDir = path.join(directory, 'db')
+    let handle = await openDatabase({ dataDir })
+    const site = await createSite({ db: handle.db, name: 'Shop', allowedOrigins: [] })
+    const webhook = await createWebhook({ db: handle.db, siteId: site.id, url: receiver.url })
+    const context = { ip: '192.0.2.1', userAgent: 'test' }
+    const first = await identifyVisitor({
+      db: handle.db,
+      input: { components: syntheticDevice(1), siteKey: site.publicKey },
+      context,
+    })
+    const second = await identifyVisitor({
+      db: handle.db,
+      input: { components: syntheticDevice(2), siteKey: site.publicKey },
+      context,
+    })
+    // An event of another site queues nothing for this webhook.
+    await identifyVisitor({ db: handle.db, input: { components: syntheticDevice(3) }, context })
+
+    const start = new Date()
+    expect(await deliverDueWebhooks({ db: handle.db, now: start })).toBe(2)
+    expect(receiver.received).toHaveLength(2)
+    expect(receiver.received.every((delivery) => verify(webhook.secret, delivery))).toBe(true)
+    expect(receiver.received.some((delivery) => verify('wrong secret', delivery))).toBe(false)
+    expect((await deliveries(handle.db)).map((row) => [row.attempts, row.last_status])).toEqual([
+      [1, 500],
+      [1, 500],
+    ])
+    // Nothing is due again before the back-off has passed.
+    expect(await deliverDueWebhooks({ db: handle.db, now: new Date(start.getTime() + 500) })).toBe(0)
+
+    // The server restarts in the middle of the retries.
+    await handle.close()
+    handle = await openDatabase({ dataDir })
+    receiver.state.failing = false
+    const later = new Date(start.getTime() + retryDelaySeconds(1) * 1000 + 1)
+    expect(await deliverDueWebhooks({ db: handle.db, now: later })).toBe(2)
+    expect(await deliverDueWebhooks({ db: handle.db, now: new Date(later.getTime() + 3_600_000) })).toBe(0)
+
+    const accepted = receiver.received.slice(2)
+    expect(accepted).toHaveLength(2)
+    const events = accepted.map((delivery) => JSON.parse(delivery.body).event.requestId).sort()
+    expect(events).toEqual([first.requestId, second.requestId].sort())
+    expect(new Set(accepted.map((delivery) => delivery.delivery)).size).toBe(2)
+    expect((await deliveries(handle.db)).every((row) => row.delivered_at && row.attempts === 2)).toBe(true)
+    await handle.close()
+  })
+
+  it.runIf(inject('postgresUrl'))('lets several servers drain one outbox without sending twice (PostgreSQL)', async () => {
+    const handle = await openTestDatabase('postgres', inject('postgresUrl'))
+    try {
+      receiver.state.failing = false
+      const before = receiver.received.length
+      const site = await createSite({ db: handle.db, name: 'Shop', allowedOrigins: [] })
+      await createWebhook({ db: handle.db, siteId: site.id, url: receiver.url })
+      for (let seed = 10; seed < 40; seed++) {
+        await identifyVisitor({
+          db: handle.db,
+          input: { components: syntheticDevice(seed), siteKey: site.publicKey },
+          context: { ip: null, userAgent: null },
+        })
+      }
+      const attempted = await Promise.all([1, 2, 3].map(() => deliverDueWebhooks({ db: handle.db })))
+      expect(attempted.reduce((sum, count) => sum + count, 0)).toBe(30)
+      await deliverDueWebhooks({ db: handle.db })
+      const got = receiver.received.slice(before).map((delivery) => delivery.delivery)
+      expect(got).toHaveLength(30)
+      expect(new Set(got).size).toBe(30)
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it('backs off exponentially up to an hour', () => {
+    expect([1, 2, 3, 10, 20].map(retryDelaySeconds)).toEqual([2, 4, 8, 1024, 3600])
+  })
+})

@@ -1,0 +1,84 @@
+import 'server-only'
+import { sql } from 'drizzle-orm'
+import { type Database, queryRows } from '../db/client'
+import { SIGNATURE_HEADER, signPayload } from './sign-payload'
+
+/** Retries with exponential back-off from 2 s up to one hour, for about a day in all. */
+export const MAX_ATTEMPTS = 20
+const BATCH = 20
+const TIMEOUT_MS = 10_000
+
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(3600, 2 ** attempts)
+}
+
+interface DueDelivery {
+  id: string
+  url: string
+  secret: string
+  payload: unknown
+  attempts: number
+}
+
+/**
+ * Claims due deliveries (a lease, so several app servers never send the same one at once),
+ * sends each, and records the outcome. Returns how many were attempted.
+ */
+export async function deliverDueWebhooks({ db, now = new Date() }: { db: Database; now?: Date }) {
+  const due = await queryRows<DueDelivery>(
+    db,
+    sql`with claimed as (
+          update webhook_deliveries set locked_until = ${now.toISOString()}::timestamptz + interval '60 seconds'
+          where id in (
+            select id from webhook_deliveries
+            where delivered_at is null and failed_at is null and next_attempt_at <= ${now.toISOString()}
+              and (locked_until is null or locked_until < ${now.toISOString()})
+            order by next_attempt_at limit ${BATCH} for update skip locked)
+          returning id, webhook_id, payload, attempts)
+        select claimed.id, w.url, w.secret, claimed.payload, claimed.attempts
+        from claimed join webhooks w on w.id = claimed.webhook_id`,
+  )
+  await Promise.all(due.map((delivery) => attempt(db, delivery, now)))
+  return due.length
+}
+
+async function attempt(db: Database, delivery: DueDelivery, now: Date) {
+  const body = JSON.stringify(delivery.payload)
+  const timestamp = Math.floor(now.getTime() / 1000)
+  let status: number | null = null
+  let error: string | null = null
+  try {
+    const response = await fetch(delivery.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Tessera-Webhook/1',
+        [SIGNATURE_HEADER]: signPayload({ secret: delivery.secret, body, timestamp }),
+        'tessera-delivery': delivery.id,
+      },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    })
+    status = response.status
+    await response.body?.cancel()
+    if (!response.ok) error = `The receiver answered HTTP ${response.status}.`
+  } catch (failure) {
+    error = failure instanceof Error ? failure.message : String(failure)
+  }
+  const attempts = delivery.attempts + 1
+  if (!error) {
+    await db.execute(
+      sql`update webhook_deliveries set delivered_at = ${now.toISOString()}, attempts = ${attempts},
+            last_status = ${status}, last_error = null, locked_until = null where id = ${delivery.id}`,
+    )
+    return
+  }
+  const next = new Date(now.getTime() + retryDelaySeconds(attempts) * 1000)
+  await db.execute(
+    sql`update webhook_deliveries set attempts = ${attempts}, last_status = ${status}, last_error = ${error},
+          next_attempt_at = ${next.toISOString()}, locked_until = null,
+          failed_at = ${attempts >= MAX_ATTEMPTS ? now.toISOString() : null}
+        where id = ${delivery.id}`,
+  )
+}
