@@ -15,7 +15,7 @@ const baseHeaders = [
 const config: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pino', 'rate-limiter-flexible'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pino', 'rate-limiter-flexible', '@node-rs/argon2'],
   async headers() {
     return [
       { source: '/:path*', headers: baseHeaders },

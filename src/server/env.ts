@@ -17,6 +17,11 @@ export const EnvSchema = z.object({
   /** Where the embedded database keeps its files. */
   TESSERA_DATA_DIR: z.string().min(1).default('./data'),
   TESSERA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Password of the first operator (user "admin"); when unset, a random one is printed once at first start. */
+  TESSERA_ADMIN_PASSWORD: z
+    .string()
+    .min(12, 'TESSERA_ADMIN_PASSWORD must have at least 12 characters.')
+    .optional(),
   /** Days after which identification events are purged. */
   TESSERA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Origins allowed to embed Tessera with the default site key (comma-separated), e.g. https://shop.example. */

@@ -45,3 +45,20 @@ export async function consumeRateLimit({ db, limit, key }: { db: Database; limit
     throw rejection
   }
 }
+
+/** Seconds until `key` may try again, or 0 when it is under the limit (spends nothing). */
+export async function secondsLocked({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
+  const state = await limiterFor(db, limit).get(key)
+  return state && state.consumedPoints >= limit.points ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0
+}
+
+/** Records one failure for `key` (for lock-outs that count failures only). */
+export async function recordFailure({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
+  await limiterFor(db, limit)
+    .penalty(key, 1)
+    .catch(() => undefined)
+}
+
+export async function resetLimit({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
+  await limiterFor(db, limit).delete(key)
+}

@@ -117,30 +117,33 @@ describe('webhook delivery', () => {
     await handle.close()
   })
 
-  it.runIf(inject('postgresUrl'))('lets several servers drain one outbox without sending twice (PostgreSQL)', async () => {
-    const handle = await openTestDatabase('postgres', inject('postgresUrl'))
-    try {
-      receiver.state.failing = false
-      const before = receiver.received.length
-      const site = await createSite({ db: handle.db, name: 'Shop', allowedOrigins: [] })
-      await createWebhook({ db: handle.db, siteId: site.id, url: receiver.url })
-      for (let seed = 10; seed < 40; seed++) {
-        await identifyVisitor({
-          db: handle.db,
-          input: { components: syntheticDevice(seed), siteKey: site.publicKey },
-          context: { ip: null, userAgent: null },
-        })
+  it.runIf(inject('postgresUrl'))(
+    'lets several servers drain one outbox without sending twice (PostgreSQL)',
+    async () => {
+      const handle = await openTestDatabase('postgres', inject('postgresUrl'))
+      try {
+        receiver.state.failing = false
+        const before = receiver.received.length
+        const site = await createSite({ db: handle.db, name: 'Shop', allowedOrigins: [] })
+        await createWebhook({ db: handle.db, siteId: site.id, url: receiver.url })
+        for (let seed = 10; seed < 40; seed++) {
+          await identifyVisitor({
+            db: handle.db,
+            input: { components: syntheticDevice(seed), siteKey: site.publicKey },
+            context: { ip: null, userAgent: null },
+          })
+        }
+        const attempted = await Promise.all([1, 2, 3].map(() => deliverDueWebhooks({ db: handle.db })))
+        expect(attempted.reduce((sum, count) => sum + count, 0)).toBe(30)
+        await deliverDueWebhooks({ db: handle.db })
+        const got = receiver.received.slice(before).map((delivery) => delivery.delivery)
+        expect(got).toHaveLength(30)
+        expect(new Set(got).size).toBe(30)
+      } finally {
+        await handle.close()
       }
-      const attempted = await Promise.all([1, 2, 3].map(() => deliverDueWebhooks({ db: handle.db })))
-      expect(attempted.reduce((sum, count) => sum + count, 0)).toBe(30)
-      await deliverDueWebhooks({ db: handle.db })
-      const got = receiver.received.slice(before).map((delivery) => delivery.delivery)
-      expect(got).toHaveLength(30)
-      expect(new Set(got).size).toBe(30)
-    } finally {
-      await handle.close()
-    }
-  })
+    },
+  )
 
   it('backs off exponentially up to an hour', () => {
     expect([1, 2, 3, 10, 20].map(retryDelaySeconds)).toEqual([2, 4, 8, 1024, 3600])

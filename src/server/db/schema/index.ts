@@ -1,5 +1,6 @@
 export * from './api-keys'
 export * from './events'
+export * from './operators'
 export * from './rate-limits'
 export * from './settings'
 export * from './sites'

@@ -1,0 +1,197 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
+import { getDb } from '@/server/db/client'
+import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
+import { GET as getEvent } from '../v1/events/[requestId]/route'
+import { POST as identify } from '../v1/identify/route'
+import * as events from './events/route'
+import * as keyById from './keys/[keyId]/route'
+import * as keys from './keys/route'
+import * as lookup from './lookup/route'
+import * as overview from './overview/route'
+import * as password from './password/route'
+import * as session from './session/route'
+import * as siteById from './sites/[siteId]/route'
+import * as sites from './sites/route'
+import * as visitorById from './visitors/[visitorId]/route'
+import * as webhookById from './webhooks/[webhookId]/route'
+import * as webhooks from './webhooks/route'
+
+const base = 'http://127.0.0.1:3000'
+const PASSWORD = 'correct horse battery staple'
+
+function request(path: string, init: { method?: string; body?: unknown; cookie?: string; ip?: string } = {}) {
+  return new Request(`${base}${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': init.ip ?? '10.0.0.1',
+      ...(init.cookie ? { cookie: init.cookie } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  })
+}
+
+const params = <T>(value: T) => ({ params: Promise.resolve(value) })
+
+async function signInCookie(): Promise<string> {
+  const response = await session.POST(
+    request('/api/console/session', { method: 'POST', body: { password: PASSWORD } }),
+  )
+  expect(response.status).toBe(200)
+  const cookie = response.headers.get('set-cookie') ?? ''
+  expect(cookie).toMatch(/^tessera_session=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Expires=/)
+  return cookie.split(';')[0] ?? ''
+}
+
+beforeAll(async () => {
+  const db = await getDb()
+  await ensureDefaultSite({ db, origins: [] })
+  const created = await ensureFirstOperator({ db, configuredPassword: PASSWORD })
+  expect(created).toEqual({ created: true, generatedPassword: undefined })
+  // A second start creates nothing and prints nothing.
+  expect(await ensureFirstOperator({ db })).toEqual({ created: false })
+})
+
+describe('console sign-in', () => {
+  it('signs in with the configured password and out again', async () => {
+    const cookie = await signInCookie()
+    const me = await session.GET(request('/api/console/session', { cookie }))
+    expect(await me.json()).toEqual({ username: 'admin' })
+    const out = await session.DELETE(request('/api/console/session', { method: 'DELETE', cookie }))
+    expect(out.status).toBe(204)
+    expect((await session.GET(request('/api/console/session', { cookie }))).status).toBe(401)
+  })
+})
+
+describe('console endpoints without a session', () => {
+  const endpoints: [string, () => Promise<Response>][] = [
+    ['GET session', () => session.GET(request('/api/console/session'))],
+    ['POST password', () => password.POST(request('/api/console/password', { method: 'POST', body: {} }))],
+    ['GET sites', () => sites.GET(request('/api/console/sites'))],
+    ['POST sites', () => sites.POST(request('/api/console/sites', { method: 'POST', body: {} }))],
+    [
+      'PATCH site',
+      () =>
+        siteById.PATCH(
+          request('/api/console/sites/x', { method: 'PATCH', body: {} }),
+          params({ siteId: 'x' }),
+        ),
+    ],
+    ['POST keys', () => keys.POST(request('/api/console/keys', { method: 'POST', body: {} }))],
+    [
+      'DELETE key',
+      () => keyById.DELETE(request('/api/console/keys/x', { method: 'DELETE' }), params({ keyId: 'x' })),
+    ],
+    ['POST webhooks', () => webhooks.POST(request('/api/console/webhooks', { method: 'POST', body: {} }))],
+    [
+      'GET webhook log',
+      () => webhookById.GET(request('/api/console/webhooks/x'), params({ webhookId: 'x' })),
+    ],
+    [
+      'DELETE webhook',
+      () =>
+        webhookById.DELETE(
+          request('/api/console/webhooks/x', { method: 'DELETE' }),
+          params({ webhookId: 'x' }),
+        ),
+    ],
+    ['GET overview', () => overview.GET(request('/api/console/overview'))],
+    ['GET events', () => events.GET(request('/api/console/events'))],
+    ['GET lookup', () => lookup.GET(request('/api/console/lookup?q=x'))],
+    [
+      'DELETE visitor',
+      () =>
+        visitorById.DELETE(
+          request('/api/console/visitors/x', { method: 'DELETE' }),
+          params({ visitorId: 'x' }),
+        ),
+    ],
+  ]
+  for (const [label, call] of endpoints) {
+    it(`${label} answers 401`, async () => {
+      const response = await call()
+      expect(response.status).toBe(401)
+      expect((await response.json()).error.code).toBe('unauthorized')
+    })
+  }
+})
+
+describe('keys made in the console', () => {
+  it('authorise the Server API until revoked', async () => {
+    const cookie = await signInCookie()
+    const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const site = list.find((entry: { isDefault: boolean }) => entry.isDefault)
+    const created = await keys.POST(
+      request('/api/console/keys', { method: 'POST', cookie, body: { siteId: site.id, name: 'checkout' } }),
+    )
+    expect(created.status).toBe(201)
+    const { id, key } = await created.json()
+    const identified = await (
+      await identify(
+        new Request(`${base}/api/v1/identify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ components: { a: { value: 1, duration: 1 } } }),
+        }),
+      )
+    ).json()
+    const read = () =>
+      getEvent(
+        new Request(`${base}/api/v1/events/${identified.requestId}`, {
+          headers: { authorization: `Bearer ${key}` },
+        }),
+        params({ requestId: identified.requestId }),
+      )
+    expect((await read()).status).toBe(200)
+    expect(
+      (
+        await keyById.DELETE(
+          request(`/api/console/keys/${id}`, { method: 'DELETE', cookie }),
+          params({ keyId: id }),
+        )
+      ).status,
+    ).toBe(204)
+    expect((await read()).status).toBe(401)
+    // The site list shows the key as revoked and never its secret.
+    const after = JSON.stringify(await (await sites.GET(request('/api/console/sites', { cookie }))).json())
+    expect(after).not.toContain(key.split('.')[1])
+    expect(after).toContain('"revokedAt":"')
+  })
+
+  it('validates site input with plain messages', async () => {
+    const cookie = await signInCookie()
+    const response = await sites.POST(
+      request('/api/console/sites', {
+        method: 'POST',
+        cookie,
+        body: { name: 'Shop', allowedOrigins: ['https://shop.example/path'] },
+      }),
+    )
+    expect(response.status).toBe(400)
+    expect((await response.json()).error.message).toMatch(/scheme and host/)
+  })
+})
+
+// Last: it locks the admin account for the rest of this file.
+describe('console lock-out', () => {
+  it('refuses a wrong password, then locks the account after five', async () => {
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const response = await session.POST(
+        request('/api/console/session', {
+          method: 'POST',
+          body: { username: 'admin', password: `wrong-${attempt}` },
+          ip: '10.0.0.9',
+        }),
+      )
+      expect(response.status).toBe(401)
+      expect((await response.json()).error.message).toBe('Wrong username or password.')
+    }
+    const locked = await session.POST(
+      request('/api/console/session', { method: 'POST', body: { password: PASSWORD }, ip: '10.0.0.9' }),
+    )
+    expect(locked.status).toBe(429)
+    expect((await locked.json()).error.message).toMatch(/locked for 15 more minutes/)
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800)
+  })
+})

@@ -1,0 +1,17 @@
+import { LookupQuery } from '@/contracts/console'
+import { consoleHandler } from '@/server/console/console-handler'
+import { findVisitorId, readVisitorPanel } from '@/server/console/look-up-visitor'
+import { HttpError } from '@/server/http/errors'
+import { parseParams, queryOf } from '@/server/http/parse-query'
+import { json } from '@/server/http/respond'
+
+export const dynamic = 'force-dynamic'
+
+/** Look-up by visitor ID, request ID, linked ID (account) or IP address. */
+export const GET = consoleHandler(async ({ db, request }) => {
+  const { q } = parseParams(queryOf(request), LookupQuery)
+  const visitorId = await findVisitorId({ db, query: q })
+  const panel = visitorId ? await readVisitorPanel({ db, visitorId }) : undefined
+  if (!panel) throw new HttpError('not_found', `No visitor matches "${q}".`)
+  return json(panel)
+})

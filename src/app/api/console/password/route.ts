@@ -1,0 +1,13 @@
+import { ChangePasswordRequest } from '@/contracts/console'
+import { consoleHandler } from '@/server/console/console-handler'
+import { changePassword } from '@/server/console/sign-in'
+import { parseRequest } from '@/server/http/parse-request'
+import { json } from '@/server/http/respond'
+
+export const dynamic = 'force-dynamic'
+
+export const POST = consoleHandler(async ({ db, operator, request }) => {
+  const input = await parseRequest(request, ChangePasswordRequest, { maxBytes: 4096 })
+  await changePassword({ db, operatorId: operator.id, ...input })
+  return json({ changed: true })
+})

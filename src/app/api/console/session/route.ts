@@ -1,0 +1,30 @@
+import { SignInRequest } from '@/contracts/console'
+import { consoleHandler } from '@/server/console/console-handler'
+import { clearedSessionCookie, endSession, sessionCookie, sessionTokenOf } from '@/server/console/sessions'
+import { signIn } from '@/server/console/sign-in'
+import { getDb } from '@/server/db/client'
+import { clientAddress } from '@/server/http/client-address'
+import { parseRequest } from '@/server/http/parse-request'
+import { handle, json } from '@/server/http/respond'
+
+export const dynamic = 'force-dynamic'
+
+/** Sign in: a session cookie (HttpOnly, SameSite=Strict) for the console. */
+export const POST = handle(async (request: Request) => {
+  const input = await parseRequest(request, SignInRequest, { maxBytes: 4096 })
+  const db = await getDb()
+  const session = await signIn({ db, ...input, ip: clientAddress(request.headers) })
+  return json(
+    { signedIn: true, expiresAt: session.expiresAt.toISOString() },
+    { headers: { 'Set-Cookie': sessionCookie(request, session.token, session.expiresAt) } },
+  )
+})
+
+/** Who is signed in. */
+export const GET = consoleHandler(async ({ operator }) => json({ username: operator.username }))
+
+/** Sign out. */
+export const DELETE = handle(async (request: Request) => {
+  await endSession({ db: await getDb(), token: sessionTokenOf(request) })
+  return new Response(null, { status: 204, headers: { 'Set-Cookie': clearedSessionCookie() } })
+})

@@ -1,0 +1,43 @@
+import { z } from 'zod'
+
+const origin = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value)
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value
+    } catch {
+      return false
+    }
+  }, 'Each origin is a scheme and host, like https://shop.example (no path, no trailing slash).')
+
+export const SignInRequest = z.object({
+  username: z.string().trim().min(1).max(64).default('admin'),
+  password: z.string().min(1, 'Enter the password.').max(256),
+})
+
+export const ChangePasswordRequest = z.object({
+  currentPassword: z.string().min(1, 'Enter your current password.').max(256),
+  newPassword: z.string().min(12, 'Use at least 12 characters.').max(128),
+})
+
+export const SiteInput = z.object({
+  name: z.string().trim().min(1, 'Give the site a name.').max(100),
+  allowedOrigins: z.array(origin).max(50),
+})
+
+export const CreateApiKeyRequest = z.object({
+  siteId: z.string().min(1).max(64),
+  name: z.string().trim().min(1, 'Name the key after what uses it.').max(100),
+})
+
+export const CreateWebhookRequest = z.object({
+  siteId: z.string().min(1).max(64),
+  url: z.url({ protocol: /^https?$/, error: 'Enter an http:// or https:// URL.' }).max(2000),
+})
+
+export const OverviewQuery = z.object({ range: z.enum(['24h', '7d', '30d']).default('24h') })
+export type Range = z.infer<typeof OverviewQuery>['range']
+
+export const LookupQuery = z.object({ q: z.string().trim().min(1, 'Type something to look up.').max(256) })

@@ -1,0 +1,59 @@
+import 'server-only'
+import { sql } from 'drizzle-orm'
+import type { Range } from '@/contracts/console'
+import { type Database, queryRows } from '../db/client'
+
+const ranges = {
+  '24h': { interval: '24 hours', unit: 'hour' },
+  '7d': { interval: '7 days', unit: 'day' },
+  '30d': { interval: '30 days', unit: 'day' },
+} as const
+
+export interface OverviewPoint {
+  bucket: string
+  identifications: number
+  visitors: number
+  bots: number
+}
+
+export interface Overview {
+  range: Range
+  totals: { identifications: number; visitors: number; returningShare: number; bots: number }
+  series: OverviewPoint[]
+}
+
+/** Figures and a time series of identifications over the chosen range. */
+export async function readOverview({ db, range }: { db: Database; range: Range }): Promise<Overview> {
+  const { interval, unit } = ranges[range]
+  const since = sql`now() - ${interval}::interval`
+  const [totals] = await queryRows<{
+    identifications: number
+    visitors: number
+    returning: number
+    bots: number
+  }>(
+    db,
+    sql`select count(*)::int as identifications, count(distinct visitor_id)::int as visitors,
+          count(*) filter (where visitor_found)::int as returning,
+          count(*) filter (where signals->'bot'->>'result' = 'bad')::int as bots
+        from events where created_at >= ${since}`,
+  )
+  const series = await queryRows<OverviewPoint>(
+    db,
+    sql`select to_char(date_trunc(${unit}, created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"') as bucket,
+          count(*)::int as identifications, count(distinct visitor_id)::int as visitors,
+          count(*) filter (where signals->'bot'->>'result' = 'bad')::int as bots
+        from events where created_at >= ${since} group by 1 order by 1`,
+  )
+  const identifications = totals?.identifications ?? 0
+  return {
+    range,
+    totals: {
+      identifications,
+      visitors: totals?.visitors ?? 0,
+      returningShare: identifications === 0 ? 0 : (totals?.returning ?? 0) / identifications,
+      bots: totals?.bots ?? 0,
+    },
+    series,
+  }
+}

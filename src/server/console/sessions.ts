@@ -1,0 +1,73 @@
+import 'server-only'
+import { createHash, randomBytes } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import { type Database, queryRows } from '../db/client'
+import { HttpError } from '../http/errors'
+
+export const SESSION_COOKIE = 'tessera_session'
+export const SESSION_HOURS = 12
+
+export interface Operator {
+  id: string
+  username: string
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('base64url')
+}
+
+export async function createSession({ db, operatorId }: { db: Database; operatorId: string }) {
+  const token = randomBytes(32).toString('base64url')
+  const expiresAt = new Date(Date.now() + SESSION_HOURS * 3600_000)
+  await db.execute(
+    sql`insert into operator_sessions (token_hash, operator_id, expires_at)
+        values (${hashToken(token)}, ${operatorId}, ${expiresAt.toISOString()})`,
+  )
+  return { token, expiresAt }
+}
+
+/** The operator behind a session token, while the session has not expired. */
+export async function readSession({
+  db,
+  token,
+}: {
+  db: Database
+  token?: string
+}): Promise<Operator | undefined> {
+  if (!token) return undefined
+  const [row] = await queryRows<Operator>(
+    db,
+    sql`select o.id, o.username from operator_sessions s join operators o on o.id = s.operator_id
+        where s.token_hash = ${hashToken(token)} and s.expires_at > now()`,
+  )
+  return row
+}
+
+export async function endSession({ db, token }: { db: Database; token?: string }) {
+  if (token) await db.execute(sql`delete from operator_sessions where token_hash = ${hashToken(token)}`)
+}
+
+export function sessionTokenOf(request: Request): string | undefined {
+  const cookie = (request.headers.get('cookie') ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(`${SESSION_COOKIE}=`))
+  return cookie?.slice(SESSION_COOKIE.length + 1) || undefined
+}
+
+/** Every console endpoint starts here: 401 without a live session. */
+export async function requireOperator(db: Database, request: Request): Promise<Operator> {
+  const operator = await readSession({ db, token: sessionTokenOf(request) })
+  if (!operator) throw new HttpError('unauthorized', 'Sign in to the console first.')
+  return operator
+}
+
+export function sessionCookie(request: Request, token: string, expiresAt: Date): string {
+  const secure =
+    new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https'
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Expires=${expiresAt.toUTCString()}${secure ? '; Secure' : ''}`
+}
+
+export function clearedSessionCookie(): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`
+}
