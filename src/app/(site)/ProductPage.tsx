@@ -1,5 +1,6 @@
 import Link from 'next/link'
 import { CodeBlock } from '@/components/CodeBlock'
+import { SignInForm } from '@/components/console/SignInForm'
 import styles from './ProductPage.module.css'
 
 const features = [
@@ -89,16 +90,19 @@ export function ProductPage({ origin }: { origin: string }) {
         <CodeBlock code={snippet} label="HTML" />
       </section>
 
-      <section className="container" aria-labelledby="operator-heading">
-        <div className={`card ${styles.operator}`}>
-          <div>
-            <h2 id="operator-heading">Operator console</h2>
-            <p className="muted">
-              Operators sign in here to watch identifications and sign-up decisions, look up visitors, tune
-              the rules and manage sites and API keys.
-            </p>
-          </div>
+      <section className={`container ${styles.operator}`} aria-labelledby="operator-heading">
+        <div>
+          <h2 id="operator-heading">Operator console</h2>
+          <p className="muted">
+            Operators sign in here to watch identifications and sign-up decisions as they happen, look up any
+            visitor, tune the sign-up rules, and manage sites, secret API keys and webhooks.
+          </p>
+          <p className="muted">
+            The first operator is <code>admin</code>; its password comes from{' '}
+            <code>TESSERA_ADMIN_PASSWORD</code>, or was printed once to the server log at the first start.
+          </p>
         </div>
+        <SignInForm />
       </section>
     </>
   )

@@ -1,0 +1,129 @@
+'use client'
+
+import { useState } from 'react'
+import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import styles from './console.module.css'
+import { usePolling } from './usePolling'
+
+type Range = '24h' | '7d' | '30d'
+
+interface OverviewData {
+  totals: { identifications: number; visitors: number; returningShare: number; bots: number }
+  series: { bucket: string; identifications: number; visitors: number; bots: number }[]
+}
+
+const rangeLabels: Record<Range, string> = {
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+}
+
+function formatBucket(bucket: string, range: Range) {
+  const date = new Date(bucket)
+  return range === '24h'
+    ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })
+}
+
+/** Totals and the time series, refreshed every ten seconds. */
+export function Overview() {
+  const [range, setRange] = useState<Range>('24h')
+  const { loaded } = usePolling<OverviewData>(`/api/console/overview?range=${range}`)
+
+  return (
+    <section aria-labelledby="overview-heading" className={styles.section}>
+      <div className={styles.sectionHeader}>
+        <h2 id="overview-heading">Overview</h2>
+        <fieldset className={styles.segmented}>
+          <legend className="visually-hidden">Time range</legend>
+          {(Object.keys(rangeLabels) as Range[]).map((value) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name="range"
+                value={value}
+                checked={range === value}
+                onChange={() => setRange(value)}
+              />
+              <span>{value}</span>
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      {loaded.state === 'loading' && (
+        <p role="status" className="muted">
+          Loading figures…
+        </p>
+      )}
+      {loaded.state === 'error' && (
+        <p role="alert" className={styles.error}>
+          {loaded.message}
+        </p>
+      )}
+      {loaded.state === 'ready' && (
+        <>
+          <dl className={styles.figures} aria-label={rangeLabels[range]}>
+            <Figure label="Identifications" value={loaded.data.totals.identifications} />
+            <Figure label="Unique visitors" value={loaded.data.totals.visitors} />
+            <Figure label="Returning" value={`${Math.round(loaded.data.totals.returningShare * 100)}%`} />
+            <Figure label="Bots" value={loaded.data.totals.bots} tone="danger" />
+          </dl>
+          <div className={`card ${styles.chart}`}>
+            {loaded.data.series.length === 0 ? (
+              <p className="muted">
+                No identifications in this range yet. Open /device-fingerprint to make one.
+              </p>
+            ) : (
+              <ResponsiveContainer width="100%" height={260}>
+                <AreaChart data={loaded.data.series} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+                  <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+                  <XAxis
+                    dataKey="bucket"
+                    tickFormatter={(value: string) => formatBucket(value, range)}
+                    stroke="var(--muted)"
+                    fontSize={12}
+                  />
+                  <YAxis allowDecimals={false} stroke="var(--muted)" fontSize={12} />
+                  <Tooltip labelFormatter={(value) => formatBucket(String(value), range)} />
+                  <Legend />
+                  <Area
+                    type="monotone"
+                    dataKey="identifications"
+                    name="Identifications"
+                    stroke="#4338ca"
+                    fill="#4338ca33"
+                  />
+                  <Area
+                    type="monotone"
+                    dataKey="visitors"
+                    name="Visitors"
+                    stroke="#0e9384"
+                    fill="#0e938433"
+                  />
+                  <Area type="monotone" dataKey="bots" name="Bots" stroke="#b42318" fill="#b4231833" />
+                </AreaChart>
+              </ResponsiveContainer>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  )
+}
+
+function Figure({
+  label,
+  value,
+  tone,
+}: {
+  label: string
+  value: number | string
+  tone?: 'ok' | 'warn' | 'danger'
+}) {
+  return (
+    <div className={`${styles.figure} ${tone ? styles[tone] : ''}`}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  )
+}

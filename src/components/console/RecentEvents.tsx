@@ -1,0 +1,148 @@
+'use client'
+
+import { useState } from 'react'
+import { formatTime } from './api'
+import styles from './console.module.css'
+import { usePolling } from './usePolling'
+
+interface EventPage {
+  events: {
+    requestId: string
+    visitorId: string
+    visitorFound: boolean
+    createdAt: string
+    confidence: { score: number }
+    ip: string | null
+    url: string | null
+    signals: Record<string, { result: unknown }>
+    suspectScore: number
+  }[]
+  nextCursor: string | null
+}
+
+type Signal = 'all' | 'bot' | 'new' | 'returning'
+
+/** The latest identifications, filterable, one page at a time. */
+export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: string) => void }) {
+  const [signal, setSignal] = useState<Signal>('all')
+  const [cursors, setCursors] = useState<string[]>([])
+  const cursor = cursors[cursors.length - 1]
+  const { loaded } = usePolling<EventPage>(
+    `/api/console/events?signal=${signal}${cursor ? `&cursor=${cursor}` : ''}`,
+  )
+
+  return (
+    <section aria-labelledby="events-heading" className={styles.section}>
+      <div className={styles.sectionHeader}>
+        <h2 id="events-heading">Recent events</h2>
+        <label className={styles.inlineField}>
+          <span>Show</span>
+          <select
+            value={signal}
+            onChange={(event) => {
+              setSignal(event.target.value as Signal)
+              setCursors([])
+            }}
+          >
+            <option value="all">All events</option>
+            <option value="bot">Bots only</option>
+            <option value="new">New visitors</option>
+            <option value="returning">Returning visitors</option>
+          </select>
+        </label>
+      </div>
+      <div className={`card ${styles.tableCard}`}>
+        {loaded.state === 'loading' && (
+          <p role="status" className="muted">
+            Loading events…
+          </p>
+        )}
+        {loaded.state === 'error' && (
+          <p role="alert" className={styles.error}>
+            {loaded.message}
+          </p>
+        )}
+        {loaded.state === 'ready' && loaded.data.events.length === 0 && (
+          <p className="muted">No events match. Identifications appear here as they happen.</p>
+        )}
+        {loaded.state === 'ready' && loaded.data.events.length > 0 && (
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Visitor</th>
+                <th scope="col">Confidence</th>
+                <th scope="col">IP</th>
+                <th scope="col">Signals</th>
+                <th scope="col">Score</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaded.data.events.map((event) => (
+                <tr key={event.requestId}>
+                  <td>{formatTime(event.createdAt)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className={styles.linkButton}
+                      onClick={() => onOpenVisitor(event.visitorId)}
+                    >
+                      <code>{event.visitorId}</code>
+                    </button>
+                    {!event.visitorFound && <span className={`badge ${styles.newBadge}`}>new</span>}
+                  </td>
+                  <td>{Math.round(event.confidence.score * 100)}%</td>
+                  <td>{event.ip ?? '—'}</td>
+                  <td>
+                    <SignalBadges signals={event.signals} />
+                  </td>
+                  <td>{event.suspectScore}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <div className={styles.pager}>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={cursors.length === 0}
+            onClick={() => setCursors((previous) => previous.slice(0, -1))}
+          >
+            Newer
+          </button>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={loaded.state !== 'ready' || !loaded.data.nextCursor}
+            onClick={() => {
+              if (loaded.state === 'ready' && loaded.data.nextCursor) {
+                const next = loaded.data.nextCursor
+                setCursors((previous) => [...previous, next])
+              }
+            }}
+          >
+            Older
+          </button>
+        </div>
+      </div>
+    </section>
+  )
+}
+
+export function SignalBadges({ signals }: { signals: Record<string, { result: unknown }> }) {
+  const flagged = Object.entries(signals).filter(
+    ([, signal]) => signal.result !== 'notDetected' && signal.result !== false,
+  )
+  if (flagged.length === 0) return <span className="muted">none</span>
+  return (
+    <span className={styles.badges}>
+      {flagged.map(([name, signal]) => (
+        <span key={name} className={`badge ${styles.flag}`}>
+          {name}
+          {typeof signal.result === 'string' ? `: ${signal.result}` : ''}
+        </span>
+      ))}
+    </span>
+  )
+}

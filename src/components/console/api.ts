@@ -1,0 +1,32 @@
+/** Calls a console endpoint; throws an Error carrying the server's plain message on failure. */
+export async function callConsole<T>(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  const response = await fetch(path, {
+    method: init.method ?? 'GET',
+    headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    cache: 'no-store',
+  })
+  if (response.status === 204) return undefined as T
+  const body = await response.json().catch(() => undefined)
+  if (!response.ok) {
+    const message = body?.error?.message ?? `The server answered ${response.status}.`
+    throw new ConsoleError(message, response.status)
+  }
+  return body as T
+}
+
+export class ConsoleError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message)
+  }
+}
+
+export function formatTime(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+}

@@ -1,0 +1,46 @@
+import 'server-only'
+
+/**
+ * Validates the configuration, opens (and migrates) the database, creates the default site and
+ * the first operator, and starts the webhook worker. A failure stops the server with the reason,
+ * rather than leaving it up to serve errors.
+ */
+export async function startTessera() {
+  try {
+    await bootTessera()
+  } catch (error) {
+    console.error(`Tessera could not start: ${error instanceof Error ? error.message : String(error)}`)
+    console.error(error)
+    process.exit(1)
+  }
+}
+
+async function bootTessera() {
+  const { getEnv } = await import('./env')
+  const env = getEnv()
+  const { log } = await import('./log')
+  const { getDatabase } = await import('./db/client')
+  const { ensureDefaultSite } = await import('./sites/ensure-default-site')
+  const { ensureFirstOperator, FIRST_OPERATOR } = await import('./console/ensure-first-operator')
+  const { runWebhookWorker } = await import('./webhooks/run-webhook-worker')
+
+  const started = performance.now()
+  const { db, engine } = await getDatabase()
+  const site = await ensureDefaultSite({ db, origins: env.TESSERA_ALLOWED_ORIGINS })
+  log.info(
+    { engine, ms: Math.round(performance.now() - started), defaultSiteKey: site.publicKey },
+    'database ready',
+  )
+
+  const operator = await ensureFirstOperator({ db, configuredPassword: env.TESSERA_ADMIN_PASSWORD })
+  if (operator.generatedPassword) {
+    // Printed once, at the first start; only its argon2id hash is stored.
+    log.warn(
+      { username: FIRST_OPERATOR, password: operator.generatedPassword },
+      'first operator created: sign in at / with this password, then change it',
+    )
+  } else if (operator.created) {
+    log.info({ username: FIRST_OPERATOR }, 'first operator created with TESSERA_ADMIN_PASSWORD')
+  }
+  runWebhookWorker(db)
+}
