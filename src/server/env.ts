@@ -22,6 +22,13 @@ export const EnvSchema = z.object({
     .string()
     .min(12, 'TESSERA_ADMIN_PASSWORD must have at least 12 characters.')
     .optional(),
+  /** HMAC key that signs proof-of-work challenges; generated and kept in the database when unset. */
+  TESSERA_CHALLENGE_HMAC_KEY: z
+    .string()
+    .min(16, 'TESSERA_CHALLENGE_HMAC_KEY must have at least 16 characters.')
+    .optional(),
+  /** Proof-of-work difficulty: the highest counter a browser may have to reach (about 1 s per 100 000). */
+  TESSERA_CHALLENGE_DIFFICULTY: z.coerce.number().int().min(1_000).max(10_000_000).default(50_000),
   /** Days after which identification events are purged. */
   TESSERA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Origins allowed to embed Tessera with the default site key (comma-separated), e.g. https://shop.example. */

@@ -102,3 +102,12 @@ export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
   }
   throw new Error('The database answered a query without rows.')
 }
+
+/** The constraint a failed statement violated (both engines report it on the driver's error). */
+export function violatedConstraint(error: unknown): string | undefined {
+  for (let current = error; typeof current === 'object' && current !== null; ) {
+    if ('constraint' in current && typeof current.constraint === 'string') return current.constraint
+    current = 'cause' in current ? current.cause : undefined
+  }
+  return undefined
+}

@@ -13,6 +13,9 @@ export const errorCatalogue = {
   },
   forbidden: { status: 403, message: 'This API key belongs to another site.' },
   rate_limited: { status: 429, message: 'Too many requests; slow down.' },
+  request_reused: { status: 409, message: 'This request ID was already used.' },
+  request_expired: { status: 400, message: 'This request ID is too old.' },
+  email_taken: { status: 409, message: 'An account with this email already exists.' },
   not_found: { status: 404, message: 'Nothing was found here.' },
   service_unavailable: { status: 503, message: 'The service is starting or unavailable; try again shortly.' },
 } as const

@@ -11,10 +11,15 @@ export interface Limit {
   durationSeconds: number
 }
 
-const limiters = new Map<string, RateLimiterDrizzle>()
+const limitersByDatabase = new WeakMap<Database, Map<string, RateLimiterDrizzle>>()
 
 function limiterFor(db: Database, limit: Limit): RateLimiterDrizzle {
   const id = `${limit.name}:${limit.points}:${limit.durationSeconds}`
+  let limiters = limitersByDatabase.get(db)
+  if (!limiters) {
+    limiters = new Map()
+    limitersByDatabase.set(db, limiters)
+  }
   let limiter = limiters.get(id)
   if (!limiter) {
     limiter = new RateLimiterDrizzle({

@@ -1,0 +1,27 @@
+import { z } from 'zod'
+
+const ruleOutcome = z.enum(['deny', 'challenge', 'off'])
+
+/** The sign-up policy's thresholds and what each rule does; editable in the console. */
+export const SignupPolicy = z.object({
+  /** A bad bot (automation) was detected. */
+  botRule: ruleOutcome.default('deny'),
+  /** More than `maxAccountsPerVisitor` accounts from one visitor in 24 hours. */
+  accountLimitRule: ruleOutcome.default('deny'),
+  maxAccountsPerVisitor: z.number().int().min(1).max(1000).default(3),
+  /** The browser was tampered with (anti-detect tools, overridden native functions). */
+  tamperingRule: ruleOutcome.default('challenge'),
+  /** More than `maxAttemptsPerVisitor` sign-up attempts from one visitor in 10 minutes. */
+  visitorAttemptsRule: ruleOutcome.default('challenge'),
+  maxAttemptsPerVisitor: z.number().int().min(1).max(1000).default(5),
+  /** More than `maxAttemptsPerIp` sign-up attempts from one IP address in 10 minutes. */
+  ipAttemptsRule: ruleOutcome.default('challenge'),
+  maxAttemptsPerIp: z.number().int().min(1).max(10_000).default(10),
+  /** A suspect score at or above `suspectScoreThreshold`. */
+  suspectScoreRule: ruleOutcome.default('challenge'),
+  suspectScoreThreshold: z.number().int().min(1).max(1000).default(20),
+})
+export type SignupPolicy = z.infer<typeof SignupPolicy>
+export type RuleOutcome = z.infer<typeof ruleOutcome>
+
+export const defaultSignupPolicy: SignupPolicy = SignupPolicy.parse({})

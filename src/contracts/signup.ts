@@ -1,0 +1,68 @@
+import { z } from 'zod'
+import { weakPasswordFeedback } from './password-strength'
+
+/** Trims, and lower-cases the domain (the local part is the mailbox owner's and stays as typed). */
+export function normaliseEmail(email: string): string {
+  const trimmed = email.trim()
+  const at = trimmed.lastIndexOf('@')
+  return at < 0 ? trimmed : `${trimmed.slice(0, at)}@${trimmed.slice(at + 1).toLowerCase()}`
+}
+
+/** The sign-up form: one schema for the browser's inline errors and the server's checks. */
+export const SignupFields = z
+  .object({
+    name: z
+      .string()
+      .transform((value) => value.trim().replace(/\s+/g, ' '))
+      .pipe(z.string().min(1, 'Enter your name.').max(100, 'Use at most 100 characters.')),
+    email: z
+      .string()
+      .max(254, 'This email address is too long.')
+      .transform(normaliseEmail)
+      .pipe(
+        z.email({ pattern: z.regexes.unicodeEmail, error: 'Enter an email address like name@example.com.' }),
+      ),
+    password: z.string().min(12, 'Use at least 12 characters.').max(128, 'Use at most 128 characters.'),
+    terms: z.literal(true, 'Accept the terms to continue.'),
+  })
+  .superRefine((fields, context) => {
+    if (fields.password.length < 12 || fields.password.length > 128) return
+    // zxcvbn matches user inputs as lower-case dictionary words: the name, its parts, the mailbox.
+    const name = fields.name.toLowerCase()
+    const mailbox = fields.email.toLowerCase().split('@')[0] ?? ''
+    const personal = [name, name.replace(/\s/g, ''), ...name.split(' '), fields.email.toLowerCase(), mailbox]
+    const weakness = weakPasswordFeedback(
+      fields.password,
+      personal.filter((word) => word.length > 2),
+    )
+    if (weakness) context.addIssue({ code: 'custom', path: ['password'], message: weakness })
+  })
+export type SignupFields = z.infer<typeof SignupFields>
+
+/** What the page posts: the fields, the agent's requestId, and a solved challenge when asked. */
+export const SignupRequest = z.object({
+  fields: z.object({
+    name: z.string().max(1000),
+    email: z.string().max(1000),
+    password: z.string().max(1000),
+    terms: z.boolean(),
+  }),
+  requestId: z.string().min(1, 'The device check did not run; reload the page.').max(64),
+  challenge: z.string().max(10_000).optional(),
+})
+export type SignupRequest = z.infer<typeof SignupRequest>
+
+export type SignupOutcome =
+  | { outcome: 'allow'; name: string }
+  | { outcome: 'challenge'; message: string }
+  | { outcome: 'deny'; message: string }
+
+/** Field errors as `{ field: message }`, the first per field. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {}
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? 'form')
+    errors[field] ??= issue.message
+  }
+  return errors
+}

@@ -1,0 +1,43 @@
+import { boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+
+/** Accounts created through /registration. */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull().unique(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    /** Kept without a foreign key: forgetting a visitor must not delete the person's account. */
+    visitorId: text('visitor_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('accounts_visitor_created').on(table.visitorId, table.createdAt)],
+)
+
+/** Every sign-up decision with its reasons; one per identification request (no replays). */
+export const signupDecisions = pgTable(
+  'signup_decisions',
+  {
+    requestId: text('request_id').primaryKey(),
+    visitorId: text('visitor_id'),
+    ip: text('ip'),
+    email: text('email').notNull(),
+    outcome: text('outcome').$type<'allow' | 'challenge' | 'deny'>().notNull(),
+    reasons: jsonb('reasons').$type<{ rule: string; outcome: string; message: string }[]>().notNull(),
+    challengeSolved: boolean('challenge_solved').notNull().default(false),
+    accountId: text('account_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('signup_decisions_visitor_created').on(table.visitorId, table.createdAt),
+    index('signup_decisions_ip_created').on(table.ip, table.createdAt),
+    index('signup_decisions_created').on(table.createdAt),
+  ],
+)
+
+/** Solved proof-of-work challenges, so one solution is accepted once. */
+export const usedChallenges = pgTable('used_challenges', {
+  id: text('id').primaryKey(),
+  usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+})

@@ -1,0 +1,214 @@
+import { solveChallenge } from 'altcha-lib'
+import { deriveKey } from 'altcha-lib/algorithms/sha'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { SignupRequest } from '@/contracts/signup'
+import { type DatabaseHandle, queryRows } from '../db/client'
+import { type Engine, openTestDatabase } from '../db/test-database'
+import { HttpError } from '../http/errors'
+import { identifyVisitor } from '../identification/identify-visitor'
+import { syntheticDevice } from '../identification/synthetic-devices'
+import { writeSetting } from '../settings/write-setting'
+import { decideSignup } from './decide-signup'
+import { newChallenge } from './proof-of-work'
+import { POLICY_SETTING } from './signup-policy-store'
+
+const postgresUrl = inject('postgresUrl')
+const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
+const IP = '198.51.100.20'
+let counter = 0
+
+function fields(email = `person${++counter}@example.com`) {
+  return { name: 'Grace Hopper', email, password: 'cobalt-meridian-lantern-77', terms: true }
+}
+
+describe.each(engines)('decideSignup on %s', (engine) => {
+  let handle: DatabaseHandle
+
+  async function identify(seed: number, signals: Record<string, unknown> = {}, ip = IP) {
+    const event = await identifyVisitor({
+      db: handle.db,
+      input: { components: syntheticDevice(seed) },
+      context: { ip, userAgent: 'test' },
+    })
+    if (Object.keys(signals).length > 0) {
+      await handle.db.execute(
+        sql`update events set signals = ${JSON.stringify(signals)}::jsonb where request_id = ${event.requestId}`,
+      )
+    }
+    return event
+  }
+
+  async function decide(input: SignupRequest, ip = IP) {
+    return decideSignup({ db: handle.db, input, context: { ip } })
+  }
+
+  async function failure(promise: Promise<unknown>) {
+    try {
+      await promise
+    } catch (error) {
+      if (error instanceof HttpError) return error
+      throw error
+    }
+    throw new Error('expected an HttpError')
+  }
+
+  beforeAll(async () => {
+    handle = await openTestDatabase(engine, postgresUrl)
+  })
+  afterAll(() => handle.close())
+
+  it('creates the account when the policy allows, and stores the decision', async () => {
+    const event = await identify(1)
+    const answer = await decide({ fields: fields('Grace@Example.COM'), requestId: event.requestId })
+    expect(answer).toEqual({ outcome: 'allow', name: 'Grace Hopper' })
+    const [account] = await queryRows<{ email: string; visitor_id: string; password_hash: string }>(
+      handle.db,
+      sql`select email, visitor_id, password_hash from accounts where email = 'Grace@example.com'`,
+    )
+    expect(account?.visitor_id).toBe(event.visitorId)
+    expect(account?.password_hash).toMatch(/^\$argon2id\$/)
+    const [decision] = await queryRows<{ outcome: string }>(
+      handle.db,
+      sql`select outcome from signup_decisions where request_id = ${event.requestId}`,
+    )
+    expect(decision?.outcome).toBe('allow')
+  })
+
+  it('refuses a replayed, unknown, stale or IP-mismatched request', async () => {
+    const event = await identify(2)
+    await decide({ fields: fields(), requestId: event.requestId })
+    expect((await failure(decide({ fields: fields(), requestId: event.requestId }))).code).toBe(
+      'request_reused',
+    )
+    expect((await failure(decide({ fields: fields(), requestId: 'made-up' }))).message).toMatch(/unknown/)
+    const other = await identify(3)
+    expect(
+      (await failure(decide({ fields: fields(), requestId: other.requestId }, '203.0.113.99'))).message,
+    ).toMatch(/another network/)
+    await handle.db.execute(
+      sql`update events set created_at = now() - interval '6 minutes' where request_id = ${other.requestId}`,
+    )
+    expect((await failure(decide({ fields: fields(), requestId: other.requestId }))).code).toBe(
+      'request_expired',
+    )
+  })
+
+  it('answers field errors for bad fields and creates nothing', async () => {
+    const event = await identify(4)
+    const error = await failure(
+      decide({
+        fields: { name: '', email: 'nope', password: 'password', terms: false },
+        requestId: event.requestId,
+      }),
+    )
+    expect(error.status).toBe(400)
+    expect(error.details).toEqual({
+      fields: {
+        name: expect.any(String),
+        email: expect.any(String),
+        password: expect.any(String),
+        terms: expect.any(String),
+      },
+    })
+    const [row] = await queryRows<{ n: number }>(
+      handle.db,
+      sql`select count(*)::int as n from signup_decisions where request_id = ${event.requestId}`,
+    )
+    expect(row?.n).toBe(0)
+  })
+
+  it('denies a bad bot and the same visitor over the account limit', async () => {
+    const bot = await identify(5, { bot: { result: 'bad', reasons: ['Headless Chromium.'] } })
+    expect((await decide({ fields: fields(), requestId: bot.requestId })).outcome).toBe('deny')
+
+    for (let account = 0; account < 3; account++) {
+      const event = await identify(6)
+      expect((await decide({ fields: fields(), requestId: event.requestId })).outcome).toBe('allow')
+    }
+    const fourth = await identify(6)
+    const answer = await decide({ fields: fields(), requestId: fourth.requestId })
+    expect(answer.outcome).toBe('deny')
+    if (answer.outcome === 'deny') expect(answer.message).not.toMatch(/bot|score|limit|tamper/i)
+    const [decision] = await queryRows<{ reasons: { rule: string }[] }>(
+      handle.db,
+      sql`select reasons from signup_decisions where request_id = ${fourth.requestId}`,
+    )
+    expect(decision?.reasons.map((reason) => reason.rule)).toEqual(['accountLimit'])
+  })
+
+  it('challenges tampering; a solved proof of work lets the sign-up through, once', async () => {
+    const tampered = await identify(7, {
+      tampering: { result: true, reasons: ['navigator.webdriver was redefined.'] },
+    })
+    const first = await decide({ fields: fields(), requestId: tampered.requestId })
+    expect(first.outcome).toBe('challenge')
+
+    const challenge = await newChallenge(handle.db)
+    const solution = await solveChallenge({ challenge, deriveKey })
+    const payload = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64')
+    const again = await identify(7, { tampering: { result: true, reasons: [] } })
+    expect((await decide({ fields: fields(), requestId: again.requestId, challenge: payload })).outcome).toBe(
+      'allow',
+    )
+    // The same solution cannot be spent twice.
+    const third = await identify(7, { tampering: { result: true, reasons: [] } })
+    expect((await decide({ fields: fields(), requestId: third.requestId, challenge: payload })).outcome).toBe(
+      'challenge',
+    )
+    // A forged solution does not count.
+    const forged = Buffer.from(
+      JSON.stringify({ challenge, solution: { ...solution, counter: (solution?.counter ?? 0) + 1 } }),
+    ).toString('base64')
+    const fourth = await identify(7, { tampering: { result: true, reasons: [] } })
+    expect((await decide({ fields: fields(), requestId: fourth.requestId, challenge: forged })).outcome).toBe(
+      'challenge',
+    )
+  })
+
+  it('never lets a solved challenge turn a deny into an allow', async () => {
+    const bot = await identify(8, { bot: { result: 'bad', reasons: [] } })
+    const challenge = await newChallenge(handle.db)
+    const solution = await solveChallenge({ challenge, deriveKey })
+    const payload = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64')
+    expect((await decide({ fields: fields(), requestId: bot.requestId, challenge: payload })).outcome).toBe(
+      'deny',
+    )
+  })
+
+  it('follows the stored policy (bot rule set to challenge)', async () => {
+    await writeSetting({ db: handle.db, key: POLICY_SETTING, value: { botRule: 'challenge' } })
+    const bot = await identify(9, { bot: { result: 'bad', reasons: [] } })
+    expect((await decide({ fields: fields(), requestId: bot.requestId })).outcome).toBe('challenge')
+    await writeSetting({ db: handle.db, key: POLICY_SETTING, value: {} })
+  })
+
+  it('creates exactly one account when 20 sign-ups race with one email', async () => {
+    // Twenty devices on twenty networks, so no attempt limit interferes.
+    const events = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => identify(100 + index, {}, `10.1.0.${index}`)),
+    )
+    const email = 'race@example.com'
+    const results = await Promise.allSettled(
+      events.map((event, index) =>
+        decide({ fields: fields(email), requestId: event.requestId }, `10.1.0.${index}`),
+      ),
+    )
+    const allowed = results.filter(
+      (result) => result.status === 'fulfilled' && result.value.outcome === 'allow',
+    )
+    const taken = results.filter(
+      (result) =>
+        result.status === 'rejected' &&
+        result.reason instanceof HttpError &&
+        result.reason.code === 'email_taken',
+    )
+    expect(allowed).toHaveLength(1)
+    expect(taken).toHaveLength(19)
+    const [row] = await queryRows<{ n: number }>(
+      handle.db,
+      sql`select count(*)::int as n from accounts where email = ${email}`,
+    )
+    expect(row?.n).toBe(1)
+  })
+})

@@ -1,0 +1,169 @@
+import 'server-only'
+import { randomBytes } from 'node:crypto'
+import { hash } from '@node-rs/argon2'
+import { sql } from 'drizzle-orm'
+import {
+  fieldErrors,
+  type SignupFields,
+  SignupFields as SignupFieldsSchema,
+  type SignupOutcome,
+  type SignupRequest,
+} from '@/contracts/signup'
+import { type Database, queryRows, violatedConstraint } from '../db/client'
+import { HttpError } from '../http/errors'
+import { consumeRateLimit } from '../rate-limit/rate-limiter'
+import { evaluatePolicy, type SignupFacts } from './evaluate-policy'
+import { verifyChallenge } from './proof-of-work'
+import { readSignupPolicy } from './signup-policy-store'
+
+/** Sign-up attempts per visitor in 10 minutes, whatever their outcome. */
+const PER_VISITOR = { name: 'signup-visitor', points: 20, durationSeconds: 600 }
+
+/** An identification older than this cannot be used to sign up. */
+export const MAX_EVENT_AGE_MS = 5 * 60 * 1000
+
+interface EventFacts {
+  visitor_id: string
+  ip: string | null
+  created_at: string | Date
+  bot: string | null
+  tampered: boolean | null
+  suspect_score: number
+  used: boolean
+  accounts_24h: number
+  visitor_attempts: number
+  ip_attempts: number
+}
+
+/**
+ * Decides one sign-up: validates the fields, loads the identification event itself (never a
+ * visitor ID from the browser), refuses stale, replayed or foreign events, applies the policy, and
+ * stores the decision (and, when allowed, the account) in one transaction.
+ */
+export async function decideSignup({
+  db,
+  input,
+  context,
+}: {
+  db: Database
+  input: SignupRequest
+  context: { ip: string | null; now?: Date }
+}): Promise<SignupOutcome> {
+  const parsed = SignupFieldsSchema.safeParse(input.fields)
+  if (!parsed.success) {
+    throw new HttpError('invalid_request', 'Some fields need attention.', {
+      fields: fieldErrors(parsed.error),
+    })
+  }
+  const fields = parsed.data
+  const now = context.now ?? new Date()
+
+  const [event] = await queryRows<EventFacts>(
+    db,
+    sql`select e.visitor_id, e.ip, e.created_at, e.signals->'bot'->>'result' as bot,
+          (e.signals->'tampering'->>'result')::boolean as tampered, e.suspect_score,
+          exists(select 1 from signup_decisions d where d.request_id = e.request_id) as used,
+          (select count(*)::int from accounts a
+            where a.visitor_id = e.visitor_id and a.created_at > ${now.toISOString()}::timestamptz - interval '24 hours') as accounts_24h,
+          (select count(*)::int from signup_decisions d
+            where d.visitor_id = e.visitor_id and d.created_at > ${now.toISOString()}::timestamptz - interval '10 minutes') as visitor_attempts,
+          (select count(*)::int from signup_decisions d
+            where d.ip = ${context.ip} and d.created_at > ${now.toISOString()}::timestamptz - interval '10 minutes') as ip_attempts
+        from events e where e.request_id = ${input.requestId}`,
+  )
+  if (!event)
+    throw new HttpError('invalid_request', 'The device check is unknown; reload the page and try again.')
+  if (event.used)
+    throw new HttpError(
+      'request_reused',
+      'This device check was already used; reload the page to sign up again.',
+    )
+  if (now.getTime() - new Date(event.created_at).getTime() > MAX_EVENT_AGE_MS) {
+    throw new HttpError('request_expired', 'The device check has expired; reload the page and try again.')
+  }
+  if (event.ip !== context.ip) {
+    throw new HttpError(
+      'invalid_request',
+      'The device check came from another network; reload the page and try again.',
+    )
+  }
+
+  await consumeRateLimit({ db, limit: PER_VISITOR, key: event.visitor_id })
+
+  const facts: SignupFacts = {
+    bot: event.bot === 'bad' || event.bot === 'good' ? event.bot : 'notDetected',
+    tampered: event.tampered === true,
+    suspectScore: event.suspect_score,
+    accountsFromVisitor24h: event.accounts_24h,
+    attemptsFromVisitor10m: event.visitor_attempts,
+    attemptsFromIp10m: event.ip_attempts,
+  }
+  const decision = evaluatePolicy(facts, await readSignupPolicy(db))
+  const challengeSolved =
+    decision.outcome === 'challenge' && input.challenge ? await verifyChallenge(db, input.challenge) : false
+  // A solved challenge satisfies "challenge", never "deny".
+  const outcome = decision.outcome === 'challenge' && challengeSolved ? 'allow' : decision.outcome
+
+  const accountId =
+    outcome === 'allow'
+      ? await createAccountWithDecision(db, fields, event, input, decision.reasons, challengeSolved)
+      : undefined
+  if (!accountId) {
+    await db.execute(
+      sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, challenge_solved)
+          values (${input.requestId}, ${event.visitor_id}, ${context.ip}, ${fields.email}, ${outcome},
+            ${JSON.stringify(decision.reasons)}::jsonb, false)
+          on conflict (request_id) do nothing`,
+    )
+  }
+  if (outcome === 'allow') return { outcome, name: fields.name }
+  if (outcome === 'challenge') {
+    return { outcome, message: 'Please confirm you are human: your browser will solve a short puzzle.' }
+  }
+  return {
+    outcome,
+    message:
+      'We could not create an account from this device. If you think this is a mistake, contact the site’s support.',
+  }
+}
+
+async function createAccountWithDecision(
+  db: Database,
+  fields: SignupFields,
+  event: EventFacts,
+  input: SignupRequest,
+  reasons: unknown[],
+  challengeSolved: boolean,
+): Promise<string> {
+  const accountId = `acct_${randomBytes(9).toString('base64url')}`
+  const passwordHash = await hash(fields.password)
+  try {
+    await db.transaction(async (tx) => {
+      // The decision first: its primary key makes a replayed requestId fail here.
+      await tx.execute(
+        sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, challenge_solved, account_id)
+            values (${input.requestId}, ${event.visitor_id}, ${event.ip}, ${fields.email}, 'allow',
+              ${JSON.stringify(reasons)}::jsonb, ${challengeSolved}, ${accountId})`,
+      )
+      await tx.execute(
+        sql`insert into accounts (id, email, name, password_hash, visitor_id)
+            values (${accountId}, ${fields.email}, ${fields.name}, ${passwordHash}, ${event.visitor_id})`,
+      )
+    })
+  } catch (error) {
+    const constraint = violatedConstraint(error)
+    if (constraint === 'accounts_email_unique') {
+      throw new HttpError('email_taken', 'An account with this email already exists.', {
+        fields: { email: 'An account with this email already exists. Sign in instead?' },
+      })
+    }
+    if (constraint === 'signup_decisions_pkey') {
+      throw new HttpError(
+        'request_reused',
+        'This device check was already used; reload the page to sign up again.',
+      )
+    }
+    throw error
+  }
+  return accountId
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { defaultSignupPolicy } from '@/contracts/signup-policy'
+import { evaluatePolicy, type SignupFacts } from './evaluate-policy'
+
+const clean: SignupFacts = {
+  bot: 'notDetected',
+  tampered: false,
+  suspectScore: 0,
+  accountsFromVisitor24h: 0,
+  attemptsFromVisitor10m: 0,
+  attemptsFromIp10m: 0,
+}
+
+describe('evaluatePolicy with the default policy', () => {
+  it('allows a clean sign-up with no reasons', () => {
+    expect(evaluatePolicy(clean, defaultSignupPolicy)).toEqual({ outcome: 'allow', reasons: [] })
+  })
+
+  const single: [string, Partial<SignupFacts>, 'deny' | 'challenge', string][] = [
+    ['a bad bot', { bot: 'bad' }, 'deny', 'bot'],
+    ['the fourth account of a visitor in 24 h', { accountsFromVisitor24h: 3 }, 'deny', 'accountLimit'],
+    ['tampering', { tampered: true }, 'challenge', 'tampering'],
+    ['too many attempts from a visitor', { attemptsFromVisitor10m: 5 }, 'challenge', 'visitorAttempts'],
+    ['too many attempts from an IP', { attemptsFromIp10m: 10 }, 'challenge', 'ipAttempts'],
+    ['a high suspect score', { suspectScore: 20 }, 'challenge', 'suspectScore'],
+  ]
+  for (const [label, facts, outcome, rule] of single) {
+    it(`answers ${outcome} to ${label}`, () => {
+      const decision = evaluatePolicy({ ...clean, ...facts }, defaultSignupPolicy)
+      expect(decision.outcome).toBe(outcome)
+      expect(decision.reasons.map((reason) => reason.rule)).toEqual([rule])
+    })
+  }
+
+  it('stays just under every threshold', () => {
+    const facts = {
+      ...clean,
+      accountsFromVisitor24h: 2,
+      attemptsFromVisitor10m: 4,
+      attemptsFromIp10m: 9,
+      suspectScore: 19,
+    }
+    expect(evaluatePolicy(facts, defaultSignupPolicy).outcome).toBe('allow')
+  })
+
+  it('lets a good (declared) crawler through the bot rule', () => {
+    expect(evaluatePolicy({ ...clean, bot: 'good' }, defaultSignupPolicy).outcome).toBe('allow')
+  })
+
+  it('keeps the strictest outcome and every reason when rules combine', () => {
+    const decision = evaluatePolicy(
+      { ...clean, tampered: true, bot: 'bad', attemptsFromIp10m: 50 },
+      defaultSignupPolicy,
+    )
+    expect(decision.outcome).toBe('deny')
+    expect(decision.reasons.map((reason) => reason.rule)).toEqual(['bot', 'tampering', 'ipAttempts'])
+  })
+
+  it('follows edited thresholds and switched-off or softened rules', () => {
+    const policy = {
+      ...defaultSignupPolicy,
+      botRule: 'challenge' as const,
+      maxAccountsPerVisitor: 1,
+      tamperingRule: 'off' as const,
+    }
+    expect(evaluatePolicy({ ...clean, bot: 'bad' }, policy).outcome).toBe('challenge')
+    expect(evaluatePolicy({ ...clean, accountsFromVisitor24h: 1 }, policy).outcome).toBe('deny')
+    expect(evaluatePolicy({ ...clean, tampered: true }, policy).outcome).toBe('allow')
+  })
+})

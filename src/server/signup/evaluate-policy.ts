@@ -1,0 +1,63 @@
+import type { RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
+
+/** What the server knows about a sign-up attempt, all of it looked up by the server itself. */
+export interface SignupFacts {
+  bot: 'notDetected' | 'good' | 'bad'
+  tampered: boolean
+  suspectScore: number
+  accountsFromVisitor24h: number
+  attemptsFromVisitor10m: number
+  attemptsFromIp10m: number
+}
+
+export interface Reason {
+  rule: string
+  outcome: 'deny' | 'challenge'
+  message: string
+}
+
+export interface PolicyDecision {
+  outcome: 'allow' | 'challenge' | 'deny'
+  reasons: Reason[]
+}
+
+const severity = { allow: 0, challenge: 1, deny: 2 } as const
+
+/** Applies every rule in order; the strictest outcome wins and every triggered rule is a reason. */
+export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): PolicyDecision {
+  const reasons: Reason[] = []
+  const check = (rule: string, outcome: RuleOutcome, triggered: boolean, message: string) => {
+    if (triggered && outcome !== 'off') reasons.push({ rule, outcome, message })
+  }
+  check('bot', policy.botRule, facts.bot === 'bad', 'An automated browser (bot) was detected.')
+  check(
+    'accountLimit',
+    policy.accountLimitRule,
+    facts.accountsFromVisitor24h >= policy.maxAccountsPerVisitor,
+    `This device already created ${facts.accountsFromVisitor24h} accounts in the last 24 hours (limit ${policy.maxAccountsPerVisitor}).`,
+  )
+  check('tampering', policy.tamperingRule, facts.tampered, 'The browser shows signs of tampering.')
+  check(
+    'visitorAttempts',
+    policy.visitorAttemptsRule,
+    facts.attemptsFromVisitor10m >= policy.maxAttemptsPerVisitor,
+    `${facts.attemptsFromVisitor10m} sign-up attempts from this device in 10 minutes (limit ${policy.maxAttemptsPerVisitor}).`,
+  )
+  check(
+    'ipAttempts',
+    policy.ipAttemptsRule,
+    facts.attemptsFromIp10m >= policy.maxAttemptsPerIp,
+    `${facts.attemptsFromIp10m} sign-up attempts from this IP address in 10 minutes (limit ${policy.maxAttemptsPerIp}).`,
+  )
+  check(
+    'suspectScore',
+    policy.suspectScoreRule,
+    facts.suspectScore >= policy.suspectScoreThreshold,
+    `Suspect score ${facts.suspectScore} is at or above ${policy.suspectScoreThreshold}.`,
+  )
+  const outcome = reasons.reduce<PolicyDecision['outcome']>(
+    (strictest, reason) => (severity[reason.outcome] > severity[strictest] ? reason.outcome : strictest),
+    'allow',
+  )
+  return { outcome, reasons }
+}
