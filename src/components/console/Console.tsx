@@ -5,6 +5,8 @@ import { AccountMenu } from './AccountMenu'
 import styles from './console.module.css'
 import { Overview } from './Overview'
 import { RecentEvents } from './RecentEvents'
+import { RulesEditor } from './RulesEditor'
+import { SignupDecisions } from './SignupDecisions'
 import { SitesManager } from './SitesManager'
 import { VisitorLookup } from './VisitorLookup'
 
@@ -35,6 +37,8 @@ export function Console({ username, origin }: { username: string; origin: string
       <Overview />
       <VisitorLookup query={lookup} onQuery={setLookup} />
       <RecentEvents onOpenVisitor={setLookup} />
+      <SignupDecisions onOpenVisitor={setLookup} />
+      <RulesEditor />
       <SitesManager origin={origin} />
     </div>
   )

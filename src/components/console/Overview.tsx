@@ -9,7 +9,16 @@ type Range = '24h' | '7d' | '30d'
 
 interface OverviewData {
   totals: { identifications: number; visitors: number; returningShare: number; bots: number }
-  series: { bucket: string; identifications: number; visitors: number; bots: number }[]
+  series: {
+    bucket: string
+    identifications: number
+    visitors: number
+    bots: number
+    allow: number
+    challenge: number
+    deny: number
+  }[]
+  signups: { allow: number; challenge: number; deny: number }
 }
 
 const rangeLabels: Record<Range, string> = {
@@ -67,6 +76,9 @@ export function Overview() {
             <Figure label="Unique visitors" value={loaded.data.totals.visitors} />
             <Figure label="Returning" value={`${Math.round(loaded.data.totals.returningShare * 100)}%`} />
             <Figure label="Bots" value={loaded.data.totals.bots} tone="danger" />
+            <Figure label="Sign-ups allowed" value={loaded.data.signups.allow} tone="ok" />
+            <Figure label="Challenged" value={loaded.data.signups.challenge} tone="warn" />
+            <Figure label="Denied" value={loaded.data.signups.deny} tone="danger" />
           </dl>
           <div className={`card ${styles.chart}`}>
             {loaded.data.series.length === 0 ? (
@@ -101,6 +113,21 @@ export function Overview() {
                     fill="#0e938433"
                   />
                   <Area type="monotone" dataKey="bots" name="Bots" stroke="#b42318" fill="#b4231833" />
+                  <Area
+                    type="monotone"
+                    dataKey="allow"
+                    name="Sign-ups allowed"
+                    stroke="#067647"
+                    fill="#06764722"
+                  />
+                  <Area
+                    type="monotone"
+                    dataKey="challenge"
+                    name="Challenged"
+                    stroke="#b54708"
+                    fill="#b5470822"
+                  />
+                  <Area type="monotone" dataKey="deny" name="Denied" stroke="#912018" fill="#91201822" />
                 </AreaChart>
               </ResponsiveContainer>
             )}

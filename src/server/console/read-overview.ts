@@ -14,12 +14,16 @@ export interface OverviewPoint {
   identifications: number
   visitors: number
   bots: number
+  allow: number
+  challenge: number
+  deny: number
 }
 
 export interface Overview {
   range: Range
   totals: { identifications: number; visitors: number; returningShare: number; bots: number }
   series: OverviewPoint[]
+  signups: { allow: number; challenge: number; deny: number }
 }
 
 /** Figures and a time series of identifications over the chosen range. */
@@ -38,12 +42,29 @@ export async function readOverview({ db, range }: { db: Database; range: Range }
           count(*) filter (where signals->'bot'->>'result' = 'bad')::int as bots
         from events where created_at >= ${since}`,
   )
+  const bucket = sql`to_char(date_trunc(${unit}, created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"')`
   const series = await queryRows<OverviewPoint>(
     db,
-    sql`select to_char(date_trunc(${unit}, created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"') as bucket,
-          count(*)::int as identifications, count(distinct visitor_id)::int as visitors,
-          count(*) filter (where signals->'bot'->>'result' = 'bad')::int as bots
-        from events where created_at >= ${since} group by 1 order by 1`,
+    sql`with identifications as (
+          select ${bucket} as bucket, count(*)::int as identifications, count(distinct visitor_id)::int as visitors,
+            count(*) filter (where signals->'bot'->>'result' = 'bad')::int as bots
+          from events where created_at >= ${since} group by 1),
+        decisions as (
+          select ${bucket} as bucket, count(*) filter (where outcome = 'allow')::int as allow,
+            count(*) filter (where outcome = 'challenge')::int as challenge,
+            count(*) filter (where outcome = 'deny')::int as deny
+          from signup_decisions where created_at >= ${since} group by 1)
+        select coalesce(i.bucket, d.bucket) as bucket, coalesce(i.identifications, 0) as identifications,
+          coalesce(i.visitors, 0) as visitors, coalesce(i.bots, 0) as bots, coalesce(d.allow, 0) as allow,
+          coalesce(d.challenge, 0) as challenge, coalesce(d.deny, 0) as deny
+        from identifications i full join decisions d on d.bucket = i.bucket order by 1`,
+  )
+  const [signups] = await queryRows<{ allow: number; challenge: number; deny: number }>(
+    db,
+    sql`select count(*) filter (where outcome = 'allow')::int as allow,
+          count(*) filter (where outcome = 'challenge')::int as challenge,
+          count(*) filter (where outcome = 'deny')::int as deny
+        from signup_decisions where created_at >= ${since}`,
   )
   const identifications = totals?.identifications ?? 0
   return {
@@ -55,5 +76,6 @@ export async function readOverview({ db, range }: { db: Database; range: Range }
       bots: totals?.bots ?? 0,
     },
     series,
+    signups: signups ?? { allow: 0, challenge: 0, deny: 0 },
   }
 }

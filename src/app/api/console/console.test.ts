@@ -4,12 +4,14 @@ import { getDb } from '@/server/db/client'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
 import { GET as getEvent } from '../v1/events/[requestId]/route'
 import { POST as identify } from '../v1/identify/route'
+import * as decisions from './decisions/route'
 import * as events from './events/route'
 import * as keyById from './keys/[keyId]/route'
 import * as keys from './keys/route'
 import * as lookup from './lookup/route'
 import * as overview from './overview/route'
 import * as password from './password/route'
+import * as rules from './rules/route'
 import * as session from './session/route'
 import * as siteById from './sites/[siteId]/route'
 import * as sites from './sites/route'
@@ -99,6 +101,9 @@ describe('console endpoints without a session', () => {
     ['GET overview', () => overview.GET(request('/api/console/overview'))],
     ['GET events', () => events.GET(request('/api/console/events'))],
     ['GET lookup', () => lookup.GET(request('/api/console/lookup?q=x'))],
+    ['GET rules', () => rules.GET(request('/api/console/rules'))],
+    ['PUT rules', () => rules.PUT(request('/api/console/rules', { method: 'PUT', body: {} }))],
+    ['GET decisions', () => decisions.GET(request('/api/console/decisions'))],
     [
       'DELETE visitor',
       () =>
@@ -170,6 +175,36 @@ describe('keys made in the console', () => {
     )
     expect(response.status).toBe(400)
     expect((await response.json()).error.message).toMatch(/scheme and host/)
+  })
+})
+
+describe('rules in the console', () => {
+  it('validates, saves with an audit entry, and reads back', async () => {
+    const cookie = await signInCookie()
+    const current = (await (await rules.GET(request('/api/console/rules', { cookie }))).json()).policy
+    const bad = await rules.PUT(
+      request('/api/console/rules', {
+        method: 'PUT',
+        cookie,
+        body: { ...current, maxAccountsPerVisitor: 0 },
+      }),
+    )
+    expect(bad.status).toBe(400)
+    const saved = await rules.PUT(
+      request('/api/console/rules', {
+        method: 'PUT',
+        cookie,
+        body: { ...current, botRule: 'challenge', maxAccountsPerVisitor: 2 },
+      }),
+    )
+    expect(saved.status).toBe(200)
+    const after = await (await rules.GET(request('/api/console/rules', { cookie }))).json()
+    expect(after.policy).toMatchObject({ botRule: 'challenge', maxAccountsPerVisitor: 2 })
+    expect(after.audit[0]).toMatchObject({
+      operator: 'admin',
+      before: { botRule: 'deny' },
+      after: { botRule: 'challenge' },
+    })
   })
 })
 

@@ -1,4 +1,5 @@
 export * from './api-keys'
+export * from './audit'
 export * from './events'
 export * from './operators'
 export * from './rate-limits'
