@@ -43,4 +43,9 @@ async function bootTessera() {
     log.info({ username: FIRST_OPERATOR }, 'first operator created with TESSERA_ADMIN_PASSWORD')
   }
   runWebhookWorker(db)
+  const { runRetention } = await import('./retention/purge-expired-data')
+  runRetention(db, env.TESSERA_RETENTION_DAYS, (removed) => {
+    if (removed.events > 0 || removed.visitors > 0)
+      log.info({ ...removed, days: env.TESSERA_RETENTION_DAYS }, 'expired data purged')
+  })
 }
