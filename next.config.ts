@@ -20,6 +20,15 @@ const config: NextConfig = {
     return [
       { source: '/:path*', headers: baseHeaders },
       { source: '/((?!frame$|frame/).*)', headers: denyFraming },
+      // The loader is fetched by other sites' pages: cacheable, and readable cross-origin.
+      {
+        source: '/agent.js',
+        headers: [
+          { key: 'Cache-Control', value: 'public, max-age=3600, stale-while-revalidate=86400' },
+          { key: 'Access-Control-Allow-Origin', value: '*' },
+          { key: 'Cross-Origin-Resource-Policy', value: 'cross-origin' },
+        ],
+      },
     ]
   },
 }

@@ -1,12 +1,66 @@
 'use client'
 
-/** The collector inside the iframe; it stays invisible and talks to its parent only. */
-export function FrameCollector() {
+import { useEffect, useState } from 'react'
+import { identify } from '@/agent/identify'
+import { type FrameMessage, isLoaderMessage } from '@/agent/messages'
+
+/**
+ * The collector inside the iframe. It answers only its parent window, only at the parent's exact
+ * origin, and only when that origin is allowed for the site key; anything else is ignored.
+ */
+export function FrameCollector({
+  siteKey,
+  allowedOrigins,
+}: {
+  siteKey: string | null
+  allowedOrigins: string[]
+}) {
+  const [status, setStatus] = useState('Waiting for the page that embeds this frame.')
+
+  useEffect(() => {
+    if (!siteKey) {
+      setStatus('No known site key: this frame will not answer.')
+      return
+    }
+    const allowed = new Set([...allowedOrigins, window.location.origin])
+    const reply = (origin: string, message: FrameMessage) => window.parent.postMessage(message, origin)
+
+    async function onMessage(event: MessageEvent) {
+      if (event.source !== window.parent || window.parent === window) return
+      if (!allowed.has(event.origin) || !isLoaderMessage(event.data)) return
+      const message = event.data
+      if (message.tessera === 'hello') {
+        if (message.siteKey === siteKey) reply(event.origin, { tessera: 'ready' })
+        return
+      }
+      try {
+        const result = await identify({
+          endpoint: window.location.origin,
+          siteKey: siteKey ?? undefined,
+          url: message.url,
+          tag: message.tag,
+          linkedId: message.linkedId,
+        })
+        reply(event.origin, { tessera: 'result', id: message.id, result })
+        setStatus('Identified.')
+      } catch (error) {
+        reply(event.origin, {
+          tessera: 'error',
+          id: message.id,
+          message: error instanceof Error ? error.message : 'failed',
+        })
+      }
+    }
+
+    window.addEventListener('message', onMessage)
+    return () => window.removeEventListener('message', onMessage)
+  }, [siteKey, allowedOrigins])
+
   return (
     <main>
       <h1 className="visually-hidden">Tessera collector</h1>
       <p className="visually-hidden" role="status">
-        Ready
+        {status}
       </p>
     </main>
   )

@@ -1,37 +1,226 @@
 'use client'
 
+import { useCallback, useEffect, useState } from 'react'
+import { type CollectResult, collect } from '@/agent'
+import { clearStoredToken, identify } from '@/agent/identify'
+import type { IdentifyResult } from '@/agent/messages'
+import { SignalTable, type Uniqueness } from '@/components/SignalTable'
 import styles from './DeviceReport.module.css'
 
-/** The visitor's own device report; the agent and identification fill its regions. */
+interface Report {
+  visitorId: string
+  firstSeenAt: string
+  lastSeenAt: string
+  visits: number
+  history: {
+    requestId: string
+    createdAt: string
+    ip: string | null
+    url: string | null
+    confidence: number
+    method: string
+  }[]
+  uniqueness: Uniqueness[]
+}
+
+type State =
+  | { step: 'collecting' }
+  | { step: 'ready'; collection: CollectResult; result: IdentifyResult; report: Report | null }
+  | { step: 'forgotten' }
+  | { step: 'failed'; message: string }
+
+const methods: Record<string, string> = {
+  new: 'first visit',
+  token: 'stored identifier',
+  fingerprint: 'fingerprint match',
+}
+
+function time(iso: string) {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+}
+
+/** Runs the agent in this browser and shows everything Tessera knows about this device. */
 export function DeviceReport() {
+  const [state, setState] = useState<State>({ step: 'collecting' })
+  const [confirming, setConfirming] = useState(false)
+
+  const run = useCallback(async () => {
+    setState({ step: 'collecting' })
+    try {
+      const collection = await collect()
+      const result = await identify({
+        endpoint: window.location.origin,
+        url: window.location.href,
+        collection,
+      })
+      const response = await fetch('/api/v1/device', { cache: 'no-store' })
+      const report = response.ok ? ((await response.json()) as Report) : null
+      setState({ step: 'ready', collection, result, report })
+    } catch (error) {
+      setState({ step: 'failed', message: error instanceof Error ? error.message : String(error) })
+    }
+  }, [])
+
+  useEffect(() => {
+    void run()
+  }, [run])
+
+  async function forget() {
+    const response = await fetch('/api/v1/device', { method: 'DELETE' })
+    if (!response.ok) {
+      setState({ step: 'failed', message: 'The device could not be forgotten; try again.' })
+      return
+    }
+    await clearStoredToken()
+    setConfirming(false)
+    setState({ step: 'forgotten' })
+  }
+
   return (
     <div className={`container ${styles.page}`}>
       <header className={styles.intro}>
         <h1>Your device</h1>
         <p className="muted">
-          This is what your browser tells any website that asks. Tessera uses it only to recognise devices and
-          stop fraud; you can export or delete everything stored about this device.
+          This is what your browser tells any website that asks, and what this Tessera server stores about it.
+          Tessera uses it only to recognise devices and stop fraud. You can download or delete all of it.
         </p>
       </header>
 
-      <section className={`card ${styles.identity}`} aria-labelledby="identity-heading">
-        <h2 id="identity-heading">Visitor</h2>
-        <dl className={styles.figures}>
-          <div>
-            <dt>Visitor ID</dt>
-            <dd className={styles.mono}>—</dd>
-          </div>
-          <div>
-            <dt>Confidence</dt>
-            <dd>—</dd>
-          </div>
-        </dl>
-      </section>
+      {state.step === 'collecting' && (
+        <p role="status" className={`card ${styles.status}`}>
+          Examining your browser…
+        </p>
+      )}
+      {state.step === 'failed' && (
+        <div role="alert" className={`card ${styles.status}`}>
+          <p>Your device could not be checked: {state.message}</p>
+          <button type="button" className="button" onClick={() => void run()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {state.step === 'forgotten' && (
+        <div role="status" className={`card ${styles.status}`}>
+          <h2>This device was forgotten</h2>
+          <p className="muted">
+            Every visit, signal and identifier stored about it has been deleted. If you check again, you will
+            be a new visitor.
+          </p>
+          <button type="button" className="button" onClick={() => void run()}>
+            Check my device again
+          </button>
+        </div>
+      )}
 
-      <section aria-labelledby="signals-heading" className={styles.section}>
-        <h2 id="signals-heading">Collected signals</h2>
-        <p className="muted">No signals collected yet.</p>
-      </section>
+      {state.step === 'ready' && (
+        <>
+          <section className={`card ${styles.identity}`} aria-labelledby="identity-heading">
+            <h2 id="identity-heading">Visitor</h2>
+            <dl className={styles.figures}>
+              <div>
+                <dt>Visitor ID</dt>
+                <dd className={styles.mono} data-testid="visitor-id">
+                  {state.result.visitorId}
+                </dd>
+              </div>
+              <div>
+                <dt>Confidence</dt>
+                <dd data-testid="confidence">{Math.round(state.result.confidence.score * 100)}%</dd>
+              </div>
+              <div>
+                <dt>First seen</dt>
+                <dd>{time(state.result.firstSeenAt)}</dd>
+              </div>
+              <div>
+                <dt>Visits</dt>
+                <dd>{state.report?.visits ?? 1}</dd>
+              </div>
+            </dl>
+            <p className="muted">
+              {state.result.visitorFound
+                ? 'This server has seen this device before and recognised it.'
+                : 'This is the first time this server has seen this device.'}{' '}
+              Request ID <code>{state.result.requestId}</code>.
+            </p>
+          </section>
+
+          <section aria-labelledby="signals-heading" className={styles.section}>
+            <h2 id="signals-heading">Collected signals</h2>
+            <p className="muted">
+              How identifying each value is among the {state.report?.uniqueness[0]?.total ?? 1} visitors this
+              server has seen: the more bits, the fewer devices share it.
+            </p>
+            <SignalTable result={state.collection} uniqueness={state.report?.uniqueness} />
+          </section>
+
+          {state.report && (
+            <section aria-labelledby="history-heading" className={styles.section}>
+              <h2 id="history-heading">Visit history</h2>
+              <div className={`card ${styles.tableCard}`}>
+                <table className={styles.table}>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">Recognised by</th>
+                      <th scope="col">Confidence</th>
+                      <th scope="col">IP address</th>
+                      <th scope="col">Page</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {state.report.history.map((visit) => (
+                      <tr key={visit.requestId}>
+                        <td>{time(visit.createdAt)}</td>
+                        <td>{methods[visit.method] ?? visit.method}</td>
+                        <td>{Math.round(visit.confidence * 100)}%</td>
+                        <td>{visit.ip ?? '—'}</td>
+                        <td className={styles.url}>{visit.url ?? '—'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+          )}
+
+          <section aria-labelledby="data-heading" className={`card ${styles.section}`}>
+            <h2 id="data-heading">Your data</h2>
+            <p className="muted">Download everything stored about this device, or delete it for good.</p>
+            <div className={styles.actions}>
+              <a
+                className="button button-secondary"
+                href="/api/v1/device/export"
+                download="tessera-my-data.json"
+              >
+                Export my data (JSON)
+              </a>
+              {confirming ? (
+                <>
+                  <button type="button" className={`button ${styles.danger}`} onClick={() => void forget()}>
+                    Yes, delete everything
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-secondary"
+                    onClick={() => setConfirming(false)}
+                  >
+                    Cancel
+                  </button>
+                </>
+              ) : (
+                <button type="button" className="button button-secondary" onClick={() => setConfirming(true)}>
+                  Forget this device…
+                </button>
+              )}
+            </div>
+            {confirming && (
+              <p role="alert" className={styles.warning}>
+                This deletes every visit, signal and identifier stored about this device. It cannot be undone.
+              </p>
+            )}
+          </section>
+        </>
+      )}
     </div>
   )
 }

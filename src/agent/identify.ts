@@ -1,0 +1,90 @@
+import { type CollectResult, collect } from './collect'
+import type { IdentifyResult } from './messages'
+
+const TOKEN_KEY = '_tessera_vid'
+
+export interface IdentifyRequestOptions {
+  endpoint: string
+  /** A collection already made on this page, to send instead of collecting again. */
+  collection?: CollectResult
+  siteKey?: string
+  url: string
+  tag?: Record<string, unknown>
+  linkedId?: string
+}
+
+/** The stored visitor token: localStorage first, then the IndexedDB copy. */
+async function readToken(): Promise<string | undefined> {
+  try {
+    const stored = window.localStorage.getItem(TOKEN_KEY)
+    if (stored) return stored
+  } catch {}
+  return readIndexedDb()
+}
+
+function openStore(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open('tessera', 1)
+    request.onupgradeneeded = () => request.result.createObjectStore('kv')
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => reject(request.error)
+  })
+}
+
+async function readIndexedDb(): Promise<string | undefined> {
+  try {
+    const db = await openStore()
+    return await new Promise((resolve) => {
+      const request = db.transaction('kv').objectStore('kv').get(TOKEN_KEY)
+      request.onsuccess = () => resolve(typeof request.result === 'string' ? request.result : undefined)
+      request.onerror = () => resolve(undefined)
+    })
+  } catch {
+    return undefined
+  }
+}
+
+async function writeToken(token: string): Promise<void> {
+  try {
+    window.localStorage.setItem(TOKEN_KEY, token)
+  } catch {}
+  try {
+    const db = await openStore()
+    db.transaction('kv', 'readwrite').objectStore('kv').put(token, TOKEN_KEY)
+  } catch {}
+}
+
+/** Forgets the stored copies of the visitor token (the server clears its cookie itself). */
+export async function clearStoredToken(): Promise<void> {
+  try {
+    window.localStorage.removeItem(TOKEN_KEY)
+  } catch {}
+  try {
+    const db = await openStore()
+    db.transaction('kv', 'readwrite').objectStore('kv').delete(TOKEN_KEY)
+  } catch {}
+}
+
+/** Collects the signals and asks the Tessera server who this browser is. */
+export async function identify(options: IdentifyRequestOptions): Promise<IdentifyResult> {
+  const [{ components }, storedToken] = await Promise.all([options.collection ?? collect(), readToken()])
+  const response = await fetch(`${options.endpoint}/api/v1/identify`, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      components,
+      storedToken,
+      siteKey: options.siteKey,
+      url: options.url,
+      tag: options.tag,
+      linkedId: options.linkedId,
+    }),
+  })
+  const body = await response.json().catch(() => undefined)
+  if (!response.ok)
+    throw new Error(`Tessera: ${body?.error?.message ?? `identification failed (HTTP ${response.status})`}`)
+  const { storedToken: token, ...result } = body as IdentifyResult & { storedToken?: string }
+  if (token) await writeToken(token)
+  return result
+}

@@ -1,0 +1,108 @@
+import { identify } from './identify'
+import { type FrameMessage, type IdentifyResult, isFrameMessage, type LoaderMessage } from './messages'
+
+export type { IdentifyResult }
+
+export interface LoadOptions {
+  /** The public site key from the console. */
+  siteKey: string
+  /**
+   * The Tessera server's origin, e.g. https://tessera.example.com.
+   * @default the current page's origin
+   */
+  endpoint?: string
+  /**
+   * How long to wait for the collector frame before giving up (ms).
+   * @default 10000
+   */
+  timeout?: number
+}
+
+export interface GetOptions {
+  /** Your own data to store with this identification event. */
+  tag?: Record<string, unknown>
+  /** Your identifier for this visitor, e.g. an account ID. */
+  linkedId?: string
+}
+
+export interface Agent {
+  /** Identifies the browser; resolves to the visitor ID, a request ID for your back end, and more. */
+  get(options?: GetOptions): Promise<IdentifyResult>
+}
+
+/**
+ * Prepares the agent. On Tessera's own origin it collects directly; elsewhere it loads the
+ * invisible /frame collector and talks to it with postMessage, to that exact origin only.
+ */
+export async function load(options: LoadOptions): Promise<Agent> {
+  const endpoint = new URL(options.endpoint ?? window.location.origin).origin
+  if (endpoint === window.location.origin) {
+    return {
+      get: (get = {}) => identify({ endpoint, siteKey: options.siteKey, url: window.location.href, ...get }),
+    }
+  }
+  return loadFrame(endpoint, options.siteKey, options.timeout ?? 10_000)
+}
+
+function loadFrame(endpoint: string, siteKey: string, timeout: number): Promise<Agent> {
+  const frame = document.createElement('iframe')
+  frame.src = `${endpoint}/frame?siteKey=${encodeURIComponent(siteKey)}`
+  frame.title = 'Tessera device check'
+  frame.setAttribute('aria-hidden', 'true')
+  frame.tabIndex = -1
+  frame.style.cssText = 'position:absolute;width:0;height:0;border:0;visibility:hidden'
+  const waiting = new Map<string, { resolve(result: IdentifyResult): void; reject(error: Error): void }>()
+  let counter = 0
+
+  const send = (message: LoaderMessage) => frame.contentWindow?.postMessage(message, endpoint)
+
+  return new Promise<Agent>((resolve, reject) => {
+    let ready = false
+    let hello: ReturnType<typeof setInterval> | undefined
+    const fail = setTimeout(() => {
+      clearInterval(hello)
+      window.removeEventListener('message', onMessage)
+      frame.remove()
+      reject(
+        new Error(
+          `Tessera: the collector at ${endpoint} did not answer within ${timeout} ms. Is this page's origin (${window.location.origin}) allowed for site key ${siteKey}?`,
+        ),
+      )
+    }, timeout)
+
+    function onMessage(event: MessageEvent) {
+      // Only our own frame, from the Tessera origin, in the protocol's shape.
+      if (event.origin !== endpoint || event.source !== frame.contentWindow || !isFrameMessage(event.data))
+        return
+      const message: FrameMessage = event.data
+      if (message.tessera === 'ready') {
+        if (ready) return
+        ready = true
+        clearTimeout(fail)
+        clearInterval(hello)
+        resolve({
+          get: (get = {}) =>
+            new Promise<IdentifyResult>((resolveGet, rejectGet) => {
+              const id = `${Date.now().toString(36)}-${++counter}`
+              waiting.set(id, { resolve: resolveGet, reject: rejectGet })
+              send({ tessera: 'get', id, url: window.location.href, ...get })
+            }),
+        })
+        return
+      }
+      const entry = waiting.get(message.id)
+      if (!entry) return
+      waiting.delete(message.id)
+      if (message.tessera === 'result') entry.resolve(message.result)
+      else entry.reject(new Error(`Tessera: ${message.message}`))
+    }
+
+    window.addEventListener('message', onMessage)
+    frame.addEventListener('load', () => {
+      // The frame answers "ready" only to an origin its site allows.
+      send({ tessera: 'hello', siteKey })
+      hello = setInterval(() => send({ tessera: 'hello', siteKey }), 250)
+    })
+    document.body.appendChild(frame)
+  })
+}

@@ -1,0 +1,50 @@
+/**
+ * The postMessage protocol between the loader (on the integrator's page) and /frame. Checked by
+ * hand rather than with zod: the agent's size budget has no room for a validation library.
+ */
+export type LoaderMessage =
+  | { tessera: 'hello'; siteKey: string }
+  | { tessera: 'get'; id: string; tag?: Record<string, unknown>; linkedId?: string; url: string }
+
+export type FrameMessage =
+  | { tessera: 'ready' }
+  | { tessera: 'result'; id: string; result: IdentifyResult }
+  | { tessera: 'error'; id: string; message: string }
+
+/** What `agent.get()` resolves to: the identify answer. */
+export interface IdentifyResult {
+  requestId: string
+  visitorId: string
+  visitorFound: boolean
+  confidence: { score: number }
+  firstSeenAt: string
+  lastSeenAt: string
+  signals: Record<string, { result: unknown; reasons: string[] }>
+  suspectScore: number
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null
+}
+
+export function isLoaderMessage(value: unknown): value is LoaderMessage {
+  if (!isObject(value)) return false
+  if (value.tessera === 'hello') return typeof value.siteKey === 'string'
+  return (
+    value.tessera === 'get' &&
+    typeof value.id === 'string' &&
+    typeof value.url === 'string' &&
+    (value.linkedId === undefined || typeof value.linkedId === 'string') &&
+    (value.tag === undefined || isObject(value.tag))
+  )
+}
+
+export function isFrameMessage(value: unknown): value is FrameMessage {
+  if (!isObject(value)) return false
+  if (value.tessera === 'ready') return true
+  if (value.tessera === 'result')
+    return (
+      typeof value.id === 'string' && isObject(value.result) && typeof value.result.visitorId === 'string'
+    )
+  return value.tessera === 'error' && typeof value.id === 'string' && typeof value.message === 'string'
+}

@@ -1,0 +1,3 @@
+export function colorDepth(): [number, number] {
+  return [window.screen.colorDepth, window.screen.pixelDepth]
+}

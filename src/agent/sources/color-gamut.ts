@@ -1,0 +1,5 @@
+import { matchMedia } from '../marker'
+
+export function colorGamut() {
+  return matchMedia('color-gamut', ['rec2020', 'p3', 'srgb'])
+}

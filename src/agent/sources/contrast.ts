@@ -1,0 +1,5 @@
+import { matchMedia } from '../marker'
+
+export function contrast() {
+  return matchMedia('prefers-contrast', ['no-preference', 'more', 'less', 'custom'])
+}

@@ -1,0 +1,3 @@
+export function cookiesEnabled(): boolean {
+  return navigator.cookieEnabled
+}

@@ -1,0 +1,3 @@
+export function devicePixelRatio(): number {
+  return window.devicePixelRatio
+}

@@ -1,0 +1,5 @@
+import { matchMedia } from '../marker'
+
+export function forcedColors() {
+  return matchMedia('forced-colors', ['none', 'active'])
+}

@@ -1,0 +1,5 @@
+import { UNSUPPORTED, type Unsupported } from '../marker'
+
+export function hardwareConcurrency(): number | Unsupported {
+  return navigator.hardwareConcurrency || UNSUPPORTED
+}

@@ -1,0 +1,7 @@
+export function indexedDb(): boolean {
+  try {
+    return !!window.indexedDB
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,3 @@
+export function languages(): string[] {
+  return navigator.languages?.length ? [...navigator.languages] : [navigator.language]
+}

@@ -1,0 +1,7 @@
+export function localStorage(): boolean {
+  try {
+    return !!window.localStorage
+  } catch {
+    return false
+  }
+}

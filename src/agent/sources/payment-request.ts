@@ -1,0 +1,3 @@
+export function paymentRequest(): boolean {
+  return typeof window.PaymentRequest === 'function'
+}

@@ -1,0 +1,5 @@
+import { matchMedia } from '../marker'
+
+export function reducedMotion() {
+  return matchMedia('prefers-reduced-motion', ['no-preference', 'reduce'])
+}

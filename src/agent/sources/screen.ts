@@ -1,0 +1,3 @@
+export function screen(): [number, number] {
+  return [window.screen.width, window.screen.height]
+}

@@ -1,0 +1,7 @@
+export function sessionStorage(): boolean {
+  try {
+    return !!window.sessionStorage
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,3 @@
+export function userAgent(): string {
+  return navigator.userAgent
+}

@@ -1,0 +1,3 @@
+export function vendor(): string {
+  return navigator.vendor
+}

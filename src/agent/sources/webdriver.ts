@@ -1,0 +1,6 @@
+import { UNSUPPORTED, type Unsupported } from '../marker'
+
+/** navigator.webdriver: true when a WebDriver or DevTools automation controls the browser. */
+export function webdriver(): boolean | Unsupported {
+  return navigator.webdriver ?? UNSUPPORTED
+}

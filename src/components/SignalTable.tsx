@@ -1,0 +1,78 @@
+import type { CollectResult } from '@/agent'
+import styles from './SignalTable.module.css'
+
+export interface Uniqueness {
+  component: string
+  sharedBy: number
+  total: number
+  bits: number
+}
+
+function formatValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2)
+}
+
+/** Every collected signal: value (long ones folded), how identifying it is here, and its time. */
+export function SignalTable({ result, uniqueness }: { result: CollectResult; uniqueness?: Uniqueness[] }) {
+  const byName = new Map(uniqueness?.map((entry) => [entry.component, entry]))
+  const entries = Object.entries(result.components)
+  return (
+    <div className={styles.wrapper}>
+      <table className={styles.table}>
+        <caption>
+          {entries.length} signals collected in {Math.round(result.duration)} ms
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Signal</th>
+            <th scope="col">Value</th>
+            <th scope="col">How identifying</th>
+            <th scope="col" className={styles.number}>
+              Time
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map(([name, component]) => {
+            const stats = byName.get(name)
+            const text = 'value' in component ? formatValue(component.value) : ''
+            return (
+              <tr key={name}>
+                <th scope="row" className={styles.name}>
+                  {name}
+                </th>
+                <td className={styles.value}>
+                  {'error' in component ? (
+                    <span className={`${styles.tag} ${styles.error}`}>{component.error}</span>
+                  ) : component.value === 'unsupported' ? (
+                    <span className={styles.tag}>not supported</span>
+                  ) : text.length > 80 || text.includes('\n') ? (
+                    <details>
+                      <summary>
+                        <code>{text.replace(/\s+/g, ' ').slice(0, 60)}…</code>
+                      </summary>
+                      <pre>{text}</pre>
+                    </details>
+                  ) : (
+                    <code>{text}</code>
+                  )}
+                </td>
+                <td>
+                  {stats ? (
+                    <span title={`${stats.sharedBy} of ${stats.total} visitors share this value`}>
+                      {stats.bits.toFixed(1)} bits · 1 in{' '}
+                      {Math.max(1, Math.round(stats.total / stats.sharedBy))}
+                    </span>
+                  ) : (
+                    <span className={styles.muted}>—</span>
+                  )}
+                </td>
+                <td className={styles.number}>{component.duration} ms</td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}
