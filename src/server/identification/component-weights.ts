@@ -37,7 +37,6 @@ const weights: Record<string, number> = {
   cssMedia: 1,
   colorScheme: 0.5,
   reducedMotion: 0.5,
-  storage: 0.3,
   cookiesEnabled: 0.2,
   indexedDb: 0.2,
   doNotTrack: 0.3,
@@ -47,8 +46,27 @@ const weights: Record<string, number> = {
   audioSampleRate: 0.5,
 }
 
+/**
+ * Signals that describe the moment, not the device (window size, network, storage in use) or
+ * that only serve bot and tampering detection: they never take part in matching.
+ */
+const notIdentifying = new Set([
+  'windowGeometry',
+  'connection',
+  'storageQuota',
+  'permissions',
+  'webdriver',
+  'automationGlobals',
+  'nativeFunctions',
+  'devtoolsProtocol',
+])
+
 export function componentWeight(name: string): number {
-  return weights[name] ?? 1
+  return notIdentifying.has(name) ? 0 : (weights[name] ?? 1)
+}
+
+export function isIdentifying(name: string): boolean {
+  return componentWeight(name) > 0
 }
 
 /**

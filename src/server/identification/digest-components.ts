@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { ComponentResult, Json } from '@/contracts/identify'
+import { isIdentifying } from './component-weights'
 
 /** Component name → short digest of its value; what matching and statistics compare. */
 export type Digests = Record<string, string>
@@ -32,11 +33,11 @@ export function isRandomised(value: Json): boolean {
   )
 }
 
-/** Digests of the components that can identify a device: no errors, no randomised values. */
+/** Digests of the components that can identify a device: no errors, no randomised values, no momentary ones. */
 export function digestComponents(components: Record<string, ComponentResult>): Digests {
   const digests: Digests = {}
   for (const [name, result] of Object.entries(components)) {
-    if (!('value' in result) || isRandomised(result.value)) continue
+    if (!('value' in result) || isRandomised(result.value) || !isIdentifying(name)) continue
     digests[name] = digestValue(result.value)
   }
   return digests
