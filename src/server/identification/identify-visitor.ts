@@ -3,6 +3,9 @@ import { sql } from 'drizzle-orm'
 import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { StoredEvent } from '@/contracts/server-api'
 import { type Database, queryRows } from '../db/client'
+import { computeSignals } from '../signals/compute-signals'
+import { explainSuspectScore } from '../signals/suspect-score'
+import type { VelocityRow } from '../signals/velocity'
 import { blockingKeys } from './blocking-keys'
 import { scoreConfidence } from './confidence'
 import { type Digests, digestComponents } from './digest-components'
@@ -26,7 +29,11 @@ const MAX_CANDIDATES = 16
 interface CandidateRow {
   id: string
   profile: Digests
+  velocity: VelocityRow
 }
+
+/** Events per visitor read for velocity: enough to see a burst, bounded for busy bots. */
+const VELOCITY_WINDOW = 1000
 
 /**
  * Identifies the device behind one agent payload and stores the event, in two database round
@@ -48,8 +55,10 @@ export async function identifyVisitor({
     verifyVisitorToken(context.cookieToken, secret) ?? verifyVisitorToken(input.storedToken, secret)
   const digests = digestComponents(input.components)
   const keys = blockingKeys(digests)
+  const ago = (ms: number) => new Date(now.getTime() - ms).toISOString()
+  const [since5m, since1h, since24h] = [ago(300_000), ago(3_600_000), ago(86_400_000)]
 
-  // Round trip 1: the candidates.
+  // Round trip 1: the candidates, each with its recent activity (for velocity).
   const rows = await queryRows<CandidateRow>(
     db,
     sql`with hits as (
@@ -59,8 +68,22 @@ export async function identifyVisitor({
             select visitor_id from visitor_keys where visitor_keys.key = wanted.key limit ${CANDIDATES_PER_KEY}
           ) as hit
           group by hit.visitor_id order by hits desc limit ${MAX_CANDIDATES})
-        select id, profile from visitors
-        where id = any(array(select visitor_id from hits) || ${tokenVisitorId ?? null}::text)`,
+        select v.id, v.profile, activity.velocity from visitors v
+        cross join lateral (
+          select json_build_object(
+            'events5m', count(*) filter (where recent.created_at > ${since5m}),
+            'events1h', count(*) filter (where recent.created_at > ${since1h}),
+            'events24h', count(*),
+            'ips5m', coalesce(array_agg(distinct recent.ip) filter (where recent.created_at > ${since5m} and recent.ip is not null), '{}'),
+            'ips1h', coalesce(array_agg(distinct recent.ip) filter (where recent.created_at > ${since1h} and recent.ip is not null), '{}'),
+            'ips24h', coalesce(array_agg(distinct recent.ip) filter (where recent.ip is not null), '{}'),
+            'linked24h', coalesce(array_agg(distinct recent.linked_id) filter (where recent.linked_id is not null), '{}')
+          ) as velocity
+          from (select created_at, ip, linked_id from events
+                where events.visitor_id = v.id and events.created_at > ${since24h}
+                order by created_at desc limit ${VELOCITY_WINDOW}) as recent
+        ) as activity
+        where v.id = any(array(select visitor_id from hits) || ${tokenVisitorId ?? null}::text)`,
   )
   const candidates: Candidate[] = rows.map((row) => ({ visitorId: row.id, profile: row.profile }))
   const match = matchVisitor(digests, candidates, tokenVisitorId)
@@ -68,6 +91,12 @@ export async function identifyVisitor({
   const previous = match.method === 'new' ? {} : (rows.find((row) => row.id === visitorId)?.profile ?? {})
   const stats = statisticsDelta(previous, digests)
   const confidence = scoreConfidence(match)
+  const signals = computeSignals(input.components, {
+    ip: context.ip,
+    linkedId: input.linkedId,
+    velocity: rows.find((row) => row.id === visitorId)?.velocity,
+  })
+  const suspectScore = explainSuspectScore(signals).score
   const requestId = newRequestId(now)
 
   const event: StoredEvent = {
@@ -82,8 +111,8 @@ export async function identifyVisitor({
     siteKey: input.siteKey ?? null,
     tag: input.tag ?? null,
     linkedId: input.linkedId ?? null,
-    signals: {},
-    suspectScore: 0,
+    signals,
+    suspectScore,
   }
   const webhookPayload = { type: 'identification', event }
 
@@ -112,11 +141,11 @@ export async function identifyVisitor({
           where s.public_key = ${input.siteKey ?? null} and w.enabled),
         event as (
           insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, ip,
-            user_agent, url, site_key, tag, linked_id, components)
+            user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
           values (${requestId}, ${visitorId}, ${now.toISOString()}, ${match.method !== 'new'}, ${confidence},
             ${match.method}, ${context.ip}, ${context.userAgent}, ${input.url ?? null}, ${input.siteKey ?? null},
             ${input.tag ? JSON.stringify(input.tag) : null}::jsonb, ${input.linkedId ?? null},
-            ${JSON.stringify(input.components)}::jsonb))
+            ${JSON.stringify(input.components)}::jsonb, ${JSON.stringify(signals)}::jsonb, ${suspectScore}))
         select first_seen_at, last_seen_at from visitor`,
   )
   if (!saved) throw new Error('The identification event was not stored.')
@@ -128,8 +157,8 @@ export async function identifyVisitor({
     confidence: { score: confidence },
     firstSeenAt: new Date(saved.first_seen_at).toISOString(),
     lastSeenAt: new Date(saved.last_seen_at).toISOString(),
-    signals: {},
-    suspectScore: 0,
+    signals,
+    suspectScore,
     storedToken: signVisitorToken(visitorId, secret),
   }
 }

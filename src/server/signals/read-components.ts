@@ -1,0 +1,36 @@
+import type { ComponentResult, Json } from '@/contracts/identify'
+
+/** Typed, forgiving reads of the agent's components for the detectors. */
+export class ComponentReader {
+  constructor(private readonly components: Record<string, ComponentResult>) {}
+
+  value(name: string): Json | undefined {
+    const component = this.components[name]
+    return component && 'value' in component ? component.value : undefined
+  }
+
+  string(name: string): string | undefined {
+    const value = this.value(name)
+    return typeof value === 'string' && value !== 'unsupported' ? value : undefined
+  }
+
+  number(name: string): number | undefined {
+    const value = this.value(name)
+    return typeof value === 'number' ? value : undefined
+  }
+
+  boolean(name: string): boolean | undefined {
+    const value = this.value(name)
+    return typeof value === 'boolean' ? value : undefined
+  }
+
+  strings(name: string): string[] {
+    const value = this.value(name)
+    return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []
+  }
+
+  field(name: string, key: string): Json | undefined {
+    const value = this.value(name)
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined
+  }
+}

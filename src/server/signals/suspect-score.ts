@@ -1,0 +1,66 @@
+import type { SmartSignals } from './compute-signals'
+
+/**
+ * The suspect score's weights: one table, listed in the README. Each visitor's score is the sum of
+ * the rows whose condition holds, so every score can be explained line by line.
+ */
+export const SUSPECT_WEIGHTS = [
+  {
+    signal: 'bot',
+    points: 10,
+    when: 'a bad bot (automation) is detected',
+    applies: (s: SmartSignals) => s.bot.result === 'bad',
+  },
+  {
+    signal: 'tampering',
+    points: 7,
+    when: 'the browser was tampered with',
+    applies: (s: SmartSignals) => s.tampering.result,
+  },
+  {
+    signal: 'velocity',
+    points: 5,
+    when: 'more than 20 identifications in 5 minutes',
+    applies: (s: SmartSignals) => s.velocity.result.events['5m'] > 20,
+  },
+  {
+    signal: 'velocity',
+    points: 5,
+    when: 'more than 4 IP addresses in an hour',
+    applies: (s: SmartSignals) => s.velocity.result.distinctIps['1h'] > 4,
+  },
+  {
+    signal: 'velocity',
+    points: 5,
+    when: 'more than 3 linked IDs in 24 hours',
+    applies: (s: SmartSignals) => s.velocity.result.distinctLinkedIds['24h'] > 3,
+  },
+  {
+    signal: 'virtualMachine',
+    points: 3,
+    when: 'a virtual machine is detected',
+    applies: (s: SmartSignals) => s.virtualMachine.result,
+  },
+  {
+    signal: 'privateMode',
+    points: 2,
+    when: 'a private (incognito) window is detected',
+    applies: (s: SmartSignals) => s.privateMode.result,
+  },
+  {
+    signal: 'privacyBrowser',
+    points: 0,
+    when: 'a privacy-hardened browser (never suspicious by itself)',
+    applies: (s: SmartSignals) => s.privacyBrowser.result,
+  },
+] as const
+
+/** The score and the rows that made it. */
+export function explainSuspectScore(signals: SmartSignals) {
+  const contributions = SUSPECT_WEIGHTS.filter((row) => row.applies(signals)).map((row) => ({
+    signal: row.signal,
+    points: row.points,
+    because: row.when,
+  }))
+  return { score: contributions.reduce((sum, row) => sum + row.points, 0), contributions }
+}
