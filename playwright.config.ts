@@ -9,7 +9,8 @@ export default defineConfig({
   testDir: './tests',
   testMatch: ['e2e/**/*.spec.ts', 'agent/**/*.spec.ts'],
   fullyParallel: false,
-  workers: 2,
+  // One worker: the specs share one server whose rules and counters are global state.
+  workers: 1,
   retries: 0,
   timeout: 60_000,
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],

@@ -22,9 +22,19 @@ export const SignupFields = z
       .pipe(
         z.email({ pattern: z.regexes.unicodeEmail, error: 'Enter an email address like name@example.com.' }),
       ),
-    password: z.string().min(12, 'Use at least 12 characters.').max(128, 'Use at most 128 characters.'),
+    password: z
+      .string()
+      .min(12, 'Use at least 12 characters.')
+      .max(128, 'Use at most 128 characters.')
+      .superRefine((password, context) => {
+        // Common passwords are refused even while other fields still have errors.
+        if (password.length < 12 || password.length > 128) return
+        const weakness = weakPasswordFeedback(password)
+        if (weakness) context.addIssue({ code: 'custom', message: weakness })
+      }),
     terms: z.literal(true, 'Accept the terms to continue.'),
   })
+  // Then the same check knowing the person: their name or mailbox is an easy guess too.
   .superRefine((fields, context) => {
     if (fields.password.length < 12 || fields.password.length > 128) return
     // zxcvbn matches user inputs as lower-case dictionary words: the name, its parts, the mailbox.

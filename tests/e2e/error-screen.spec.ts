@@ -1,17 +1,11 @@
-import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
+import { serverLog } from '../support/helpers'
 import { removeServerFiles, startTesseraServer } from '../support/tessera-server'
 
 const FAULT_COOKIE = 'tessera-test-fault'
 
 async function setFault(page: Page, baseURL: string | undefined, value: 'server' | 'client' | 'layout') {
   await page.context().addCookies([{ name: FAULT_COOKIE, value, url: baseURL ?? 'http://127.0.0.1:3100' }])
-}
-
-function serverLog(): string {
-  const file = process.env.TESSERA_E2E_LOG
-  if (!file) throw new Error('TESSERA_E2E_LOG is not set by the global setup')
-  return readFileSync(file, 'utf8')
 }
 
 async function waitForLogLine(digest: string) {

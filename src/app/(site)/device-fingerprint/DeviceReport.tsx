@@ -5,6 +5,7 @@ import { type CollectResult, collect } from '@/agent'
 import { clearStoredToken, identify } from '@/agent/identify'
 import type { IdentifyResult } from '@/agent/messages'
 import { SignalTable, type Uniqueness } from '@/components/SignalTable'
+import { SmartSignals } from '@/components/SmartSignals'
 import styles from './DeviceReport.module.css'
 
 interface Report {
@@ -142,6 +143,11 @@ export function DeviceReport() {
                 : 'This is the first time this server has seen this device.'}{' '}
               Request ID <code>{state.result.requestId}</code>.
             </p>
+          </section>
+
+          <section aria-labelledby="smart-heading" className={styles.section}>
+            <h2 id="smart-heading">Smart signals</h2>
+            <SmartSignals signals={state.result.signals} suspectScore={state.result.suspectScore} />
           </section>
 
           <section aria-labelledby="signals-heading" className={styles.section}>

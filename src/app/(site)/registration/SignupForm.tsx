@@ -1,73 +1,271 @@
 'use client'
 
-import { useId, useState } from 'react'
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react'
+import { identify } from '@/agent/identify'
+import type { SignupOutcome } from '@/contracts/signup'
+import { ProofOfWork } from './ProofOfWork'
 import styles from './SignupForm.module.css'
 
-/** The sign-up form; its protected submission arrives with the registration issue. */
+type Fields = { name: string; email: string; password: string; terms: boolean }
+type FieldName = keyof Fields
+type Errors = Partial<Record<FieldName | 'form', string>>
+
+type Step =
+  | { step: 'form' }
+  | { step: 'sending' }
+  | { step: 'challenge'; message: string }
+  | { step: 'created'; name: string }
+  | { step: 'denied'; message: string }
+
+/** The protected sign-up: the device check runs first, then the form is decided by the server. */
 export function SignupForm() {
+  const id = useId()
+  const [fields, setFields] = useState<Fields>({ name: '', email: '', password: '', terms: false })
+  const [errors, setErrors] = useState<Errors>({})
   const [showPassword, setShowPassword] = useState(false)
-  const formId = useId()
-  const noticeId = `${formId}-notice`
+  const [step, setStep] = useState<Step>({ step: 'form' })
+  const [check, setCheck] = useState<{ state: 'running' | 'ready' | 'failed'; requestId?: string }>({
+    state: 'running',
+  })
+  const formRef = useRef<HTMLFormElement>(null)
+
+  // Each sign-up attempt spends one device check; a fresh one is made after every attempt.
+  const runCheck = useCallback(async () => {
+    setCheck({ state: 'running' })
+    try {
+      const result = await identify({ endpoint: window.location.origin, url: window.location.href })
+      setCheck({ state: 'ready', requestId: result.requestId })
+      return result.requestId
+    } catch {
+      setCheck({ state: 'failed' })
+      return undefined
+    }
+  }, [])
+
+  useEffect(() => {
+    void runCheck()
+  }, [runCheck])
+
+  const update = <Name extends FieldName>(name: Name, value: Fields[Name]) => {
+    setFields((previous) => ({ ...previous, [name]: value }))
+    setErrors((previous) => ({ ...previous, [name]: undefined }))
+  }
+
+  function focusFirstError(found: Errors) {
+    const first = (['name', 'email', 'password', 'terms'] as const).find((name) => found[name])
+    if (first) formRef.current?.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus()
+  }
+
+  async function send(challenge?: string) {
+    const requestId = check.requestId ?? (await runCheck())
+    if (!requestId) {
+      setErrors({ form: 'The device check could not run in this browser. Reload the page and try again.' })
+      setStep({ step: 'form' })
+      return
+    }
+    setStep({ step: 'sending' })
+    const response = await fetch('/api/registration', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fields, requestId, challenge }),
+    }).catch(() => undefined)
+    const body = await response?.json().catch(() => undefined)
+    // The device check is spent whatever happened; prepare the next one.
+    void runCheck()
+    if (!response) {
+      setErrors({ form: 'The server could not be reached. Check your connection and try again.' })
+      setStep({ step: 'form' })
+      return
+    }
+    if (!response.ok) {
+      const fieldErrors: Errors = body?.error?.details?.fields ?? {}
+      const found = Object.keys(fieldErrors).length
+        ? fieldErrors
+        : { form: body?.error?.message ?? 'Sign-up failed.' }
+      setErrors(found)
+      setStep({ step: 'form' })
+      focusFirstError(found)
+      return
+    }
+    const outcome = body as SignupOutcome
+    if (outcome.outcome === 'allow') setStep({ step: 'created', name: outcome.name })
+    else if (outcome.outcome === 'challenge') setStep({ step: 'challenge', message: outcome.message })
+    else setStep({ step: 'denied', message: outcome.message })
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    // The same schema as the server's, loaded on demand (its password dictionaries are large).
+    const { SignupFields, fieldErrors } = await import('@/contracts/signup')
+    const parsed = SignupFields.safeParse(fields)
+    if (!parsed.success) {
+      const found = fieldErrors(parsed.error) as Errors
+      setErrors(found)
+      focusFirstError(found)
+      return
+    }
+    await send()
+  }
+
+  // The widget keeps the first callback it gets; the ref always calls the latest send.
+  const latestSend = useRef(send)
+  latestSend.current = send
+  const onSolved = useCallback((payload: string) => {
+    void latestSend.current(payload)
+  }, [])
+
+  const errorId = (name: FieldName) => `${id}-${name}-error`
+  const describedBy = (name: FieldName, hint?: string) =>
+    [errors[name] ? errorId(name) : undefined, hint].filter(Boolean).join(' ') || undefined
 
   return (
     <div className={`container ${styles.page}`}>
       <section className={`card ${styles.formCard}`} aria-labelledby="signup-heading">
-        <h1 id="signup-heading">Create your account</h1>
-        <p className="muted">A real sign-up, protected by Tessera&rsquo;s device intelligence.</p>
-        <form
-          className={styles.form}
-          aria-describedby={noticeId}
-          onSubmit={(event) => event.preventDefault()}
-        >
-          <div className={styles.field}>
-            <label htmlFor={`${formId}-name`}>Full name</label>
-            <input id={`${formId}-name`} name="name" autoComplete="name" maxLength={100} required />
-          </div>
-          <div className={styles.field}>
-            <label htmlFor={`${formId}-email`}>Email</label>
-            <input id={`${formId}-email`} name="email" type="email" autoComplete="email" required />
-          </div>
-          <div className={styles.field}>
-            <label htmlFor={`${formId}-password`}>Password</label>
-            <div className={styles.passwordRow}>
-              <input
-                id={`${formId}-password`}
-                name="password"
-                type={showPassword ? 'text' : 'password'}
-                autoComplete="new-password"
-                minLength={12}
-                maxLength={128}
-                required
-                aria-describedby={`${formId}-password-hint`}
-              />
-              <button
-                type="button"
-                className="button button-secondary"
-                aria-pressed={showPassword}
-                onClick={() => setShowPassword((shown) => !shown)}
-              >
-                {showPassword ? 'Hide' : 'Show'}
-              </button>
-            </div>
-            <p id={`${formId}-password-hint`} className={styles.hint}>
-              12 to 128 characters; avoid common or easily guessed passwords.
+        {step.step === 'created' ? (
+          <div role="status" className={styles.outcome}>
+            <p className={styles.icon} aria-hidden="true">
+              ✓
             </p>
+            <h1 id="signup-heading">Welcome, {step.name}!</h1>
+            <p className="muted">
+              Your account was created. You can close this page or look at what your device revealed.
+            </p>
+            <a className="button" href="/device-fingerprint">
+              See your device
+            </a>
           </div>
-          <div className={styles.checkbox}>
-            <input id={`${formId}-terms`} name="terms" type="checkbox" required />
-            <label htmlFor={`${formId}-terms`}>I accept the terms of service</label>
+        ) : step.step === 'denied' ? (
+          <div role="alert" className={styles.outcome}>
+            <h1 id="signup-heading">We could not create your account</h1>
+            <p>{step.message}</p>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => setStep({ step: 'form' })}
+            >
+              Back to the form
+            </button>
           </div>
-          <p id={noticeId} className={styles.notice} role="note">
-            Sign-ups are not open on this server yet: the device check that protects them is being set up.
-          </p>
-          <button type="submit" className="button" disabled>
-            Create account
-          </button>
-        </form>
+        ) : step.step === 'challenge' ? (
+          <div className={styles.outcome}>
+            <h1 id="signup-heading">One more step</h1>
+            <p>{step.message}</p>
+            <ProofOfWork onSolved={onSolved} />
+          </div>
+        ) : (
+          <>
+            <h1 id="signup-heading">Create your account</h1>
+            <p className="muted">A real sign-up, protected by Tessera&rsquo;s device intelligence.</p>
+            <form ref={formRef} className={styles.form} onSubmit={submit} noValidate>
+              <div className={styles.field}>
+                <label htmlFor={`${id}-name`}>Full name</label>
+                <input
+                  id={`${id}-name`}
+                  name="name"
+                  autoComplete="name"
+                  value={fields.name}
+                  onChange={(event) => update('name', event.target.value)}
+                  aria-invalid={errors.name ? true : undefined}
+                  aria-describedby={describedBy('name')}
+                />
+                {errors.name && (
+                  <p id={errorId('name')} className={styles.error}>
+                    {errors.name}
+                  </p>
+                )}
+              </div>
+              <div className={styles.field}>
+                <label htmlFor={`${id}-email`}>Email</label>
+                <input
+                  id={`${id}-email`}
+                  name="email"
+                  type="email"
+                  autoComplete="email"
+                  value={fields.email}
+                  onChange={(event) => update('email', event.target.value)}
+                  aria-invalid={errors.email ? true : undefined}
+                  aria-describedby={describedBy('email')}
+                />
+                {errors.email && (
+                  <p id={errorId('email')} className={styles.error}>
+                    {errors.email}
+                  </p>
+                )}
+              </div>
+              <div className={styles.field}>
+                <label htmlFor={`${id}-password`}>Password</label>
+                <div className={styles.passwordRow}>
+                  <input
+                    id={`${id}-password`}
+                    name="password"
+                    type={showPassword ? 'text' : 'password'}
+                    autoComplete="new-password"
+                    value={fields.password}
+                    onChange={(event) => update('password', event.target.value)}
+                    aria-invalid={errors.password ? true : undefined}
+                    aria-describedby={describedBy('password', `${id}-password-hint`)}
+                  />
+                  <button
+                    type="button"
+                    className="button button-secondary"
+                    aria-pressed={showPassword}
+                    aria-controls={`${id}-password`}
+                    onClick={() => setShowPassword((shown) => !shown)}
+                  >
+                    {showPassword ? 'Hide' : 'Show'}
+                  </button>
+                </div>
+                <p id={`${id}-password-hint`} className={styles.hint}>
+                  12 to 128 characters; avoid common or easily guessed passwords.
+                </p>
+                {errors.password && (
+                  <p id={errorId('password')} className={styles.error}>
+                    {errors.password}
+                  </p>
+                )}
+              </div>
+              <div className={styles.field}>
+                <div className={styles.checkbox}>
+                  <input
+                    id={`${id}-terms`}
+                    name="terms"
+                    type="checkbox"
+                    checked={fields.terms}
+                    onChange={(event) => update('terms', event.target.checked)}
+                    aria-invalid={errors.terms ? true : undefined}
+                    aria-describedby={describedBy('terms')}
+                  />
+                  <label htmlFor={`${id}-terms`}>I accept the terms of service</label>
+                </div>
+                {errors.terms && (
+                  <p id={errorId('terms')} className={styles.error}>
+                    {errors.terms}
+                  </p>
+                )}
+              </div>
+              {errors.form && (
+                <p role="alert" className={styles.formError}>
+                  {errors.form}
+                </p>
+              )}
+              <button type="submit" className="button" disabled={step.step === 'sending'}>
+                {step.step === 'sending' ? 'Creating your account…' : 'Create account'}
+              </button>
+            </form>
+          </>
+        )}
       </section>
 
       <aside className={styles.aside} aria-labelledby="protection-heading">
         <h2 id="protection-heading">How this sign-up is protected</h2>
+        <p className={styles.check} role="status" data-testid="device-check">
+          Device check:{' '}
+          {check.state === 'running'
+            ? 'running…'
+            : check.state === 'ready'
+              ? 'done'
+              : 'could not run in this browser'}
+        </p>
         <ol>
           <li>Your browser runs Tessera&rsquo;s agent and gets a one-time request ID.</li>
           <li>The server looks that request up itself — it never trusts an ID sent by the browser.</li>

@@ -1,0 +1,85 @@
+import styles from './SmartSignals.module.css'
+
+type Signal = { result: unknown; reasons: string[]; kind?: string }
+
+const labels: Record<
+  string,
+  { title: string; describe(signal: Signal): { text: string; tone: 'ok' | 'warn' | 'danger' } }
+> = {
+  bot: {
+    title: 'Bot or automation',
+    describe: (signal) =>
+      signal.result === 'bad'
+        ? { text: `Automation detected${signal.kind ? `: ${signal.kind}` : ''}`, tone: 'danger' }
+        : signal.result === 'good'
+          ? { text: `Declared crawler${signal.kind ? `: ${signal.kind}` : ''}`, tone: 'warn' }
+          : { text: 'Not detected', tone: 'ok' },
+  },
+  tampering: {
+    title: 'Tampering',
+    describe: (signal) =>
+      signal.result ? { text: 'Signs of tampering', tone: 'danger' } : { text: 'None found', tone: 'ok' },
+  },
+  privacyBrowser: {
+    title: 'Privacy-hardened browser',
+    describe: (signal) =>
+      signal.result ? { text: 'Yes (not suspicious)', tone: 'warn' } : { text: 'No', tone: 'ok' },
+  },
+  privateMode: {
+    title: 'Private window',
+    describe: (signal) =>
+      signal.result ? { text: 'Likely', tone: 'warn' } : { text: 'Not detected', tone: 'ok' },
+  },
+  virtualMachine: {
+    title: 'Virtual machine',
+    describe: (signal) =>
+      signal.result ? { text: 'Likely', tone: 'warn' } : { text: 'Not detected', tone: 'ok' },
+  },
+  velocity: {
+    title: 'Velocity',
+    describe: (signal) =>
+      signal.reasons.length ? { text: 'Unusually busy', tone: 'warn' } : { text: 'Normal', tone: 'ok' },
+  },
+}
+
+/** The smart signals of one identification, each with its plain-language reasons. */
+export function SmartSignals({
+  signals,
+  suspectScore,
+}: {
+  signals: Record<string, Signal>
+  suspectScore: number
+}) {
+  return (
+    <div className={styles.grid}>
+      {Object.entries(labels).map(([name, label]) => {
+        const signal = signals[name]
+        if (!signal) return null
+        const { text, tone } = label.describe(signal)
+        return (
+          <article key={name} className={styles.signal} data-testid={`signal-${name}`}>
+            <h3>{label.title}</h3>
+            <p className={`${styles.verdict} ${styles[tone]}`}>{text}</p>
+            {signal.reasons.length > 0 && (
+              <ul>
+                {signal.reasons.map((reason) => (
+                  <li key={reason}>{reason}</li>
+                ))}
+              </ul>
+            )}
+          </article>
+        )
+      })}
+      <article className={styles.signal}>
+        <h3>Suspect score</h3>
+        <p
+          className={`${styles.verdict} ${suspectScore >= 10 ? styles.danger : suspectScore > 0 ? styles.warn : styles.ok}`}
+          data-testid="suspect-score"
+        >
+          {suspectScore}
+        </p>
+        <p className={styles.note}>The weighted sum of the signals above; 0 is clean.</p>
+      </article>
+    </div>
+  )
+}

@@ -1,0 +1,102 @@
+import { expect, type Page, test } from '@playwright/test'
+import { allRulesOff, setPolicy, uniqueEmail } from '../support/helpers'
+
+const PASSWORD = 'cobalt-meridian-lantern-77'
+
+async function fillForm(
+  page: Page,
+  { name = 'Ada Lovelace', email = uniqueEmail('ada'), password = PASSWORD } = {},
+) {
+  await page.goto('/registration')
+  await expect(page.getByTestId('device-check')).toHaveText('Device check: done', { timeout: 15_000 })
+  await page.getByLabel('Full name').fill(name)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByLabel('I accept the terms of service').check()
+  return email
+}
+
+test.afterAll(async ({ request }) => {
+  await setPolicy(request, {})
+})
+
+test('the default policy denies this automated browser, plainly', async ({ page, request }) => {
+  await setPolicy(request, {})
+  await fillForm(page)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByRole('heading', { name: 'We could not create your account' })).toBeVisible()
+  const outcome = page.getByRole('alert').filter({ hasText: 'We could not create your account' })
+  await expect(outcome).toContainText('We could not create an account from this device')
+  // The message does not reveal what the detectors saw.
+  await expect(outcome).not.toContainText(/bot|automation|webdriver/i)
+})
+
+test('with the bot rule set to challenge, the browser solves the puzzle and the account is created', async ({
+  page,
+  request,
+}) => {
+  await setPolicy(request, { ...allRulesOff, botRule: 'challenge' })
+  await fillForm(page, { name: 'Grace Hopper' })
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByRole('heading', { name: 'One more step' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Welcome, Grace Hopper!' })).toBeVisible({ timeout: 30_000 })
+})
+
+test('shows inline, accessible field errors before sending anything', async ({ page }) => {
+  await page.goto('/registration')
+  await page.getByLabel('Email').fill('not-an-email')
+  await page.getByLabel('Password', { exact: true }).fill('password1234')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  const name = page.getByLabel('Full name')
+  await expect(name).toBeFocused()
+  await expect(name).toHaveAttribute('aria-invalid', 'true')
+  await expect(name).toHaveAccessibleDescription('Enter your name.')
+  await expect(page.getByLabel('Email')).toHaveAccessibleDescription(/Enter an email address/)
+  await expect(page.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(/too easy to guess/)
+  await expect(page.getByLabel('I accept the terms of service')).toHaveAccessibleDescription(
+    'Accept the terms to continue.',
+  )
+})
+
+test('a duplicate email gets the field error', async ({ page, request }) => {
+  await setPolicy(request, allRulesOff)
+  const email = await fillForm(page)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByRole('heading', { name: 'Welcome, Ada Lovelace!' })).toBeVisible()
+  await fillForm(page, { email })
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByLabel('Email')).toHaveAccessibleDescription(/already exists/)
+  await expect(page.getByLabel('Email')).toBeFocused()
+})
+
+test('a replayed request ID is refused', async ({ page, request }) => {
+  await setPolicy(request, allRulesOff)
+  await page.goto('/device-fingerprint')
+  const requestId = await page.evaluate(async () => {
+    const response = await fetch('/api/v1/identify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ components: { probe: { value: 1, duration: 0 } } }),
+    })
+    return (await response.json()).requestId as string
+  })
+  const body = (email: string) => ({
+    data: { requestId, fields: { name: 'Replay', email, password: PASSWORD, terms: true } },
+  })
+  const first = await request.post('/api/registration', body(uniqueEmail('replay')))
+  expect(first.status()).toBe(200)
+  const again = await request.post('/api/registration', body(uniqueEmail('replay')))
+  expect(again.status()).toBe(409)
+  expect((await again.json()).error).toEqual({
+    code: 'request_reused',
+    message: expect.stringMatching(/already used/),
+  })
+})
+
+test('the same visitor over the account limit is denied', async ({ page, request }) => {
+  await setPolicy(request, { ...allRulesOff, accountLimitRule: 'deny', maxAccountsPerVisitor: 1 })
+  // Earlier tests already created accounts from this browser (the same visitor, whatever the context).
+  await fillForm(page)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByRole('heading', { name: 'We could not create your account' })).toBeVisible()
+})

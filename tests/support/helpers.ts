@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs'
+import type { APIRequestContext } from '@playwright/test'
+import { ADMIN_PASSWORD } from './e2e-constants'
+
+export function serverLog(): string {
+  const file = process.env.TESSERA_E2E_LOG
+  if (!file) throw new Error('TESSERA_E2E_LOG is not set by the global setup')
+  return readFileSync(file, 'utf8')
+}
+
+/** The default site's public key, as the server logged it at start. */
+export function defaultSiteKey(): string {
+  const line = serverLog()
+    .split('\n')
+    .find((entry) => entry.includes('"defaultSiteKey"'))
+  const key = line ? JSON.parse(line).defaultSiteKey : undefined
+  if (!key) throw new Error('The server did not log its default site key')
+  return key
+}
+
+/** Signs the request context in as the operator (its cookie jar keeps the session). */
+export async function signIn(request: APIRequestContext) {
+  const response = await request.post('/api/console/session', { data: { password: ADMIN_PASSWORD } })
+  if (!response.ok()) throw new Error(`sign-in failed: ${response.status()} ${await response.text()}`)
+}
+
+/** Replaces the sign-up policy (missing fields take their defaults). */
+export async function setPolicy(request: APIRequestContext, policy: Record<string, unknown>) {
+  await signIn(request)
+  const response = await request.put('/api/console/rules', { data: { ...defaults, ...policy } })
+  if (!response.ok()) throw new Error(`policy update failed: ${await response.text()}`)
+}
+
+const defaults = {
+  botRule: 'deny',
+  accountLimitRule: 'deny',
+  maxAccountsPerVisitor: 3,
+  tamperingRule: 'challenge',
+  visitorAttemptsRule: 'challenge',
+  maxAttemptsPerVisitor: 5,
+  ipAttemptsRule: 'challenge',
+  maxAttemptsPerIp: 10,
+  suspectScoreRule: 'challenge',
+  suspectScoreThreshold: 20,
+}
+
+/** Every rule switched off: each test switches on the one it is about. */
+export const allRulesOff = {
+  botRule: 'off',
+  accountLimitRule: 'off',
+  tamperingRule: 'off',
+  visitorAttemptsRule: 'off',
+  ipAttemptsRule: 'off',
+  suspectScoreRule: 'off',
+}
+
+export function uniqueEmail(label: string): string {
+  return `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`
+}
