@@ -141,7 +141,7 @@ export function DeviceReport() {
               {state.result.visitorFound
                 ? 'This server has seen this device before and recognised it.'
                 : 'This is the first time this server has seen this device.'}{' '}
-              Request ID <code>{state.result.requestId}</code>.
+              Request ID <code data-testid="request-id">{state.result.requestId}</code>.
             </p>
           </section>
 

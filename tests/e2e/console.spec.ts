@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import { ADMIN_PASSWORD } from '../support/e2e-constants'
+import { serverLog, setPolicy } from '../support/helpers'
+import { removeServerFiles, startTesseraServer } from '../support/tessera-server'
+
+async function signInThroughTheForm(page: Page, password = ADMIN_PASSWORD) {
+  await page.goto('/')
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+test('signs in with the configured password, shows every panel with data, and signs out', async ({
+  page,
+}) => {
+  // Data to show: an identification and a sign-up decision.
+  await page.goto('/device-fingerprint')
+  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  await signInThroughTheForm(page)
+  await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
+  for (const panel of [
+    'Overview',
+    'Visitor look-up',
+    'Recent events',
+    'Sign-up decisions',
+    'Sign-up rules',
+    'Sites and keys',
+  ]) {
+    await expect(page.getByRole('heading', { name: panel, exact: true })).toBeVisible()
+  }
+  await expect(page.getByText('Identifications').first()).toBeVisible()
+  await expect(page.locator('.recharts-surface').first()).toBeVisible()
+  const firstVisitor = page.getByRole('button', { name: /^[\w-]{20}$/ }).first()
+  await firstVisitor.click()
+  await expect(page).toHaveURL(/\?lookup=/)
+  await expect(page.getByRole('heading', { name: /^Visitor / })).toBeVisible()
+  await expect(page.getByText('History and signals')).toBeVisible()
+  expect(errors).toEqual([])
+
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await expect(page.getByRole('heading', { name: 'Operator sign-in' })).toBeVisible()
+})
+
+test('a wrong password is refused, and repeated failures lock the account', async ({ page, request }) => {
+  await signInThroughTheForm(page, 'not the password')
+  await expect(page.getByRole('alert').filter({ hasText: 'Wrong' })).toHaveText('Wrong username or password.')
+  // Lock out an account of its own, so the admin stays usable for the other tests.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const response = await request.post('/api/console/session', {
+      data: { username: 'auditor', password: 'guess' },
+    })
+    expect(response.status()).toBe(401)
+  }
+  const locked = await request.post('/api/console/session', {
+    data: { username: 'auditor', password: 'guess' },
+  })
+  expect(locked.status()).toBe(429)
+  expect((await locked.json()).error.message).toMatch(/locked for 15 more minutes/)
+})
+
+test('a rule change takes effect on the next sign-up decision', async ({ page, request }) => {
+  await setPolicy(request, {
+    botRule: 'off',
+    accountLimitRule: 'off',
+    ipAttemptsRule: 'off',
+    visitorAttemptsRule: 'off',
+    suspectScoreRule: 'off',
+    tamperingRule: 'off',
+  })
+  await signInThroughTheForm(page)
+  const rules = page.getByRole('region', { name: 'Sign-up rules' })
+  await rules.getByRole('group', { name: 'Bots' }).getByLabel('Outcome').selectOption('deny')
+  await rules.getByRole('button', { name: 'Save rules' }).click()
+  await expect(rules.getByRole('status')).toHaveText('Rules saved. The next sign-up uses them.')
+  await expect(rules.getByText(/botRule off → deny/)).toBeVisible()
+
+  await page.goto('/registration')
+  await expect(page.getByTestId('device-check')).toHaveText('Device check: done', { timeout: 15_000 })
+  await page.getByLabel('Full name').fill('Rule Check')
+  await page.getByLabel('Email').fill(`rule-${Date.now()}@example.com`)
+  await page.getByLabel('Password', { exact: true }).fill('cobalt-meridian-lantern-77')
+  await page.getByLabel('I accept the terms of service').check()
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByRole('heading', { name: 'We could not create your account' })).toBeVisible()
+  await setPolicy(request, {})
+})
+
+test('an API key created in the console authorises the Server API until it is revoked', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/device-fingerprint')
+  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  const requestId = ((await page.getByTestId('request-id').textContent()) ?? '').trim()
+  await signInThroughTheForm(page)
+  const site = page.getByRole('article').filter({ hasText: 'Default site' })
+  await site.getByLabel('Key name').fill('e2e back end')
+  await site.getByRole('button', { name: 'Create key' }).click()
+  const key = ((await site.getByRole('status').locator('code').first().textContent()) ?? '').trim()
+  expect(key).toMatch(/^sk_/)
+  const read = () =>
+    request.get(`/api/v1/events/${requestId}`, { headers: { authorization: `Bearer ${key}` } })
+  expect((await read()).status()).toBe(200)
+  expect((await (await read()).json()).requestId).toBe(requestId)
+
+  await site.getByRole('button', { name: 'I have copied it' }).click()
+  await site
+    .getByRole('listitem')
+    .filter({ hasText: 'e2e back end' })
+    .getByRole('button', { name: 'Revoke' })
+    .click()
+  await expect(site.getByRole('listitem').filter({ hasText: 'e2e back end' })).toContainText('revoked')
+  expect((await read()).status()).toBe(401)
+})
+
+test('without TESSERA_ADMIN_PASSWORD a random first password is printed once and works', async ({
+  request,
+}) => {
+  const server = await startTesseraServer({ port: 3191 })
+  try {
+    const line = serverLogOf(server.logFile).find((entry) => entry.includes('first operator created'))
+    const password = line ? JSON.parse(line).password : undefined
+    expect(password).toMatch(/^[\w-]{20}$/)
+    const response = await request.post(`${server.url}/api/console/session`, { data: { password } })
+    expect(response.status()).toBe(200)
+  } finally {
+    await server.stop()
+  }
+  // A restart never prints it again.
+  const again = await startTesseraServer({ port: 3191, dataDir: server.dataDir })
+  await again.stop()
+  expect(
+    serverLogOf(server.logFile).filter((entry) => entry.includes('first operator created')),
+  ).toHaveLength(1)
+  removeServerFiles(server)
+})
+
+function serverLogOf(file: string): string[] {
+  return readFileSync(file, 'utf8').split('\n')
+}
+
+for (const screen of ['/', '/device-fingerprint', '/registration', '/frame']) {
+  test(`${screen} has no serious or critical accessibility violations`, async ({ page }) => {
+    await page.goto(screen)
+    if (screen === '/device-fingerprint')
+      await expect(page.getByTestId('visitor-id')).toBeVisible({ timeout: 15_000 })
+    const results = await new AxeBuilder({ page }).analyze()
+    const serious = results.violations.filter((violation) =>
+      ['serious', 'critical'].includes(violation.impact ?? ''),
+    )
+    expect(
+      serious.map(
+        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([])
+  })
+}
+
+test('the signed-in console has no serious or critical accessibility violations', async ({ page }) => {
+  await signInThroughTheForm(page)
+  await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Sign-up rules' })).toBeVisible()
+  await page.waitForTimeout(1000)
+  const results = await new AxeBuilder({ page }).analyze()
+  const serious = results.violations.filter((violation) =>
+    ['serious', 'critical'].includes(violation.impact ?? ''),
+  )
+  expect(
+    serious.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    ),
+  ).toEqual([])
+  expect(serverLog()).toContain('first operator created with TESSERA_ADMIN_PASSWORD')
+})

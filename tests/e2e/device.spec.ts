@@ -1,0 +1,92 @@
+import { expect, type Page, test } from '@playwright/test'
+import { signIn } from '../support/helpers'
+
+async function visitorId(page: Page): Promise<string> {
+  await page.goto('/device-fingerprint')
+  const id = page.getByTestId('visitor-id')
+  await expect(id).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  return (await id.textContent()) ?? ''
+}
+
+test('shows the visitor, confidence, signals with uniqueness, and the visit history', async ({ page }) => {
+  await visitorId(page)
+  await expect(page.getByTestId('confidence')).toHaveText(/^\d{1,3}%$/)
+  await expect(page.getByRole('table').first()).toContainText('signals collected in')
+  await expect(page.getByText(/bits · 1 in \d+/).first()).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Visit history' })).toBeVisible()
+})
+
+test('keeps the visitor ID after cookies and storage are cleared, and in a new context', async ({
+  page,
+  browser,
+}) => {
+  const first = await visitorId(page)
+  await page.context().clearCookies()
+  await page.evaluate(async () => {
+    localStorage.clear()
+    sessionStorage.clear()
+    await new Promise((resolve) => {
+      const request = indexedDB.deleteDatabase('tessera')
+      request.onsuccess = request.onerror = request.onblocked = resolve
+    })
+  })
+  expect(await visitorId(page)).toBe(first)
+  const fresh = await browser.newContext()
+  expect(await visitorId(await fresh.newPage())).toBe(first)
+  await fresh.close()
+})
+
+test('flags this Playwright-driven browser as a bad bot, with reasons', async ({ page }) => {
+  await visitorId(page)
+  const bot = page.getByTestId('signal-bot')
+  await expect(bot).toContainText('Automation detected')
+  await expect(bot).toContainText('controlled by automation')
+  await expect(page.getByTestId('suspect-score')).not.toHaveText('0')
+})
+
+test('flags a browser whose navigator getters were overridden as tampered', async ({ browser }) => {
+  const context = await browser.newContext()
+  await context.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 64 })
+    Object.defineProperty(Navigator.prototype, 'platform', { get: () => 'Win32' })
+  })
+  const page = await context.newPage()
+  await visitorId(page)
+  const tampering = page.getByTestId('signal-tampering')
+  await expect(tampering).toContainText('Signs of tampering')
+  await expect(tampering).toContainText('navigator.hardwareConcurrency')
+  await expect(tampering).toContainText('the platform says Windows')
+  await context.close()
+})
+
+test('"export my data" downloads the stored events as JSON', async ({ page }) => {
+  const id = await visitorId(page)
+  const download = page.waitForEvent('download')
+  await page.getByRole('link', { name: 'Export my data (JSON)' }).click()
+  const file = await (await download).path()
+  const { readFileSync } = await import('node:fs')
+  const data = JSON.parse(readFileSync(file, 'utf8'))
+  expect(data.visitor.visitorId).toBe(id)
+  expect(data.events.length).toBeGreaterThan(0)
+  expect(data.events[0].components.canvas).toBeTruthy()
+})
+
+test('"forget this device" deletes every trace; the next visit is a new visitor', async ({
+  page,
+  request,
+}) => {
+  const id = await visitorId(page)
+  await page.getByRole('button', { name: 'Forget this device…' }).click()
+  await page.getByRole('button', { name: 'Yes, delete everything' }).click()
+  await expect(page.getByRole('heading', { name: 'This device was forgotten' })).toBeVisible()
+
+  // The operator's look-up finds nothing left of it.
+  await signIn(request)
+  const lookup = await request.get(`/api/console/lookup?q=${id}`)
+  expect(lookup.status()).toBe(404)
+
+  await page.getByRole('button', { name: 'Check my device again' }).click()
+  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  await expect(page.getByTestId('visitor-id')).not.toHaveText(id)
+  await expect(page.getByText('This is the first time this server has seen this device.')).toBeVisible()
+})
