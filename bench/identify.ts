@@ -83,7 +83,7 @@ async function runTessera(dataDir: string, population: number): Promise<Result> 
     env: {
       ...process.env,
       PORT: String(port),
-      HOSTNAME: '127.0.0.1',
+      TESSERA_HOST: '127.0.0.1',
       TESSERA_DATA_DIR: dataDir,
       TESSERA_LOG_LEVEL: 'warn',
       NODE_ENV: 'production',

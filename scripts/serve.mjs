@@ -6,7 +6,7 @@ import { createServer } from 'node:http'
 import next from 'next'
 
 const port = Number(process.env.PORT ?? 3000)
-const hostname = process.env.HOSTNAME ?? '0.0.0.0'
+const hostname = process.env.TESSERA_HOST ?? '0.0.0.0'
 const trustedProxies = Number(process.env.TESSERA_TRUSTED_PROXIES ?? 0)
 
 const app = next({ dev: false, hostname, port })

@@ -10,6 +10,8 @@ export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   /** Port of the HTTP server (read by `next start`; validated here so a typo fails loudly). */
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /** Address the HTTP server listens on (read by scripts/serve.mjs; validated here). */
+  TESSERA_HOST: z.string().min(1).default('0.0.0.0'),
   /** postgres://… switches from the embedded PGlite database to a PostgreSQL server. */
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'DATABASE_URL must be a postgres:// or postgresql:// URL.' })

@@ -27,7 +27,7 @@ export async function startTesseraServer(options: {
     env: {
       ...process.env,
       PORT: String(options.port),
-      HOSTNAME: '127.0.0.1',
+      TESSERA_HOST: '127.0.0.1',
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
       TESSERA_DATA_DIR: path.join(dataDir, 'db'),

@@ -12,6 +12,7 @@ interface VisitorPanelData {
   visits: number
   ips: { ip: string; events: number }[]
   linkedIds: string[]
+  accounts: { email: string; name: string; createdAt: string }[]
   events: {
     requestId: string
     createdAt: string
@@ -21,6 +22,7 @@ interface VisitorPanelData {
     method: string
     suspectScore: number
     signals: Record<string, { result: unknown; reasons: string[] }>
+    scoreBreakdown: { signal: string; points: number; because: string }[]
   }[]
 }
 
@@ -134,7 +136,15 @@ export function VisitorLookup({
               <dd>{panel.data.visits}</dd>
             </div>
             <div>
-              <dt>Linked accounts</dt>
+              <dt>Accounts created</dt>
+              <dd>
+                {panel.data.accounts.length
+                  ? panel.data.accounts.map((account) => account.email).join(', ')
+                  : 'none'}
+              </dd>
+            </div>
+            <div>
+              <dt>Linked IDs</dt>
               <dd>{panel.data.linkedIds.length ? panel.data.linkedIds.join(', ') : 'none'}</dd>
             </div>
             <div>
@@ -170,11 +180,29 @@ export function VisitorLookup({
                   <td>
                     <SignalBadges signals={event.signals} />
                   </td>
-                  <td>{event.suspectScore}</td>
+                  <td>
+                    <span
+                      title={event.scoreBreakdown.map((row) => `+${row.points}: ${row.because}`).join('\n')}
+                    >
+                      {event.suspectScore}
+                    </span>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
+          {panel.data.events[0] && panel.data.events[0].scoreBreakdown.length > 0 && (
+            <div>
+              <h4>Latest suspect score, explained</h4>
+              <ul className={styles.reasons}>
+                {panel.data.events[0].scoreBreakdown.map((row) => (
+                  <li key={row.because}>
+                    +{row.points} ({row.signal}): {row.because}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           <div className={styles.dangerZone}>
             {confirming ? (
               <>

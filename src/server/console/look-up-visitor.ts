@@ -1,6 +1,8 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
+import type { SmartSignals } from '../signals/compute-signals'
+import { explainSuspectScore } from '../signals/suspect-score'
 
 export interface VisitorPanel {
   visitorId: string
@@ -9,6 +11,7 @@ export interface VisitorPanel {
   visits: number
   ips: { ip: string; events: number }[]
   linkedIds: string[]
+  accounts: { email: string; name: string; createdAt: string }[]
   events: {
     requestId: string
     createdAt: string
@@ -18,10 +21,11 @@ export interface VisitorPanel {
     method: string
     suspectScore: number
     signals: Record<string, { result: unknown; reasons: string[] }>
+    scoreBreakdown: { signal: string; points: number; because: string }[]
   }[]
 }
 
-/** Finds the visitor behind a visitor ID, request ID, linked ID (account) or IP address. */
+/** Finds the visitor behind a visitor ID, request ID, account email, linked ID or IP address. */
 export async function findVisitorId({
   db,
   query,
@@ -34,8 +38,10 @@ export async function findVisitorId({
     sql`select visitor_id from (
           select id as visitor_id, 1 as rank, last_seen_at as at from visitors where id = ${query}
           union all select visitor_id, 2, created_at from events where request_id = ${query}
-          union all (select visitor_id, 3, created_at from events where linked_id = ${query} order by created_at desc limit 1)
-          union all (select visitor_id, 4, created_at from events where ip = ${query} order by created_at desc limit 1)
+          union all (select visitor_id, 3, created_at from accounts
+                     where lower(email) = lower(${query}) and visitor_id is not null limit 1)
+          union all (select visitor_id, 4, created_at from events where linked_id = ${query} order by created_at desc limit 1)
+          union all (select visitor_id, 5, created_at from events where ip = ${query} order by created_at desc limit 1)
         ) as found order by rank, at desc limit 1`,
   )
   return row?.visitor_id
@@ -55,7 +61,7 @@ export async function readVisitorPanel({
     visits: number
   }>(db, sql`select first_seen_at, last_seen_at, visits from visitors where id = ${visitorId}`)
   if (!visitor) return undefined
-  const events = await queryRows<VisitorPanel['events'][number]>(
+  const events = await queryRows<Omit<VisitorPanel['events'][number], 'scoreBreakdown'>>(
     db,
     sql`select request_id as "requestId", created_at as "createdAt", ip, url, confidence, method,
           suspect_score as "suspectScore", signals
@@ -70,6 +76,10 @@ export async function readVisitorPanel({
     db,
     sql`select distinct linked_id from events where visitor_id = ${visitorId} and linked_id is not null limit 20`,
   )
+  const accounts = await queryRows<{ email: string; name: string; created_at: string | Date }>(
+    db,
+    sql`select email, name, created_at from accounts where visitor_id = ${visitorId} order by created_at desc limit 20`,
+  )
   return {
     visitorId,
     firstSeenAt: new Date(visitor.first_seen_at).toISOString(),
@@ -77,6 +87,19 @@ export async function readVisitorPanel({
     visits: visitor.visits,
     ips,
     linkedIds: linked.map((row) => row.linked_id),
-    events: events.map((event) => ({ ...event, createdAt: new Date(event.createdAt).toISOString() })),
+    accounts: accounts.map((row) => ({
+      email: row.email,
+      name: row.name,
+      createdAt: new Date(row.created_at).toISOString(),
+    })),
+    events: events.map((event) => ({
+      ...event,
+      createdAt: new Date(event.createdAt).toISOString(),
+      scoreBreakdown: isSmartSignals(event.signals) ? explainSuspectScore(event.signals).contributions : [],
+    })),
   }
+}
+
+function isSmartSignals(signals: unknown): signals is SmartSignals {
+  return typeof signals === 'object' && signals !== null && 'bot' in signals && 'velocity' in signals
 }

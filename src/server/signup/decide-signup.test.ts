@@ -3,6 +3,7 @@ import { deriveKey } from 'altcha-lib/algorithms/sha'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { SignupRequest } from '@/contracts/signup'
+import { findVisitorId } from '../console/look-up-visitor'
 import { type DatabaseHandle, queryRows } from '../db/client'
 import { type Engine, openTestDatabase } from '../db/test-database'
 import { HttpError } from '../http/errors'
@@ -73,6 +74,8 @@ describe.each(engines)('decideSignup on %s', (engine) => {
       sql`select outcome from signup_decisions where request_id = ${event.requestId}`,
     )
     expect(decision?.outcome).toBe('allow')
+    // The console finds the visitor by the account's email, in any case.
+    expect(await findVisitorId({ db: handle.db, query: 'grace@EXAMPLE.com' })).toBe(event.visitorId)
   })
 
   it('refuses a replayed, unknown, stale or IP-mismatched request', async () => {
