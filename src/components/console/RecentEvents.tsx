@@ -14,7 +14,7 @@ interface EventPage {
     confidence: { score: number }
     ip: string | null
     url: string | null
-    signals: Record<string, { result: unknown }>
+    signals: Record<string, { result: unknown; reasons?: string[] }>
     suspectScore: number
   }[]
   nextCursor: string | null
@@ -130,9 +130,15 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
   )
 }
 
-export function SignalBadges({ signals }: { signals: Record<string, { result: unknown }> }) {
+export function SignalBadges({
+  signals,
+}: {
+  signals: Record<string, { result: unknown; reasons?: string[] }>
+}) {
+  // A signal earns a badge when it fired: a verdict other than "not detected", with reasons.
   const flagged = Object.entries(signals).filter(
-    ([, signal]) => signal.result !== 'notDetected' && signal.result !== false,
+    ([, signal]) =>
+      signal.result !== 'notDetected' && signal.result !== false && (signal.reasons?.length ?? 0) > 0,
   )
   if (flagged.length === 0) return <span className="muted">none</span>
   return (
