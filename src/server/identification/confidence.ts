@@ -1,4 +1,4 @@
-import type { Match } from './match-visitor'
+import { FINGERPRINT_MIN_SIMILARITY, type Match } from './match-visitor'
 
 /**
  * How sure the server is of the visitor ID it answered, in [0, 1]. The shape was calibrated on the
@@ -11,13 +11,13 @@ export function scoreConfidence(match: Match): number {
       // A signed token plus a consistent fingerprint: very rarely wrong.
       return round(0.96 + 0.035 * match.similarity)
     case 'fingerprint': {
-      const closeness = (match.similarity - 0.86) / 0.14
+      const closeness = (match.similarity - FINGERPRINT_MIN_SIMILARITY) / (1 - FINGERPRINT_MIN_SIMILARITY)
       const lead = Math.min(1, (match.similarity - match.runnerUp) / 0.3)
       return round(Math.min(0.99, 0.6 + 0.25 * closeness + 0.14 * lead))
     }
     case 'new':
       // Sure it is new when nothing came close; less sure just below the matching threshold.
-      return round(Math.max(0.5, 0.97 - 0.45 * Math.max(0, match.similarity - 0.5) * 2.5))
+      return round(Math.max(0.5, 0.97 - 0.45 * Math.max(0, match.similarity - 0.5) * 2.2))
   }
 }
 

@@ -46,13 +46,12 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
     expect(again.firstSeenAt).toBe(first.firstSeenAt)
   })
 
-  it('follows a browser update, a time-zone change and a new font, one after another', async () => {
+  it('follows a browser update and a time-zone change without any token', async () => {
     const device = syntheticDevice(3)
     const first = await identifyVisitor({ db: handle.db, input: payload(device), context })
     const changes: Record<string, ComponentResult>[] = [
       { userAgent: { value: 'Mozilla/5.0 Chrome/199.0.0.0', duration: 1 } },
       { timezone: { value: 'Pacific/Auckland', duration: 1 } },
-      { fonts: { value: ['A font nobody else has'], duration: 1 } },
     ]
     let current = device
     for (const change of changes) {
@@ -60,6 +59,23 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
       const result = await identifyVisitor({ db: handle.db, input: payload(current), context })
       expect(result.visitorId).toBe(first.visitorId)
     }
+  })
+
+  it('follows a new font set with the stored token, and treats it as another device without one', async () => {
+    const device = syntheticDevice(10)
+    const first = await identifyVisitor({ db: handle.db, input: payload(device), context })
+    const withFont = { ...device, fonts: { value: ['A font nobody else has'], duration: 1 } }
+    const kept = await identifyVisitor({
+      db: handle.db,
+      input: payload(withFont, { storedToken: first.storedToken }),
+      context,
+    })
+    expect(kept.visitorId).toBe(first.visitorId)
+    const other = syntheticDevice(11)
+    const otherWithFont = { ...other, fonts: { value: ['Another rare font'], duration: 1 } }
+    await identifyVisitor({ db: handle.db, input: payload(other), context })
+    const apart = await identifyVisitor({ db: handle.db, input: payload(otherWithFont), context })
+    expect(apart.visitorFound).toBe(false)
   })
 
   it('honours the signed token while the fingerprint stays consistent, and only then', async () => {

@@ -12,8 +12,12 @@ export type Match =
 
 /** A token is honoured only while the fingerprint still broadly looks like its visitor. */
 export const TOKEN_MIN_SIMILARITY = 0.6
-/** Fuzzy matching needs a close fingerprint and a clear lead over the next candidate. */
-export const FINGERPRINT_MIN_SIMILARITY = 0.86
+/**
+ * Without a token, matching needs a near-identical fingerprint and a clear lead: a browser update
+ * or a new time zone still match, but a different font set alone does not, because two devices of
+ * one model often differ in nothing else (a false merge costs more than a new visitor ID).
+ */
+export const FINGERPRINT_MIN_SIMILARITY = 0.96
 export const FINGERPRINT_MIN_LEAD = 0.04
 
 /**
