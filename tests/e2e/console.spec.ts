@@ -144,20 +144,20 @@ function serverLogOf(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n')
 }
 
+/** Serious and critical axe-core violations on the page, as "rule: elements" lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze()
+  return results.violations
+    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+}
+
 for (const screen of ['/', '/device-fingerprint', '/registration', '/frame']) {
   test(`${screen} has no serious or critical accessibility violations`, async ({ page }) => {
     await page.goto(screen)
     if (screen === '/device-fingerprint')
       await expect(page.getByTestId('visitor-id')).toBeVisible({ timeout: 15_000 })
-    const results = await new AxeBuilder({ page }).analyze()
-    const serious = results.violations.filter((violation) =>
-      ['serious', 'critical'].includes(violation.impact ?? ''),
-    )
-    expect(
-      serious.map(
-        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-      ),
-    ).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
   })
 }
 
@@ -166,14 +166,6 @@ test('the signed-in console has no serious or critical accessibility violations'
   await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Sign-up rules' })).toBeVisible()
   await page.waitForTimeout(1000)
-  const results = await new AxeBuilder({ page }).analyze()
-  const serious = results.violations.filter((violation) =>
-    ['serious', 'critical'].includes(violation.impact ?? ''),
-  )
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    ),
-  ).toEqual([])
+  expect(await seriousViolations(page)).toEqual([])
   expect(serverLog()).toContain('first operator created with TESSERA_ADMIN_PASSWORD')
 })

@@ -1,4 +1,9 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
+import { chromiumArgs, findChromium } from '../support/chromium'
 import { signIn } from '../support/helpers'
 
 async function visitorId(page: Page): Promise<string> {
@@ -89,4 +94,41 @@ test('"forget this device" deletes every trace; the next visit is a new visitor'
   await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
   await expect(page.getByTestId('visitor-id')).not.toHaveText(id)
   await expect(page.getByText('This is the first time this server has seen this device.')).toBeVisible()
+})
+
+test('a browser started from the command line, with no automation attached, is not flagged', async ({
+  request,
+}) => {
+  // The control for the detectors: the same Chromium binary, launched as a person would (no
+  // DevTools protocol, no WebDriver), with an ordinary user agent.
+  const marker = `TesseraControl/${Date.now()}`
+  const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36 ${marker}`
+  const profile = mkdtempSync(path.join(tmpdir(), 'tessera-control-'))
+  const browser = spawn(findChromium(), [
+    '--headless=new',
+    ...chromiumArgs,
+    `--user-data-dir=${profile}`,
+    `--user-agent=${userAgent}`,
+    `${test.info().project.use.baseURL}/device-fingerprint`,
+  ])
+  try {
+    await signIn(request)
+    let event: { userAgent: string; signals: { bot: { result: string; reasons: string[] } } } | undefined
+    await expect
+      .poll(
+        async () => {
+          const page = await (await request.get('/api/console/events?signal=all')).json()
+          event = page.events.find((entry: { userAgent: string }) => entry.userAgent?.includes(marker))
+          return Boolean(event)
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true)
+    expect(event?.signals.bot.result, JSON.stringify(event?.signals.bot.reasons)).toBe('notDetected')
+  } finally {
+    const exited = new Promise((resolve) => browser.once('exit', resolve))
+    browser.kill('SIGKILL')
+    await exited
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5 })
+  }
 })

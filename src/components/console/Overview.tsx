@@ -2,24 +2,13 @@
 
 import { useState } from 'react'
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import type { Overview as OverviewFigures } from '@/server/console/read-overview'
 import styles from './console.module.css'
 import { usePolling } from './usePolling'
 
 type Range = '24h' | '7d' | '30d'
 
-interface OverviewData {
-  totals: { identifications: number; visitors: number; returningShare: number; bots: number }
-  series: {
-    bucket: string
-    identifications: number
-    visitors: number
-    bots: number
-    allow: number
-    challenge: number
-    deny: number
-  }[]
-  signups: { allow: number; challenge: number; deny: number }
-}
+type OverviewData = OverviewFigures
 
 const rangeLabels: Record<Range, string> = {
   '24h': 'Last 24 hours',

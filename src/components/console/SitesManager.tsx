@@ -1,26 +1,13 @@
 'use client'
 
 import { type FormEvent, useState } from 'react'
+import type { SiteSummary } from '@/server/console/manage-sites'
 import { CodeBlock } from '../CodeBlock'
 import { callConsole, formatTime } from './api'
 import styles from './console.module.css'
 import { usePolling } from './usePolling'
 
-interface Site {
-  id: string
-  name: string
-  publicKey: string
-  allowedOrigins: string[]
-  isDefault: boolean
-  apiKeys: {
-    id: string
-    name: string
-    createdAt: string
-    lastUsedAt: string | null
-    revokedAt: string | null
-  }[]
-  webhooks: { id: string; url: string; secret: string; enabled: boolean; createdAt: string }[]
-}
+type Site = SiteSummary
 
 /** Sites (public keys, allowed origins), secret API keys and webhooks. */
 export function SitesManager({ origin }: { origin: string }) {

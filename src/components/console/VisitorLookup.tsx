@@ -1,30 +1,12 @@
 'use client'
 
 import { type FormEvent, useEffect, useState } from 'react'
+import type { VisitorPanel } from '@/server/console/look-up-visitor'
 import { callConsole, formatTime } from './api'
 import styles from './console.module.css'
 import { SignalBadges } from './RecentEvents'
 
-interface VisitorPanelData {
-  visitorId: string
-  firstSeenAt: string
-  lastSeenAt: string
-  visits: number
-  ips: { ip: string; events: number }[]
-  linkedIds: string[]
-  accounts: { email: string; name: string; createdAt: string }[]
-  events: {
-    requestId: string
-    createdAt: string
-    ip: string | null
-    url: string | null
-    confidence: number
-    method: string
-    suspectScore: number
-    signals: Record<string, { result: unknown; reasons: string[] }>
-    scoreBreakdown: { signal: string; points: number; because: string }[]
-  }[]
-}
+type VisitorPanelData = VisitorPanel
 
 type Panel =
   | { state: 'closed' }

@@ -6,23 +6,10 @@ import { clearStoredToken, identify } from '@/agent/identify'
 import type { IdentifyResult } from '@/agent/messages'
 import { SignalTable, type Uniqueness } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
+import type { DeviceReport as DeviceReportData } from '@/server/identification/read-device-report'
 import styles from './DeviceReport.module.css'
 
-interface Report {
-  visitorId: string
-  firstSeenAt: string
-  lastSeenAt: string
-  visits: number
-  history: {
-    requestId: string
-    createdAt: string
-    ip: string | null
-    url: string | null
-    confidence: number
-    method: string
-  }[]
-  uniqueness: Uniqueness[]
-}
+type Report = DeviceReportData
 
 type State =
   | { step: 'collecting' }
