@@ -258,7 +258,10 @@ async function main() {
       for (let b = a + 1; b < names.length; b++) {
         pairs++
         const left = idsOf.get(names[a] ?? '') ?? new Set()
-        if ([...(idsOf.get(names[b] ?? '') ?? [])].some((id) => left.has(id))) merged++
+        if ([...(idsOf.get(names[b] ?? '') ?? [])].some((id) => left.has(id))) {
+          merged++
+          if (process.env.BENCH_DEBUG) console.log(`  ${library} merged ${names[a]} and ${names[b]}`)
+        }
       }
     }
     summary[library] = { reid: (100 * same) / revisits.length, fm: pairs ? (100 * merged) / pairs : 0 }
