@@ -104,13 +104,17 @@ test('a browser started from the command line, with no automation attached, is n
   const marker = `TesseraControl/${Date.now()}`
   const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36 ${marker}`
   const profile = mkdtempSync(path.join(tmpdir(), 'tessera-control-'))
-  const browser = spawn(findChromium(), [
-    '--headless=new',
-    ...chromiumArgs,
-    `--user-data-dir=${profile}`,
-    `--user-agent=${userAgent}`,
-    `${test.info().project.use.baseURL}/device-fingerprint`,
-  ])
+  const browser = spawn(
+    findChromium(),
+    [
+      '--headless=new',
+      ...chromiumArgs,
+      `--user-data-dir=${profile}`,
+      `--user-agent=${userAgent}`,
+      `${test.info().project.use.baseURL}/device-fingerprint`,
+    ],
+    { detached: true },
+  )
   try {
     await signIn(request)
     let event: { userAgent: string; signals: { bot: { result: string; reasons: string[] } } } | undefined
@@ -126,9 +130,11 @@ test('a browser started from the command line, with no automation attached, is n
       .toBe(true)
     expect(event?.signals.bot.result, JSON.stringify(event?.signals.bot.reasons)).toBe('notDetected')
   } finally {
+    // The whole process group: Chromium's helper processes keep writing to the profile otherwise.
     const exited = new Promise((resolve) => browser.once('exit', resolve))
-    browser.kill('SIGKILL')
+    if (browser.pid) process.kill(-browser.pid, 'SIGKILL')
     await exited
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5 })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   }
 })

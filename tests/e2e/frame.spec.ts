@@ -28,6 +28,10 @@ function serve(port: number, html: () => string): Promise<Server> {
   return new Promise((resolve) => server.listen(port, 'localhost', () => resolve(server)))
 }
 
+// Playwright emulates the screen size for the top frame only; without emulation the embedded
+// frame and the top-level page see the same screen, as in a real browser.
+test.use({ viewport: null })
+
 let allowed: Server
 let disallowed: Server
 test.beforeAll(async () => {

@@ -10,7 +10,7 @@ const weights: Record<string, number> = {
   webglExtensions: 2,
   webgpu: 2,
   audio: 3,
-  fonts: 3,
+  fonts: 4,
   fontPreferences: 2.5,
   mathQuirks: 1.5,
   screen: 1.5,
@@ -37,8 +37,6 @@ const weights: Record<string, number> = {
   cssMedia: 1,
   colorScheme: 0.5,
   reducedMotion: 0.5,
-  cookiesEnabled: 0.2,
-  indexedDb: 0.2,
   doNotTrack: 0.3,
   jsEngine: 1,
   errorStack: 0.5,
@@ -59,6 +57,11 @@ const notIdentifying = new Set([
   'automationGlobals',
   'nativeFunctions',
   'devtoolsProtocol',
+  // Storage availability depends on the context (third-party frame, private window), not the device.
+  'cookiesEnabled',
+  'localStorage',
+  'sessionStorage',
+  'indexedDb',
 ])
 
 export function componentWeight(name: string): number {

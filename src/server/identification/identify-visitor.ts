@@ -29,6 +29,7 @@ const MAX_CANDIDATES = 16
 interface CandidateRow {
   id: string
   profile: Digests
+  last_seen_at: string | Date
   velocity: VelocityRow
 }
 
@@ -68,7 +69,7 @@ export async function identifyVisitor({
             select visitor_id from visitor_keys where visitor_keys.key = wanted.key limit ${CANDIDATES_PER_KEY}
           ) as hit
           group by hit.visitor_id order by hits desc limit ${MAX_CANDIDATES})
-        select v.id, v.profile, activity.velocity from visitors v
+        select v.id, v.profile, v.last_seen_at, activity.velocity from visitors v
         cross join lateral (
           select json_build_object(
             'events5m', count(*) filter (where recent.created_at > ${since5m}),
@@ -85,7 +86,11 @@ export async function identifyVisitor({
         ) as activity
         where v.id = any(array(select visitor_id from hits) || ${tokenVisitorId ?? null}::text)`,
   )
-  const candidates: Candidate[] = rows.map((row) => ({ visitorId: row.id, profile: row.profile }))
+  const candidates: Candidate[] = rows.map((row) => ({
+    visitorId: row.id,
+    profile: row.profile,
+    lastSeenAt: new Date(row.last_seen_at).getTime(),
+  }))
   const match = matchVisitor(digests, candidates, tokenVisitorId)
   const visitorId = match.method === 'new' ? newVisitorId() : match.visitorId
   const previous = match.method === 'new' ? {} : (rows.find((row) => row.id === visitorId)?.profile ?? {})

@@ -4,6 +4,8 @@ import { scoreSimilarity } from './score-similarity'
 export interface Candidate {
   visitorId: string
   profile: Digests
+  /** Milliseconds since the epoch. */
+  lastSeenAt: number
 }
 
 export type Match =
@@ -17,7 +19,7 @@ export const TOKEN_MIN_SIMILARITY = 0.6
  * or a new time zone still match, but a different font set alone does not, because two devices of
  * one model often differ in nothing else (a false merge costs more than a new visitor ID).
  */
-export const FINGERPRINT_MIN_SIMILARITY = 0.96
+export const FINGERPRINT_MIN_SIMILARITY = 0.95
 export const FINGERPRINT_MIN_LEAD = 0.04
 
 /**
@@ -28,6 +30,7 @@ export function matchVisitor(current: Digests, candidates: Candidate[], tokenVis
   const scored = candidates
     .map((candidate) => ({
       visitorId: candidate.visitorId,
+      lastSeenAt: candidate.lastSeenAt,
       similarity: scoreSimilarity(current, candidate.profile),
     }))
     .sort((a, b) => b.similarity - a.similarity)
@@ -38,11 +41,13 @@ export function matchVisitor(current: Digests, candidates: Candidate[], tokenVis
     return { method: 'token', visitorId: fromToken.visitorId, similarity: fromToken.similarity, runnerUp }
   }
 
-  const [best, second] = scored
+  const [best] = scored
   if (!best) return { method: 'new', similarity: 0 }
-  const runnerUp = second?.similarity ?? 0
-  if (best.similarity >= FINGERPRINT_MIN_SIMILARITY && best.similarity - runnerUp >= FINGERPRINT_MIN_LEAD) {
-    return { method: 'fingerprint', visitorId: best.visitorId, similarity: best.similarity, runnerUp }
-  }
-  return { method: 'new', similarity: best.similarity }
+  if (best.similarity < FINGERPRINT_MIN_SIMILARITY) return { method: 'new', similarity: best.similarity }
+  // Near-ties are the same device stored twice (a lost token, say): the most recently seen wins,
+  // and the small lead lowers the confidence.
+  const tied = scored.filter((entry) => best.similarity - entry.similarity < FINGERPRINT_MIN_LEAD)
+  const chosen = tied.reduce((latest, entry) => (entry.lastSeenAt > latest.lastSeenAt ? entry : latest), best)
+  const runnerUp = scored.find((entry) => entry.visitorId !== chosen.visitorId)?.similarity ?? 0
+  return { method: 'fingerprint', visitorId: chosen.visitorId, similarity: chosen.similarity, runnerUp }
 }
