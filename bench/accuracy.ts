@@ -1,7 +1,8 @@
 // npm run bench:accuracy — re-identification and false merges over a corpus of device profiles
 // driven by Playwright and system Chromium, for Tessera and, in the same pages, FingerprintJS 5's
 // visitorId and ThumbmarkJS's hash. BENCH_QUICK=1 runs a few profiles as a smoke test.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type Browser, type BrowserContextOptions, chromium, type Page } from '@playwright/test'
@@ -12,14 +13,37 @@ import { removeServerFiles, startTesseraServer } from '../tests/support/tessera-
 const quick = process.env.BENCH_QUICK === '1'
 const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-accuracy-'))
 
-/** Font sets through fontconfig: a browser sees only the fonts its configuration lists. */
+const fontDirs = {
+  dejavu: '/usr/share/fonts/truetype/dejavu',
+  liberation: '/usr/share/fonts/truetype/liberation',
+  lato: '/usr/share/fonts/truetype/lato',
+  cantarell: '/usr/share/fonts/opentype/cantarell',
+}
+
+/**
+ * Font sets through fontconfig: a browser sees only the fonts its configuration lists. Profiles
+ * start with `full` or `small`; the "fonts changed" revisit removes a family from `full` or adds
+ * one to `small`, giving sets no profile starts with (otherwise the changed device would be
+ * indistinguishable from another profile, and any identifier would merge them).
+ */
 const fontSets = {
-  full: ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/truetype/liberation'],
-  dejavu: ['/usr/share/fonts/truetype/dejavu'],
-  // Only for the "fonts changed" revisits: a set no profile starts with, so a changed profile
-  // never becomes indistinguishable from another one.
-  liberation: ['/usr/share/fonts/truetype/liberation'],
+  full: [fontDirs.dejavu, fontDirs.liberation, fontDirs.lato],
+  small: [fontDirs.dejavu, fontDirs.lato],
+  fullLessLato: [fontDirs.dejavu, fontDirs.liberation],
+  smallPlusCantarell: [fontDirs.dejavu, fontDirs.lato, fontDirs.cantarell],
 } as const
+const changedFonts = { full: 'fullLessLato', small: 'smallPlusCantarell' } as const
+
+/** The bench's fonts come from Debian packages; installs them when missing (as root). */
+function ensureFonts() {
+  if (!existsSync(fontDirs.lato) || !existsSync(fontDirs.cantarell)) {
+    console.log('Installing fonts-lato and fonts-cantarell (apt-get)…')
+    execFileSync('apt-get', ['install', '-y', '-qq', 'fonts-lato', 'fonts-cantarell'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
+  }
+}
 type FontSet = keyof typeof fontSets
 
 function fontconfig(set: FontSet): string {
@@ -35,7 +59,7 @@ function fontconfig(set: FontSet): string {
 
 interface Profile {
   name: string
-  fonts: FontSet
+  fonts: 'full' | 'small'
   webgl: boolean
   options: BrowserContextOptions
 }
@@ -53,7 +77,7 @@ const zones = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Australia/Syd
 /** 40 profiles: 4 browsers (fonts × WebGL) × 10 contexts differing in several dimensions each. */
 function corpus(): Profile[] {
   const profiles: Profile[] = []
-  for (const fonts of ['full', 'dejavu'] as const) {
+  for (const fonts of ['full', 'small'] as const) {
     for (const webgl of [true, false]) {
       for (let index = 0; index < 10; index++) {
         const viewport = viewports[index % 5] ?? { width: 1280, height: 800 }
@@ -147,12 +171,8 @@ async function visit(page: Page, url: string): Promise<Visit> {
   return { tessera, confidence, ...ids }
 }
 
-type Scenario = {
-  name: string
-  run(profile: Profile, storage: Awaited<ReturnType<Page['context']>['storageState']>): Promise<Visit>
-}
-
 async function main() {
+  ensureFonts()
   await bundlePeers()
   const server = await startTesseraServer({ port: 3421, env: { TESSERA_LOG_LEVEL: 'warn' } })
   const profiles = corpus()
@@ -229,7 +249,7 @@ async function main() {
         'fonts changed',
         {},
         true,
-        await browserFor(profile.fonts === 'full' ? 'dejavu' : 'full', profile.webgl),
+        await browserFor(changedFonts[profile.fonts], profile.webgl),
       )
       process.stdout.write('.')
     }
