@@ -136,4 +136,55 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
     const [count] = await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from visitors`)
     expect(row?.visitors).toBe(count?.n)
   })
+
+  it('answers concurrent requests in shared batches, each exactly as if it came alone', async () => {
+    const returning = [20, 21, 22, 23, 24].map(syntheticDevice)
+    const firsts = await Promise.all(
+      returning.map((device) => identifyVisitor({ db: handle.db, input: payload(device), context })),
+    )
+    let statements = 0
+    const execute = handle.db.execute.bind(handle.db)
+    const counting = ((query: Parameters<typeof execute>[0]) => {
+      statements++
+      return execute(query)
+    }) as typeof execute
+    handle.db.execute = counting
+    try {
+      // Each returning device twice (the second must see the first's visit) and five new ones.
+      const requests = [...returning, ...returning, ...[30, 31, 32, 33, 34].map(syntheticDevice)]
+      const results = await Promise.all(
+        requests.map((device, index) =>
+          identifyVisitor({ db: handle.db, input: payload(device, { linkedId: `batch-${index}` }), context }),
+        ),
+      )
+      expect(statements).toBeLessThan(requests.length)
+      expect(results.slice(0, 10).map((result) => result.visitorId)).toEqual([
+        ...firsts.map((result) => result.visitorId),
+        ...firsts.map((result) => result.visitorId),
+      ])
+      expect(results.slice(10).every((result) => !result.visitorFound)).toBe(true)
+      expect(new Set(results.map((result) => result.requestId)).size).toBe(requests.length)
+      const rows = await queryRows<{ linked_id: string; visitor_id: string }>(
+        handle.db,
+        sql`select linked_id, visitor_id from events where linked_id like 'batch-%'`,
+      )
+      expect(rows).toHaveLength(requests.length)
+      for (const [index, result] of results.entries()) {
+        expect(rows.find((row) => row.linked_id === `batch-${index}`)?.visitor_id).toBe(result.visitorId)
+      }
+      const [visits] = await queryRows<{ visits: number }>(
+        handle.db,
+        sql`select visits from visitors where id = ${firsts[0]?.visitorId ?? ''}`,
+      )
+      expect(visits?.visits).toBe(3)
+    } finally {
+      handle.db.execute = execute
+    }
+    const [row] = await queryRows<{ visitors: number }>(
+      handle.db,
+      sql`select sum(visitors)::int as visitors from component_stats where component = 'platform'`,
+    )
+    const [count] = await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from visitors`)
+    expect(row?.visitors).toBe(count?.n)
+  })
 })

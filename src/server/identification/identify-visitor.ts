@@ -19,29 +19,33 @@ export interface IdentifyContext {
   userAgent: string | null
   /** Token from the HttpOnly cookie; preferred over the agent's stored copy. */
   cookieToken?: string
-  now?: Date
 }
 
 /** Candidates per blocking key: bounds the work per request however many visitors share a key. */
 const CANDIDATES_PER_KEY = 64
 const MAX_CANDIDATES = 16
 
-interface CandidateRow {
-  id: string
-  profile: Digests
-  last_seen_at: string | Date
-  velocity: VelocityRow
-}
-
 /** Events per visitor read for velocity: enough to see a burst, bounded for busy bots. */
 const VELOCITY_WINDOW = 1000
+/** Most identifications answered by one pair of statements. */
+const MAX_BATCH = 64
+
+interface IdentifyJob {
+  input: IdentifyRequest
+  context: IdentifyContext
+}
 
 /**
  * Identifies the device behind one agent payload and stores the event, in two database round
  * trips: one read (token visitor + blocking-key candidates), one write (a single statement that
  * also queues the site's webhook deliveries, so an acknowledged event is never without them).
+ *
+ * Requests that arrive while a batch is at the database wait for the next one, which then serves
+ * them all with the same two statements (group commit): an idle server answers at once, a busy
+ * one pays each statement's fixed cost once per batch instead of once per request. Nobody is
+ * answered before the batch's write has committed.
  */
-export async function identifyVisitor({
+export function identifyVisitor({
   db,
   input,
   context,
@@ -50,26 +54,126 @@ export async function identifyVisitor({
   input: IdentifyRequest
   context: IdentifyContext
 }): Promise<IdentifyResponse> {
-  const now = context.now ?? new Date()
+  return queueFor(db).submit({ input, context })
+}
+
+interface Waiting {
+  job: IdentifyJob
+  resolve(result: IdentifyResponse): void
+  reject(error: unknown): void
+}
+
+const queues = new WeakMap<Database, ReturnType<typeof createQueue>>()
+
+function queueFor(db: Database) {
+  let queue = queues.get(db)
+  if (!queue) {
+    queue = createQueue(db)
+    queues.set(db, queue)
+  }
+  return queue
+}
+
+function createQueue(db: Database) {
+  const waiting: Waiting[] = []
+  let running = false
+
+  async function run(batch: Waiting[]) {
+    try {
+      const outcomes = await identifyBatch(
+        db,
+        batch.map((entry) => entry.job),
+      )
+      // A request whose visitor an earlier request of the batch already wrote goes first into
+      // the next batch, where it sees that visit.
+      const deferred = batch.filter((entry, index) => {
+        const outcome = outcomes[index]
+        if (outcome) entry.resolve(outcome)
+        return !outcome
+      })
+      waiting.unshift(...deferred)
+    } catch (error) {
+      if (batch.length === 1) batch[0]?.reject(error)
+      // One bad request must not fail its neighbours: each is retried alone.
+      else for (const entry of batch) await run([entry])
+    }
+  }
+
+  async function drain() {
+    running = true
+    while (waiting.length > 0) {
+      // The embedded database runs on this thread and holds it during a statement: let the
+      // requests that arrived meanwhile be read first, so they join this batch.
+      await new Promise((resolve) => setImmediate(resolve))
+      await run(waiting.splice(0, MAX_BATCH))
+    }
+    running = false
+  }
+
+  return {
+    submit(job: IdentifyJob): Promise<IdentifyResponse> {
+      return new Promise((resolve, reject) => {
+        waiting.push({ job, resolve, reject })
+        if (!running) void drain()
+      })
+    },
+  }
+}
+
+interface CandidateRow {
+  id: string
+  profile: Digests
+  last_seen_at: string | Date
+  velocity: VelocityRow
+  jobs: number[]
+}
+
+/**
+ * Identifies a batch of requests: one read for every request's candidates, matching in memory,
+ * one write for every event. Answers in request order; `undefined` for a request whose visitor
+ * an earlier request of the same batch claimed (it must be run again).
+ */
+async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<(IdentifyResponse | undefined)[]> {
   const secret = await getIdentitySecret(db)
-  const tokenVisitorId =
-    verifyVisitorToken(context.cookieToken, secret) ?? verifyVisitorToken(input.storedToken, secret)
-  const digests = digestComponents(input.components)
-  const keys = blockingKeys(digests)
+  const now = new Date()
+  const prepared = jobs.map(({ input, context }) => {
+    const digests = digestComponents(input.components)
+    return {
+      input,
+      context,
+      digests,
+      keys: blockingKeys(digests),
+      tokenVisitorId:
+        verifyVisitorToken(context.cookieToken, secret) ?? verifyVisitorToken(input.storedToken, secret),
+    }
+  })
   const ago = (ms: number) => new Date(now.getTime() - ms).toISOString()
   const [since5m, since1h, since24h] = [ago(300_000), ago(3_600_000), ago(86_400_000)]
+  const keyJobs = prepared.flatMap((job, index) => job.keys.map(() => index))
+  const keys = prepared.flatMap((job) => job.keys)
+  const tokenJobs = prepared.flatMap((job, index) => (job.tokenVisitorId ? [index] : []))
+  const tokenIds = prepared.flatMap((job) => (job.tokenVisitorId ? [job.tokenVisitorId] : []))
 
-  // Round trip 1: the candidates, each with its recent activity (for velocity).
+  // Round trip 1: every request's candidates, each with its recent activity (for velocity).
   const rows = await queryRows<CandidateRow>(
     db,
     sql`with hits as (
-          select hit.visitor_id, count(*) as hits
-          from unnest(${sql.param(keys)}::text[]) as wanted(key)
+          select wanted.job, hit.visitor_id, count(*) as hits
+          from unnest(${sql.param(keyJobs)}::int[], ${sql.param(keys)}::text[]) as wanted(job, key)
           cross join lateral (
             select visitor_id from visitor_keys where visitor_keys.key = wanted.key limit ${CANDIDATES_PER_KEY}
           ) as hit
-          group by hit.visitor_id order by hits desc limit ${MAX_CANDIDATES})
-        select v.id, v.profile, v.last_seen_at, activity.velocity from visitors v
+          group by wanted.job, hit.visitor_id),
+        ranked as (
+          select job, visitor_id, row_number() over (partition by job order by hits desc) as rank from hits),
+        picked as (
+          select job, visitor_id from ranked where rank <= ${MAX_CANDIDATES}
+          union
+          select * from unnest(${sql.param(tokenJobs)}::int[], ${sql.param(tokenIds)}::text[]) as token(job, visitor_id)),
+        wanted_visitors as (
+          select visitor_id, array_agg(job) as jobs from picked group by visitor_id)
+        select v.id, v.profile, v.last_seen_at, activity.velocity, wanted_visitors.jobs from visitors v
+        join wanted_visitors on wanted_visitors.visitor_id = v.id
         cross join lateral (
           select json_build_object(
             'events5m', count(*) filter (where recent.created_at > ${since5m}),
@@ -83,100 +187,132 @@ export async function identifyVisitor({
           from (select created_at, ip, linked_id from events
                 where events.visitor_id = v.id and events.created_at > ${since24h}
                 order by created_at desc limit ${VELOCITY_WINDOW}) as recent
-        ) as activity
-        where v.id = any(array(select visitor_id from hits) || ${tokenVisitorId ?? null}::text)`,
+        ) as activity`,
   )
-  const candidates: Candidate[] = rows.map((row) => ({
-    visitorId: row.id,
-    profile: row.profile,
-    lastSeenAt: new Date(row.last_seen_at).getTime(),
-  }))
-  const match = matchVisitor(digests, candidates, tokenVisitorId)
-  const visitorId = match.method === 'new' ? newVisitorId() : match.visitorId
-  const previous = match.method === 'new' ? {} : (rows.find((row) => row.id === visitorId)?.profile ?? {})
-  const stats = statisticsDelta(previous, digests)
-  const confidence = scoreConfidence(match)
-  const signals = computeSignals(input.components, {
-    ip: context.ip,
-    linkedId: input.linkedId,
-    velocity: rows.find((row) => row.id === visitorId)?.velocity,
+
+  const claimed = new Set<string>()
+  const stats = new Map<string, number>()
+  const written: { index: number; event: StoredEvent; job: (typeof prepared)[number]; method: string }[] = []
+  prepared.forEach((job, index) => {
+    const mine = rows.filter((row) => row.jobs.includes(index))
+    const candidates: Candidate[] = mine.map((row) => ({
+      visitorId: row.id,
+      profile: row.profile,
+      lastSeenAt: new Date(row.last_seen_at).getTime(),
+    }))
+    const match = matchVisitor(job.digests, candidates, job.tokenVisitorId)
+    const visitorId = match.method === 'new' ? newVisitorId() : match.visitorId
+    if (claimed.has(visitorId)) return
+    claimed.add(visitorId)
+    const row = mine.find((candidate) => candidate.id === visitorId)
+    addStatistics(stats, match.method === 'new' ? {} : (row?.profile ?? {}), job.digests)
+    const confidence = scoreConfidence(match)
+    const signals = computeSignals(job.input.components, {
+      ip: job.context.ip,
+      linkedId: job.input.linkedId,
+      velocity: row?.velocity,
+    })
+    const event: StoredEvent = {
+      requestId: newRequestId(now),
+      visitorId,
+      visitorFound: match.method !== 'new',
+      createdAt: now.toISOString(),
+      confidence: { score: confidence },
+      ip: job.context.ip,
+      userAgent: job.context.userAgent,
+      url: job.input.url ?? null,
+      siteKey: job.input.siteKey ?? null,
+      tag: job.input.tag ?? null,
+      linkedId: job.input.linkedId ?? null,
+      signals,
+      suspectScore: explainSuspectScore(signals).score,
+    }
+    written.push({ index, event, job, method: match.method })
   })
-  const suspectScore = explainSuspectScore(signals).score
-  const requestId = newRequestId(now)
 
-  const event: StoredEvent = {
-    requestId,
-    visitorId,
-    visitorFound: match.method !== 'new',
-    createdAt: now.toISOString(),
-    confidence: { score: confidence },
-    ip: context.ip,
-    userAgent: context.userAgent,
-    url: input.url ?? null,
-    siteKey: input.siteKey ?? null,
-    tag: input.tag ?? null,
-    linkedId: input.linkedId ?? null,
-    signals,
-    suspectScore,
-  }
-  const webhookPayload = { type: 'identification', event }
+  const visitors = written.map(({ event }) => event.visitorId)
+  const keyVisitors = written.flatMap(({ event, job }) => job.keys.map(() => event.visitorId))
+  const column = <Value>(pick: (entry: (typeof written)[number]) => Value) => sql.param(written.map(pick))
+  const changes = [...stats].filter(([, delta]) => delta !== 0)
+  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
 
-  // Round trip 2: visitor, keys, statistics, event and webhook outbox in one statement.
-  const [saved] = await queryRows<{ first_seen_at: string | Date; last_seen_at: string | Date }>(
+  // Round trip 2: visitors, keys, statistics, events and webhook outbox in one statement.
+  const saved = await queryRows<{ id: string; first_seen_at: string | Date; last_seen_at: string | Date }>(
     db,
     sql`with visitor as (
           insert into visitors (id, profile, first_seen_at, last_seen_at, visits)
-          values (${visitorId}, ${JSON.stringify(digests)}::jsonb, ${now.toISOString()}, ${now.toISOString()}, 1)
+          select id, profile, seen_at, seen_at, 1
+          from unnest(${sql.param(visitors)}::text[], ${column(({ job }) => JSON.stringify(job.digests))}::jsonb[],
+            ${column(({ event }) => event.createdAt)}::timestamptz[]) as input(id, profile, seen_at)
           on conflict (id) do update set profile = excluded.profile, last_seen_at = excluded.last_seen_at,
             visits = visitors.visits + 1
-          returning first_seen_at, last_seen_at),
+          returning id, first_seen_at, last_seen_at),
+        wanted_keys as (
+          select * from unnest(${sql.param(keyVisitors)}::text[], ${sql.param(written.flatMap(({ job }) => job.keys))}::text[])
+            as wanted(visitor_id, key)),
         stale_keys as (
-          delete from visitor_keys where visitor_id = ${visitorId} and not (key = any(${sql.param(keys)}::text[]))),
+          delete from visitor_keys where visitor_id = any(${sql.param(visitors)}::text[])
+            and (visitor_id, key) not in (select visitor_id, key from wanted_keys)),
         new_keys as (
-          insert into visitor_keys (key, visitor_id)
-          select unnest(${sql.param(keys)}::text[]), ${visitorId} on conflict do nothing),
+          insert into visitor_keys (key, visitor_id) select key, visitor_id from wanted_keys on conflict do nothing),
         statistics as (
           insert into component_stats (component, digest, visitors)
-          select * from unnest(${sql.param(stats.components)}::text[], ${sql.param(stats.digests)}::text[], ${sql.param(stats.deltas)}::int[])
+          select * from unnest(${sql.param(changes.map(([key]) => key.split('\u0000')[0]))}::text[],
+            ${sql.param(changes.map(([key]) => key.split('\u0000')[1]))}::text[], ${sql.param(changes.map(([, delta]) => delta))}::int[])
           on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
+        new_events as (
+          select * from unnest(
+            ${column(({ event }) => event.requestId)}::text[], ${sql.param(visitors)}::text[],
+            ${column(({ event }) => event.createdAt)}::timestamptz[], ${column(({ event }) => event.visitorFound)}::boolean[],
+            ${column(({ event }) => event.confidence.score)}::real[], ${column(({ method }) => method)}::text[],
+            ${column(({ event }) => event.ip)}::text[], ${column(({ event }) => event.userAgent)}::text[],
+            ${column(({ event }) => event.url)}::text[], ${column(({ event }) => event.siteKey)}::text[],
+            ${column(({ event }) => json(event.tag))}::jsonb[], ${column(({ event }) => event.linkedId)}::text[],
+            ${column(({ job }) => JSON.stringify(job.input.components))}::jsonb[],
+            ${column(({ event }) => JSON.stringify(event.signals))}::jsonb[], ${column(({ event }) => event.suspectScore)}::int[],
+            ${column(({ event }) => JSON.stringify({ type: 'identification', event }))}::jsonb[])
+          as input(request_id, visitor_id, created_at, visitor_found, confidence, method, ip, user_agent, url,
+            site_key, tag, linked_id, components, signals, suspect_score, webhook_payload)),
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)
-          select ${requestId} || ':' || w.id, w.id, 'identification', ${JSON.stringify(webhookPayload)}::jsonb
-          from webhooks w join sites s on s.id = w.site_id
-          where s.public_key = ${input.siteKey ?? null} and w.enabled),
+          select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
+          from new_events e join sites s on s.public_key = e.site_key join webhooks w on w.site_id = s.id
+          where w.enabled),
         event as (
           insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, ip,
             user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
-          values (${requestId}, ${visitorId}, ${now.toISOString()}, ${match.method !== 'new'}, ${confidence},
-            ${match.method}, ${context.ip}, ${context.userAgent}, ${input.url ?? null}, ${input.siteKey ?? null},
-            ${input.tag ? JSON.stringify(input.tag) : null}::jsonb, ${input.linkedId ?? null},
-            ${JSON.stringify(input.components)}::jsonb, ${JSON.stringify(signals)}::jsonb, ${suspectScore}))
-        select first_seen_at, last_seen_at from visitor`,
+          select request_id, visitor_id, created_at, visitor_found, confidence, method, ip,
+            user_agent, url, site_key, tag, linked_id, components, signals, suspect_score from new_events)
+        select id, first_seen_at, last_seen_at from visitor`,
   )
-  if (!saved) throw new Error('The identification event was not stored.')
 
-  return {
-    requestId,
-    visitorId,
-    visitorFound: match.method !== 'new',
-    confidence: { score: confidence },
-    firstSeenAt: new Date(saved.first_seen_at).toISOString(),
-    lastSeenAt: new Date(saved.last_seen_at).toISOString(),
-    signals,
-    suspectScore,
-    storedToken: signVisitorToken(visitorId, secret),
+  const outcomes: (IdentifyResponse | undefined)[] = jobs.map(() => undefined)
+  for (const { index, event } of written) {
+    const visitor = saved.find((row) => row.id === event.visitorId)
+    if (!visitor) throw new Error('The identification event was not stored.')
+    outcomes[index] = {
+      requestId: event.requestId,
+      visitorId: event.visitorId,
+      visitorFound: event.visitorFound,
+      confidence: event.confidence,
+      firstSeenAt: new Date(visitor.first_seen_at).toISOString(),
+      lastSeenAt: new Date(visitor.last_seen_at).toISOString(),
+      signals: event.signals,
+      suspectScore: event.suspectScore,
+      storedToken: signVisitorToken(event.visitorId, secret),
+    }
   }
+  return outcomes
 }
 
-/** Per-visitor value counts move with the visitor's profile: -1 for old values, +1 for new ones. */
-function statisticsDelta(previous: Digests, current: Digests) {
-  const components: string[] = []
-  const digests: string[] = []
-  const deltas: number[] = []
+/**
+ * Per-visitor value counts move with the visitor's profile: -1 for old values, +1 for new ones,
+ * summed over the batch by `component\u0000digest`.
+ */
+function addStatistics(totals: Map<string, number>, previous: Digests, current: Digests) {
   const add = (component: string, digest: string, delta: number) => {
-    components.push(component)
-    digests.push(digest)
-    deltas.push(delta)
+    const key = `${component}\u0000${digest}`
+    totals.set(key, (totals.get(key) ?? 0) + delta)
   }
   for (const [component, digest] of Object.entries(current)) {
     const before = previous[component]
@@ -187,5 +323,4 @@ function statisticsDelta(previous: Digests, current: Digests) {
   for (const [component, digest] of Object.entries(previous)) {
     if (!(component in current)) add(component, digest, -1)
   }
-  return { components, digests, deltas }
 }
