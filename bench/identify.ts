@@ -1,16 +1,14 @@
 // npm run bench:identify — throughput and latency of POST /api/v1/identify on the embedded
 // database, prefilled with 10 k and then 1 M synthetic visitors, against a floor: a bare node:http
-// server doing the same validation and the same database work (identifyVisitor) in one process.
+// server doing the same validation and the same database work (identifyVisitor), in its own
+// process like Tessera's (bench/support/floor-server.ts).
 // BENCH_QUICK=1 runs a small smoke version.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
-import { IdentifyRequest } from '../src/contracts/identify'
 import { openDatabase } from '../src/server/db/client'
-import { identifyVisitor } from '../src/server/identification/identify-visitor'
 import { syntheticDevice } from '../src/server/identification/synthetic-devices'
 import { prefillVisitors } from './support/prefill-visitors'
 
@@ -68,62 +66,59 @@ async function load(url: string, population: number): Promise<Result> {
 async function waitHealthy(url: string, child: ChildProcess) {
   const deadline = Date.now() + 120_000
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error('Tessera exited during start-up')
+    if (child.exitCode !== null) throw new Error('The server exited during start-up')
     try {
-      if ((await fetch(`${url}/api/health`)).ok) return
+      if ((await fetch(url)).ok) return
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 300))
   }
-  throw new Error('Tessera did not become healthy')
+  throw new Error('The server did not become healthy')
 }
 
-async function runTessera(dataDir: string, population: number): Promise<Result> {
-  const port = 3411
-  const child = spawn(process.execPath, ['scripts/serve.mjs'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      TESSERA_HOST: '127.0.0.1',
-      TESSERA_DATA_DIR: dataDir,
-      TESSERA_LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-    },
+/** Starts a server process, loads it, stops it. */
+async function runServer(
+  command: string[],
+  env: Record<string, string>,
+  health: string,
+  target: string,
+  population: number,
+) {
+  const child = spawn(process.execPath, command, {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   try {
-    const url = `http://127.0.0.1:${port}`
-    await waitHealthy(url, child)
-    return await load(`${url}/api/v1/identify`, population)
+    await waitHealthy(health, child)
+    return await load(target, population)
   } finally {
     child.kill('SIGTERM')
     await new Promise((resolve) => child.once('exit', resolve))
   }
 }
 
-async function runFloor(dataDir: string, population: number): Promise<Result> {
-  const handle = await openDatabase({ dataDir })
-  const server: Server = createServer(async (request, response) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of request) chunks.push(chunk as Buffer)
-    const parsed = IdentifyRequest.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-    if (!parsed.success) {
-      response.writeHead(400).end()
-      return
-    }
-    const result = await identifyVisitor({
-      db: handle.db,
-      input: parsed.data,
-      context: { ip: request.socket.remoteAddress ?? null, userAgent: request.headers['user-agent'] ?? null },
-    })
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result))
-  })
-  await new Promise<void>((resolve) => server.listen(3412, '127.0.0.1', resolve))
-  try {
-    return await load('http://127.0.0.1:3412/', population)
-  } finally {
-    server.close()
-    await handle.close()
+function runTessera(dataDir: string, population: number): Promise<Result> {
+  const url = 'http://127.0.0.1:3411'
+  const env = {
+    PORT: '3411',
+    TESSERA_HOST: '127.0.0.1',
+    TESSERA_DATA_DIR: dataDir,
+    TESSERA_LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
   }
+  return runServer(['scripts/serve.mjs'], env, `${url}/api/health`, `${url}/api/v1/identify`, population)
+}
+
+function runFloor(dataDir: string, population: number): Promise<Result> {
+  const url = 'http://127.0.0.1:3412/'
+  const command = [
+    '--import',
+    'tsx',
+    '--conditions=react-server',
+    'bench/support/floor-server.ts',
+    dataDir,
+    '3412',
+  ]
+  return runServer(command, {}, url, url, population)
 }
 
 async function main() {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { blockingGroups } from './component-weights'
 import type { Digests } from './digest-components'
 
@@ -6,6 +6,6 @@ import type { Digests } from './digest-components'
 export function blockingKeys(digests: Digests): string[] {
   return blockingGroups.map((group, index) => {
     const material = group.map((name) => `${name}=${digests[name] ?? '-'}`).join('|')
-    return `${index}:${createHash('sha256').update(material).digest('base64url').slice(0, 22)}`
+    return `${index}:${hash('sha256', material, 'base64url').slice(0, 22)}`
   })
 }

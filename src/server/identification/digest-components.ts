@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { ComponentResult, Json } from '@/contracts/identify'
 import { isIdentifying } from './component-weights'
 
@@ -16,7 +16,7 @@ export function canonicalJson(value: Json): string {
 }
 
 export function digestValue(value: Json): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64url').slice(0, 16)
+  return hash('sha256', canonicalJson(value), 'base64url').slice(0, 16)
 }
 
 /**

@@ -1,0 +1,45 @@
+// The floor for bench:identify: a bare node:http server doing the same validation and the same
+// database work as POST /api/v1/identify, without Next.js. Runs in its own process (like
+// Tessera's server), so it never shares an event loop with the load generator.
+// Usage: tsx --conditions=react-server bench/support/floor-server.ts <dataDir> <port>
+import { createServer } from 'node:http'
+import { IdentifyRequest } from '../../src/contracts/identify'
+import { openDatabase } from '../../src/server/db/client'
+import { identifyVisitor } from '../../src/server/identification/identify-visitor'
+
+const [dataDir, port] = process.argv.slice(2)
+if (!dataDir || !port) throw new Error('usage: floor-server.ts <dataDir> <port>')
+const handle = await openDatabase({ dataDir })
+
+const server = createServer(async (request, response) => {
+  if (request.method === 'GET') {
+    response.writeHead(200).end('ok')
+    return
+  }
+  const chunks: Buffer[] = []
+  for await (const chunk of request) chunks.push(chunk as Buffer)
+  let body: unknown
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+  } catch {
+    response.writeHead(400).end()
+    return
+  }
+  const parsed = IdentifyRequest.safeParse(body)
+  if (!parsed.success) {
+    response.writeHead(400).end()
+    return
+  }
+  const result = await identifyVisitor({
+    db: handle.db,
+    input: parsed.data,
+    context: { ip: request.socket.remoteAddress ?? null, userAgent: request.headers['user-agent'] ?? null },
+  })
+  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result))
+})
+server.listen(Number(port), '127.0.0.1')
+
+process.on('SIGTERM', () => {
+  server.close()
+  void handle.close().then(() => process.exit(0))
+})
