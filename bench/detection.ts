@@ -7,7 +7,7 @@
 // BENCH_QUICK=1 runs headless Playwright and one uncontrolled Chromium (a CI smoke run).
 // Installs xvfb, firefox-esr and chromium-driver from Debian when missing (as root).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
@@ -359,6 +359,11 @@ async function main() {
     }
   } finally {
     await server.stop()
+    if (failures.size > 0) {
+      // The server's own account of a failed visit, before its files go.
+      const lines = readFileSync(server.logFile, 'utf8').trim().split('\n')
+      log(`Last lines of the server log:\n${lines.slice(-15).join('\n')}`)
+    }
     removeServerFiles(server)
     await xvfb.stop()
   }
@@ -383,7 +388,7 @@ async function main() {
     const verdict = !event
       ? `no event (${failures.get(name) ?? 'not stored'})`
       : `${bot?.result ?? 'no bot signal'}${bot?.kind ? ` (${bot.kind})` : ''}`
-    const ok = flagged === visit.automated ? 'ok  ' : 'MISS'
+    const ok = !event ? 'FAIL' : flagged === visit.automated ? 'ok  ' : 'MISS'
     log(`${ok} ${name.padEnd(34)} ${verdict}`)
     for (const reason of bot?.reasons ?? []) log(`       - ${reason}`)
   }
