@@ -104,22 +104,11 @@ const corpus: Record<string, Visit> = {
   },
   'puppeteer-extra-stealth-headless': {
     automated: true,
-    async run(url, context) {
-      const stealthy = addExtra(puppeteer)
-      stealthy.use(StealthPlugin())
-      const browser = await stealthy.launch({
-        executablePath: context.chromiumPath,
-        args: chromiumArgs,
-        headless: true,
-      })
-      try {
-        const page = await browser.newPage()
-        await page.goto(url)
-        await page.waitForSelector('[data-testid="visitor-id"]', { timeout: visitTimeout })
-      } finally {
-        await browser.close()
-      }
-    },
+    run: (url, context) => runStealth(url, context, true),
+  },
+  'puppeteer-extra-stealth-headful': {
+    automated: true,
+    run: (url, context) => runStealth(url, context, false),
   },
   'selenium-chromedriver': {
     automated: true,
@@ -205,6 +194,25 @@ const corpus: Record<string, Visit> = {
         )
       }),
   },
+}
+
+/** puppeteer-extra with the stealth plugin's every evasion, as scrapers run it. */
+async function runStealth(url: string, context: Context, headless: boolean) {
+  const stealthy = addExtra(puppeteer)
+  stealthy.use(StealthPlugin())
+  const browser = await stealthy.launch({
+    executablePath: context.chromiumPath,
+    args: chromiumArgs,
+    headless,
+    env: withDisplay(context),
+  })
+  try {
+    const page = await browser.newPage()
+    await page.goto(url)
+    await page.waitForSelector('[data-testid="visitor-id"]', { timeout: visitTimeout })
+  } finally {
+    await browser.close()
+  }
 }
 
 /** Starts a browser as a person would, waits for its event, then stops its whole process group. */

@@ -91,9 +91,7 @@ export function detectBot(read: ComponentReader): BotSignal {
     )
   }
   if (traces.some((trace) => trace.startsWith('window.outer'))) {
-    weak.push(
-      'The outer window size was overwritten with plain values, as stealth plugins do in headless browsers.',
-    )
+    weak.push('The outer window size was overwritten with plain values, as stealth plugins do.')
   }
 
   const outer = read.field('windowGeometry', 'outer')
