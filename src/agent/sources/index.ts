@@ -44,6 +44,7 @@ import { reducedTransparency } from './reduced-transparency'
 import { screen } from './screen'
 import { sessionStorage } from './session-storage'
 import { speechVoices } from './speech-voices'
+import { stealthTraces } from './stealth-traces'
 import { storageQuota } from './storage-quota'
 import { timezone } from './timezone'
 import { timezoneOffset } from './timezone-offset'
@@ -125,6 +126,7 @@ export const sources = {
   jsFeatures,
   // Last: opening an AudioContext wakes the audio service, the slowest synchronous step.
   audioLatency,
+  stealthTraces,
 }
 
 export type SourceName = keyof typeof sources

@@ -57,6 +57,7 @@ const notIdentifying = new Set([
   'automationGlobals',
   'nativeFunctions',
   'devtoolsProtocol',
+  'stealthTraces',
   // Storage availability depends on the context (third-party frame, private window), not the device.
   'cookiesEnabled',
   'localStorage',

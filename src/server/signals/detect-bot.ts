@@ -65,13 +65,33 @@ export function detectBot(read: ComponentReader): BotSignal {
     })
   }
   const replaced = read.strings('nativeFunctions')
+  const traces = read.strings('stealthTraces')
   if (
-    replaced.some((name) => name.startsWith('navigator.webdriver') || name === 'navigator (own properties)')
+    replaced.some(
+      (name) => name.startsWith('navigator.webdriver') || name === 'navigator (own properties)',
+    ) ||
+    traces.includes('proxy navigator.webdriver')
   ) {
     strong.push({
       reason: 'The automation flag was patched to hide automation (stealth plugin).',
       kind: 'Stealth automation',
     })
+  }
+
+  if (traces.includes('iframe.contentWindow')) {
+    strong.push({
+      reason: 'Frames hand out a fake window object (the stealth plugin patches iframe.contentWindow).',
+      kind: 'Stealth automation',
+    })
+  }
+  const proxied = traces.filter((trace) => trace.startsWith('proxy ')).map((trace) => trace.slice(6))
+  if (proxied.length > 0) {
+    weak.push(
+      `Built-in functions are wrapped in Proxies that pass toString checks (${proxied.slice(0, 4).join(', ')}), as stealth plugins do.`,
+    )
+  }
+  if (traces.some((trace) => trace.startsWith('window.outer'))) {
+    weak.push('The outer window size was overwritten with plain values, as stealth plugins do.')
   }
 
   const outer = read.field('windowGeometry', 'outer')
@@ -94,8 +114,16 @@ export function detectBot(read: ComponentReader): BotSignal {
     weak.push('The browser reports no languages.')
   const notification = read.field('permissions', 'notification')
   const query = read.field('permissions', 'query')
-  if (notification === 'denied' && query === 'prompt') {
-    weak.push('The notification permission is reported inconsistently, as in headless Chrome.')
+  // The two APIs read one permission: default ↔ prompt, granted ↔ granted, denied ↔ denied.
+  const expectedQuery: Record<string, string> = { default: 'prompt', granted: 'granted', denied: 'denied' }
+  if (
+    typeof notification === 'string' &&
+    typeof query === 'string' &&
+    expectedQuery[notification] !== query
+  ) {
+    weak.push(
+      `The notification permission is reported inconsistently (${notification} vs ${query}), as in headless or patched Chrome.`,
+    )
   }
 
   if (strong.length > 0 || weak.length >= 2) {

@@ -23,6 +23,12 @@ function osFromPlatform(platform: string): string | undefined {
   return undefined
 }
 
+/** Desktop Chromium of a version that renders WebGL through ANGLE on every platform. */
+function isDesktopChromium(userAgent: string): boolean {
+  const major = Number(/Chrome\/(\d+)/.exec(userAgent)?.[1] ?? 0)
+  return major >= 120 && !/Android|Mobile|CrOS/.test(userAgent)
+}
+
 /** The standard-time UTC offset of an IANA zone, in the agent's sign convention (minutes west). */
 export function standardOffset(timeZone: string, year = new Date().getUTCFullYear()): number | undefined {
   try {
@@ -48,7 +54,28 @@ export function detectTampering(read: ComponentReader): FlagSignal {
   if (replaced.length > 0)
     reasons.push(`Built-in browser functions were replaced: ${replaced.slice(0, 5).join(', ')}.`)
 
+  const traces = read.strings('stealthTraces')
+  const proxied = traces.filter((trace) => trace.startsWith('proxy ')).map((trace) => trace.slice(6))
+  if (proxied.length > 0)
+    reasons.push(
+      `Built-in functions are wrapped in Proxies that disguise them: ${proxied.slice(0, 5).join(', ')}.`,
+    )
+  if (traces.some((trace) => trace.startsWith('window.outer')))
+    reasons.push('The outer window size was overwritten with plain values.')
+  if (traces.includes('iframe.contentWindow')) reasons.push('Frames hand out a fake window object.')
+
   const userAgent = read.string('userAgent') ?? ''
+  const renderer = read.field('webglBasics', 'unmaskedRenderer')
+  if (
+    typeof renderer === 'string' &&
+    renderer &&
+    isDesktopChromium(userAgent) &&
+    !renderer.startsWith('ANGLE (')
+  ) {
+    reasons.push(
+      `The WebGL renderer "${renderer}" is not one desktop Chrome reports (always ANGLE): a spoofed value.`,
+    )
+  }
   const uaOs = osFromUserAgent(userAgent)
   const platformOs = osFromPlatform(read.string('platform') ?? '')
   if (uaOs && platformOs && uaOs !== platformOs && !(uaOs === 'Android' && platformOs === 'Linux')) {
