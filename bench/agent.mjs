@@ -95,8 +95,10 @@ try {
       if (result.error) throw new Error(`${name}: ${result.error}`)
       times[name].push(result.ms)
       if (name === 'tessera')
-        for (const [source, ms] of Object.entries(await tab.evaluate(() => window.durations)))
-          (sourceDurations[source] ??= []).push(ms)
+        for (const [source, ms] of Object.entries(await tab.evaluate(() => window.durations))) {
+          sourceDurations[source] ??= []
+          sourceDurations[source].push(ms)
+        }
       if (process.env.BENCH_DEBUG && name === 'tessera')
         console.log(Math.round(result.ms), await tab.evaluate(() => window.slowest.join(', ')))
       counts[name] = result.count
