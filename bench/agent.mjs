@@ -1,7 +1,8 @@
 // npm run bench:agent — Tessera's agent against FingerprintJS 5 and ThumbmarkJS 1 in headless
 // system Chromium: one page per library from a local static server, loaded in alternation
 // (A B C A B C …), timed inside the page from the first script to the result.
-// BENCH_QUICK=1 runs 3 rounds (a CI smoke run).
+// BENCH_QUICK=1 runs 3 rounds (a CI smoke run). BENCH_DEBUG=1 prints each Tessera load's slowest
+// sources; BENCH_SOURCES=<n> prints the n sources with the highest median duration (0 = all).
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -43,7 +44,7 @@ const scripts = {
 }
 const runners = {
   tessera:
-    'Tessera.collect().then((result) => { window.slowest = Object.entries(result.components).map(([k, v]) => k + " " + v.duration).sort((a, b) => parseFloat(b.split(" ")[1]) - parseFloat(a.split(" ")[1])).slice(0, 6); return Object.keys(result.components).length })',
+    '(window.tRun = performance.now() - window.t0, Tessera.collect()).then((result) => { window.durations = Object.fromEntries(Object.entries(result.components).map(([k, v]) => [k, v.duration]).concat([["(collect)", result.duration], ["(before collect)", Math.round(window.tRun * 10) / 10]])); window.slowest = Object.entries(result.components).map(([k, v]) => k + " " + v.duration).sort((a, b) => parseFloat(b.split(" ")[1]) - parseFloat(a.split(" ")[1])).slice(0, 6); return Object.keys(result.components).length })',
   fingerprintjs: 'window.run()',
   thumbmark: 'window.run()',
 }
@@ -81,6 +82,7 @@ const browser = await chromium.launch({
 })
 const times = { tessera: [], fingerprintjs: [], thumbmark: [] }
 const counts = {}
+const sourceDurations = {}
 try {
   for (let round = 0; round < rounds; round++) {
     for (const name of Object.keys(times)) {
@@ -92,6 +94,11 @@ try {
         .then((handle) => handle.jsonValue())
       if (result.error) throw new Error(`${name}: ${result.error}`)
       times[name].push(result.ms)
+      if (name === 'tessera')
+        for (const [source, ms] of Object.entries(await tab.evaluate(() => window.durations))) {
+          sourceDurations[source] ??= []
+          sourceDurations[source].push(ms)
+        }
       if (process.env.BENCH_DEBUG && name === 'tessera')
         console.log(Math.round(result.ms), await tab.evaluate(() => window.slowest.join(', ')))
       counts[name] = result.count
@@ -114,6 +121,16 @@ for (const name of Object.keys(times)) {
   console.log(
     `${name.padEnd(14)} median ${median(times[name]).toFixed(1)} ms over ${times[name].length} loads, ${gz(name).toFixed(2)} KB gz, ${counts[name]} signals`,
   )
+}
+if (process.env.BENCH_SOURCES !== undefined) {
+  const limit = Number(process.env.BENCH_SOURCES) || Infinity
+  const ranked = Object.entries(sourceDurations)
+    .map(([source, values]) => [source, median(values), Math.max(...values)])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+  console.log('tessera sources by median duration (ms, median / max):')
+  for (const [source, middle, max] of ranked)
+    console.log(`  ${source.padEnd(24)} ${middle.toFixed(1).padStart(6)} / ${max.toFixed(1)}`)
 }
 const tessera = median(times.tessera)
 console.log(
