@@ -44,11 +44,22 @@ test('finds what a stealth plugin does: Proxy-wrapped natives, overwritten sizes
         args[0] === 37446 ? 'Intel Iris OpenGL Engine' : Reflect.apply(target, self, args),
     })
     window.outerWidth = window.innerWidth
-    const contentWindow = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, 'contentWindow')?.get
-    Object.defineProperty(HTMLIFrameElement.prototype, 'contentWindow', {
-      get() {
-        const real = contentWindow?.call(this)
-        return new Proxy(real, { get: (target, key) => (key === 'self' ? window : Reflect.get(target, key)) })
+    // As the plugin's iframe.contentWindow evasion: createElement wrapped, and a frame given a
+    // srcdoc answers with a fake window (a Proxy of the top window) before it is attached.
+    const createElement = document.createElement
+    document.createElement = new Proxy(createElement, {
+      apply(target, self, args) {
+        const element = Reflect.apply(target, self, args)
+        if (String(args[0]).toLowerCase() === 'iframe') {
+          Object.defineProperty(element, 'srcdoc', {
+            configurable: true,
+            set() {
+              const fake = new Proxy(window, { get: (target, key) => Reflect.get(target, key) })
+              Object.defineProperty(element, 'contentWindow', { get: () => fake })
+            },
+          })
+        }
+        return element
       },
     })
   })
