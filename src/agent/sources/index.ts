@@ -124,8 +124,9 @@ export const sources = {
   globalPrivacyControl,
   errorStack,
   jsFeatures,
-  // Last: opening an AudioContext wakes the audio service, the slowest synchronous step.
+  // Late: opening an AudioContext wakes the audio service, the slowest synchronous step.
   audioLatency,
+  // After every other source, so its brief prototype changes to natives can affect none of them.
   stealthTraces,
 }
 
