@@ -53,53 +53,43 @@ async function withTemporaryDirectory<T>(prefix: string, fn: (dir: string) => Pr
   }
 }
 
+/** Playwright's Chromium: headless, or headful on the bench's X display. */
+async function runPlaywright(url: string, context: Context, headless: boolean) {
+  const browser = await chromium.launch({
+    executablePath: context.chromiumPath,
+    args: chromiumArgs,
+    headless,
+    ...(headless ? {} : { env: withDisplay(context) }),
+  })
+  try {
+    const page = await browser.newPage()
+    await page.goto(url)
+    await page.getByTestId('visitor-id').waitFor({ timeout: visitTimeout })
+  } finally {
+    await browser.close()
+  }
+}
+
 const corpus: Record<string, Visit> = {
   'playwright-chromium-headless': {
     automated: true,
-    async run(url, context) {
-      const browser = await chromium.launch({ executablePath: context.chromiumPath, args: chromiumArgs })
-      try {
-        const page = await browser.newPage()
-        await page.goto(url)
-        await page.getByTestId('visitor-id').waitFor({ timeout: visitTimeout })
-      } finally {
-        await browser.close()
-      }
-    },
+    run: (url, context) => runPlaywright(url, context, true),
   },
   'playwright-chromium-headful': {
     automated: true,
-    async run(url, context) {
-      const browser = await chromium.launch({
-        executablePath: context.chromiumPath,
-        args: chromiumArgs,
-        headless: false,
-        env: withDisplay(context),
-      })
-      try {
-        const page = await browser.newPage()
-        await page.goto(url)
-        await page.getByTestId('visitor-id').waitFor({ timeout: visitTimeout })
-      } finally {
-        await browser.close()
-      }
-    },
+    run: (url, context) => runPlaywright(url, context, false),
   },
   'puppeteer-chromium-headless': {
     automated: true,
     async run(url, context) {
-      const browser = await puppeteer.launch({
-        executablePath: context.chromiumPath,
-        args: chromiumArgs,
-        headless: true,
-      })
-      try {
-        const page = await browser.newPage()
-        await page.goto(url)
-        await page.waitForSelector('[data-testid="visitor-id"]', { timeout: visitTimeout })
-      } finally {
-        await browser.close()
-      }
+      await visitWithPuppeteer(
+        puppeteer.launch({
+          executablePath: context.chromiumPath,
+          args: chromiumArgs,
+          headless: true,
+        }),
+        url,
+      )
     },
   },
   'puppeteer-extra-stealth-headless': {
@@ -138,18 +128,14 @@ const corpus: Record<string, Visit> = {
   'puppeteer-firefox-bidi': {
     automated: true,
     async run(url) {
-      const browser = await puppeteer.launch({
-        browser: 'firefox',
-        executablePath: '/usr/bin/firefox-esr',
-        headless: true,
-      })
-      try {
-        const page = await browser.newPage()
-        await page.goto(url)
-        await page.waitForSelector('[data-testid="visitor-id"]', { timeout: visitTimeout })
-      } finally {
-        await browser.close()
-      }
+      await visitWithPuppeteer(
+        puppeteer.launch({
+          browser: 'firefox',
+          executablePath: '/usr/bin/firefox-esr',
+          headless: true,
+        }),
+        url,
+      )
     },
   },
   'uncontrolled-chromium': {
@@ -196,16 +182,18 @@ const corpus: Record<string, Visit> = {
   },
 }
 
-/** puppeteer-extra with the stealth plugin's every evasion, as scrapers run it. */
-async function runStealth(url: string, context: Context, headless: boolean) {
-  const stealthy = addExtra(puppeteer)
-  stealthy.use(StealthPlugin())
-  const browser = await stealthy.launch({
-    executablePath: context.chromiumPath,
-    args: chromiumArgs,
-    headless,
-    env: withDisplay(context),
-  })
+/** A browser Puppeteer drives (puppeteer-core's or puppeteer-extra's). */
+interface PuppeteerBrowser {
+  newPage(): Promise<{
+    goto(url: string): Promise<unknown>
+    waitForSelector(selector: string, options: { timeout: number }): Promise<unknown>
+  }>
+  close(): Promise<void>
+}
+
+/** Opens the page in a Puppeteer-driven browser until the visitor ID shows, then closes it. */
+async function visitWithPuppeteer(launching: Promise<PuppeteerBrowser>, url: string) {
+  const browser = await launching
   try {
     const page = await browser.newPage()
     await page.goto(url)
@@ -213,6 +201,21 @@ async function runStealth(url: string, context: Context, headless: boolean) {
   } finally {
     await browser.close()
   }
+}
+
+/** puppeteer-extra with the stealth plugin's every evasion, as scrapers run it. */
+async function runStealth(url: string, context: Context, headless: boolean) {
+  const stealthy = addExtra(puppeteer)
+  stealthy.use(StealthPlugin())
+  await visitWithPuppeteer(
+    stealthy.launch({
+      executablePath: context.chromiumPath,
+      args: chromiumArgs,
+      headless,
+      env: withDisplay(context),
+    }),
+    url,
+  )
 }
 
 /** Starts a browser as a person would, waits for its event, then stops its whole process group. */
