@@ -30,12 +30,16 @@ const server = createServer(async (request, response) => {
     response.writeHead(400).end()
     return
   }
-  const result = await identifyVisitor({
-    db: handle.db,
-    input: parsed.data,
-    context: { ip: request.socket.remoteAddress ?? null, userAgent: request.headers['user-agent'] ?? null },
-  })
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result))
+  try {
+    const result = await identifyVisitor({
+      db: handle.db,
+      input: parsed.data,
+      context: { ip: request.socket.remoteAddress ?? null, userAgent: request.headers['user-agent'] ?? null },
+    })
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result))
+  } catch {
+    response.writeHead(500).end()
+  }
 })
 server.listen(Number(port), '127.0.0.1')
 

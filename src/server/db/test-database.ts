@@ -8,7 +8,10 @@ export type Engine = 'pglite' | 'postgres'
  * A fresh, migrated database for one test suite: an in-memory PGlite, or a new database on the
  * throwaway PostgreSQL server started by the Vitest global setup.
  */
-export async function openTestDatabase(engine: Engine, postgresUrl: string): Promise<DatabaseHandle> {
+export async function openTestDatabase(
+  engine: Engine,
+  postgresUrl: string,
+): Promise<DatabaseHandle & { url?: string }> {
   if (engine === 'pglite') return openDatabase({ dataDir: 'memory://' })
   const name = `tessera_test_${randomBytes(6).toString('hex')}`
   const admin = new Client({ connectionString: postgresUrl })
@@ -20,6 +23,8 @@ export async function openTestDatabase(engine: Engine, postgresUrl: string): Pro
   const handle = await openDatabase({ url: url.toString() })
   return {
     ...handle,
+    // For tests that need a second app server on the same database.
+    url: url.toString(),
     async close() {
       await handle.close()
       const cleanup = new Client({ connectionString: postgresUrl })

@@ -26,6 +26,8 @@ export async function parseRequest<Schema extends z.ZodType>(
   } catch {
     throw new HttpError('invalid_json')
   }
+  if (containsNul(body))
+    throw new HttpError('invalid_request', 'Text in the request must not contain NUL characters (\\u0000).')
   const result = schema.safeParse(body)
   if (!result.success) {
     const issues = result.error.issues.slice(0, 10).map((issue) => ({
@@ -55,4 +57,13 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
     chunks.push(value)
   }
   return new TextDecoder().decode(Buffer.concat(chunks))
+}
+
+/** Whether any string (or object key) in parsed JSON holds U+0000, which PostgreSQL cannot store. */
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000')
+  if (Array.isArray(value)) return value.some(containsNul)
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).some(([key, entry]) => key.includes('\u0000') || containsNul(entry))
+  return false
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { ComponentResult, IdentifyRequest } from '@/contracts/identify'
-import { type DatabaseHandle, queryRows } from '../db/client'
+import { type DatabaseHandle, openDatabase, queryRows } from '../db/client'
 import { type Engine, openTestDatabase } from '../db/test-database'
 import { identifyVisitor } from './identify-visitor'
 import { syntheticDevice } from './synthetic-devices'
@@ -14,7 +14,7 @@ function payload(components: Record<string, ComponentResult>, extra: Partial<Ide
 }
 
 describe.each(engines)('identifyVisitor on %s', (engine) => {
-  let handle: DatabaseHandle
+  let handle: DatabaseHandle & { url?: string }
   const context = { ip: '203.0.113.7', userAgent: 'test' }
 
   beforeAll(async () => {
@@ -187,4 +187,80 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
     const [count] = await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from visitors`)
     expect(row?.visitors).toBe(count?.n)
   })
+
+  it('stores one device that arrives twice at once as one visitor', async () => {
+    const device = syntheticDevice(40)
+    const [first, second] = await Promise.all([
+      identifyVisitor({ db: handle.db, input: payload(device), context }),
+      identifyVisitor({ db: handle.db, input: payload(device), context }),
+    ])
+    expect(second?.visitorId).toBe(first?.visitorId)
+    expect([first?.visitorFound, second?.visitorFound].sort()).toEqual([false, true])
+  })
+
+  it('serves everyone else while one device floods the queue', async () => {
+    const hot = syntheticDevice(41)
+    const finished: string[] = []
+    const flood = Array.from({ length: 80 }, () =>
+      identifyVisitor({ db: handle.db, input: payload(hot), context }).then((result) => {
+        finished.push('hot')
+        return result.visitorId
+      }),
+    )
+    const others = [50, 51, 52, 53, 54].map((seed) =>
+      identifyVisitor({ db: handle.db, input: payload(syntheticDevice(seed)), context }).then(() =>
+        finished.push('other'),
+      ),
+    )
+    const [floodIds] = await Promise.all([Promise.all(flood), Promise.all(others)])
+    // One flooding request is stored per batch; the others go in the first batches.
+    expect(finished.lastIndexOf('other')).toBeLessThan(5 + 3)
+    expect(new Set(floodIds).size).toBe(1)
+    const [row] = await queryRows<{ visits: number }>(
+      handle.db,
+      sql`select visits from visitors where id = ${floodIds[0] ?? ''}`,
+    )
+    expect(row?.visits).toBe(80)
+  })
+
+  it.skipIf(engine === 'pglite')(
+    'keeps app servers that share one database from deadlocking each other',
+    async () => {
+      const url = handle.url ?? ''
+      const servers = [handle, ...(await Promise.all([1, 2, 3].map(() => openDatabase({ url }))))]
+      // A deadlock is retried request by request and might not reach the caller: count them
+      // where the driver reports them (SQLSTATE 40P01).
+      let deadlocks = 0
+      for (const server of servers) {
+        const execute = server.db.execute.bind(server.db)
+        server.db.execute = ((query: Parameters<typeof execute>[0]) =>
+          execute(query).catch((error: unknown) => {
+            if (JSON.stringify(error, Object.getOwnPropertyNames(error)).includes('40P01')) deadlocks++
+            throw error
+          })) as typeof execute
+      }
+      try {
+        // 64 clients, each sending new devices one after the other to one of four app servers:
+        // concurrent batches add statistics rows the other servers' batches touch too.
+        let next = 0
+        const failures: unknown[] = []
+        await Promise.all(
+          Array.from({ length: 64 }, async (_, client) => {
+            while (next < 1200) {
+              const seed = 5000 + next++
+              const db = (servers[client % servers.length] as DatabaseHandle).db
+              await identifyVisitor({ db, input: payload(syntheticDevice(seed)), context }).catch((error) =>
+                failures.push(error),
+              )
+            }
+          }),
+        )
+        expect(failures).toEqual([])
+        expect(deadlocks).toBe(0)
+      } finally {
+        for (const server of servers.slice(1)) await server.close()
+      }
+    },
+    60_000,
+  )
 })

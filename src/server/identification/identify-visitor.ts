@@ -3,9 +3,11 @@ import { sql } from 'drizzle-orm'
 import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { StoredEvent } from '@/contracts/server-api'
 import { type Database, queryRows } from '../db/client'
+import { HttpError } from '../http/errors'
 import { computeSignals } from '../signals/compute-signals'
 import { explainSuspectScore } from '../signals/suspect-score'
 import type { VelocityRow } from '../signals/velocity'
+import { type BatchOutcome, createBatchQueue } from './batch-queue'
 import { blockingKeys } from './blocking-keys'
 import { scoreConfidence } from './confidence'
 import { type Digests, digestComponents } from './digest-components'
@@ -27,8 +29,6 @@ const MAX_CANDIDATES = 16
 
 /** Events per visitor read for velocity: enough to see a burst, bounded for busy bots. */
 const VELOCITY_WINDOW = 1000
-/** Most identifications answered by one pair of statements. */
-const MAX_BATCH = 64
 
 interface IdentifyJob {
   input: IdentifyRequest
@@ -40,10 +40,8 @@ interface IdentifyJob {
  * trips: one read (token visitor + blocking-key candidates), one write (a single statement that
  * also queues the site's webhook deliveries, so an acknowledged event is never without them).
  *
- * Requests that arrive while a batch is at the database wait for the next one, which then serves
- * them all with the same two statements (group commit): an idle server answers at once, a busy
- * one pays each statement's fixed cost once per batch instead of once per request. Nobody is
- * answered before the batch's write has committed.
+ * Under load, requests share these two statements in batches (see batch-queue.ts). Nobody is
+ * answered before their batch's write has committed.
  */
 export function identifyVisitor({
   db,
@@ -57,67 +55,33 @@ export function identifyVisitor({
   return queueFor(db).submit({ input, context })
 }
 
-interface Waiting {
-  job: IdentifyJob
-  resolve(result: IdentifyResponse): void
-  reject(error: unknown): void
-}
+type IdentifyQueue = ReturnType<typeof createBatchQueue<IdentifyJob, IdentifyResponse>>
 
-const queues = new WeakMap<Database, ReturnType<typeof createQueue>>()
+// On globalThis, like the database itself: Next.js may load this module in more than one
+// bundle, and two queues on one database would run batches that miss each other's writes.
+const queuesKey = Symbol.for('tessera.identifyQueues')
+type GlobalWithQueues = typeof globalThis & { [queuesKey]?: WeakMap<Database, IdentifyQueue> }
 
-function queueFor(db: Database) {
-  let queue = queues.get(db)
+function queueFor(db: Database): IdentifyQueue {
+  const store = globalThis as GlobalWithQueues
+  store[queuesKey] ??= new WeakMap()
+  let queue = store[queuesKey].get(db)
   if (!queue) {
-    queue = createQueue(db)
-    queues.set(db, queue)
+    queue = createBatchQueue<IdentifyJob, IdentifyResponse>((jobs) => identifyBatch(db, jobs), {
+      maxBatch: 64,
+      maxQueued: 5_000,
+      maxBlockedPerKey: 100,
+      tooBusy: () =>
+        new HttpError('service_unavailable', 'Too many identifications are waiting; try again shortly.'),
+      tooFast: () =>
+        new HttpError(
+          'rate_limited',
+          'This device sends identifications faster than they can be stored; slow down.',
+        ),
+    })
+    store[queuesKey].set(db, queue)
   }
   return queue
-}
-
-function createQueue(db: Database) {
-  const waiting: Waiting[] = []
-  let running = false
-
-  async function run(batch: Waiting[]) {
-    try {
-      const outcomes = await identifyBatch(
-        db,
-        batch.map((entry) => entry.job),
-      )
-      // A request whose visitor an earlier request of the batch already wrote goes first into
-      // the next batch, where it sees that visit.
-      const deferred = batch.filter((entry, index) => {
-        const outcome = outcomes[index]
-        if (outcome) entry.resolve(outcome)
-        return !outcome
-      })
-      waiting.unshift(...deferred)
-    } catch (error) {
-      if (batch.length === 1) batch[0]?.reject(error)
-      // One bad request must not fail its neighbours: each is retried alone.
-      else for (const entry of batch) await run([entry])
-    }
-  }
-
-  async function drain() {
-    running = true
-    while (waiting.length > 0) {
-      // The embedded database runs on this thread and holds it during a statement: let the
-      // requests that arrived meanwhile be read first, so they join this batch.
-      await new Promise((resolve) => setImmediate(resolve))
-      await run(waiting.splice(0, MAX_BATCH))
-    }
-    running = false
-  }
-
-  return {
-    submit(job: IdentifyJob): Promise<IdentifyResponse> {
-      return new Promise((resolve, reject) => {
-        waiting.push({ job, resolve, reject })
-        if (!running) void drain()
-      })
-    },
-  }
 }
 
 interface CandidateRow {
@@ -130,10 +94,12 @@ interface CandidateRow {
 
 /**
  * Identifies a batch of requests: one read for every request's candidates, matching in memory,
- * one write for every event. Answers in request order; `undefined` for a request whose visitor
- * an earlier request of the same batch claimed (it must be run again).
+ * one write for every event. Answers in request order. A request whose visitor, or whose exact
+ * device (the same blocking keys: the same device's first visit twice), an earlier request of
+ * the batch already claimed is answered with `blockedBy`: it runs again once that one is stored,
+ * as if the two had come one after the other.
  */
-async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<(IdentifyResponse | undefined)[]> {
+async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOutcome<IdentifyResponse>[]> {
   const secret = await getIdentitySecret(db)
   const now = new Date()
   const prepared = jobs.map(({ input, context }) => {
@@ -190,7 +156,9 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<(Identi
         ) as activity`,
   )
 
-  const claimed = new Set<string>()
+  const outcomes: BatchOutcome<IdentifyResponse>[] = []
+  const claimedVisitors = new Set<string>()
+  const claimedDevices = new Map<string, string>()
   const stats = new Map<string, number>()
   const written: { index: number; event: StoredEvent; job: (typeof prepared)[number]; method: string }[] = []
   prepared.forEach((job, index) => {
@@ -202,8 +170,14 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<(Identi
     }))
     const match = matchVisitor(job.digests, candidates, job.tokenVisitorId)
     const visitorId = match.method === 'new' ? newVisitorId() : match.visitorId
-    if (claimed.has(visitorId)) return
-    claimed.add(visitorId)
+    const device = job.keys.join(' ')
+    const blockedBy = claimedVisitors.has(visitorId) ? visitorId : claimedDevices.get(device)
+    if (blockedBy) {
+      outcomes[index] = { blockedBy }
+      return
+    }
+    claimedVisitors.add(visitorId)
+    claimedDevices.set(device, visitorId)
     const row = mine.find((candidate) => candidate.id === visitorId)
     addStatistics(stats, match.method === 'new' ? {} : (row?.profile ?? {}), job.digests)
     const confidence = scoreConfidence(match)
@@ -230,10 +204,16 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<(Identi
     written.push({ index, event, job, method: match.method })
   })
 
+  // Rows are written in a fixed order (visitor ID, key, component), so app servers sharing one
+  // PostgreSQL lock them in the same order and never deadlock each other.
+  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  written.sort((a, b) => byText(a.event.visitorId, b.event.visitorId))
   const visitors = written.map(({ event }) => event.visitorId)
-  const keyVisitors = written.flatMap(({ event, job }) => job.keys.map(() => event.visitorId))
+  const keyPairs = written
+    .flatMap(({ event, job }) => job.keys.map((key) => [key, event.visitorId] as const))
+    .sort(([a], [b]) => byText(a, b))
   const column = <Value>(pick: (entry: (typeof written)[number]) => Value) => sql.param(written.map(pick))
-  const changes = [...stats].filter(([, delta]) => delta !== 0)
+  const changes = [...stats].filter(([, delta]) => delta !== 0).sort(([a], [b]) => byText(a, b))
   const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
 
   // Round trip 2: visitors, keys, statistics, events and webhook outbox in one statement.
@@ -248,8 +228,8 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<(Identi
             visits = visitors.visits + 1
           returning id, first_seen_at, last_seen_at),
         wanted_keys as (
-          select * from unnest(${sql.param(keyVisitors)}::text[], ${sql.param(written.flatMap(({ job }) => job.keys))}::text[])
-            as wanted(visitor_id, key)),
+          select * from unnest(${sql.param(keyPairs.map(([, visitor]) => visitor))}::text[],
+            ${sql.param(keyPairs.map(([key]) => key))}::text[]) as wanted(visitor_id, key)),
         stale_keys as (
           delete from visitor_keys where visitor_id = any(${sql.param(visitors)}::text[])
             and (visitor_id, key) not in (select visitor_id, key from wanted_keys)),
@@ -286,20 +266,21 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<(Identi
         select id, first_seen_at, last_seen_at from visitor`,
   )
 
-  const outcomes: (IdentifyResponse | undefined)[] = jobs.map(() => undefined)
   for (const { index, event } of written) {
+    // The write has committed: from here on nothing may fail, or a retry would store it twice.
     const visitor = saved.find((row) => row.id === event.visitorId)
-    if (!visitor) throw new Error('The identification event was not stored.')
     outcomes[index] = {
-      requestId: event.requestId,
-      visitorId: event.visitorId,
-      visitorFound: event.visitorFound,
-      confidence: event.confidence,
-      firstSeenAt: new Date(visitor.first_seen_at).toISOString(),
-      lastSeenAt: new Date(visitor.last_seen_at).toISOString(),
-      signals: event.signals,
-      suspectScore: event.suspectScore,
-      storedToken: signVisitorToken(event.visitorId, secret),
+      result: {
+        requestId: event.requestId,
+        visitorId: event.visitorId,
+        visitorFound: event.visitorFound,
+        confidence: event.confidence,
+        firstSeenAt: new Date(visitor?.first_seen_at ?? event.createdAt).toISOString(),
+        lastSeenAt: new Date(visitor?.last_seen_at ?? event.createdAt).toISOString(),
+        signals: event.signals,
+        suspectScore: event.suspectScore,
+        storedToken: signVisitorToken(event.visitorId, secret),
+      },
     }
   }
   return outcomes

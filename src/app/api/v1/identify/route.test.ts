@@ -83,6 +83,13 @@ describe('POST /api/v1/identify', () => {
       'unknown_site',
     ],
     [
+      'a NUL character, which the database cannot store',
+      JSON.stringify({ components: syntheticDevice(2), linkedId: 'user\u000042' }),
+      {},
+      400,
+      'invalid_request',
+    ],
+    [
       'a form body',
       'components=1',
       { 'content-type': 'application/x-www-form-urlencoded' },
