@@ -37,7 +37,7 @@ export function buildOpenApiDocument(serverUrl: string) {
     request: { body: { content: { 'application/json': { schema: IdentifyRequest } } } },
     responses: {
       200: { description: 'Identified', content: { 'application/json': { schema: IdentifyResponse } } },
-      ...errors(400, 413, 415),
+      ...errors(400, 413, 415, 429, 503),
     },
   })
   registry.registerPath({
