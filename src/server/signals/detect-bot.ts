@@ -1,4 +1,5 @@
 import type { ComponentReader } from './read-components'
+import { readStealthTraces } from './stealth-traces'
 
 export type BotSignal = {
   result: 'notDetected' | 'good' | 'bad'
@@ -65,12 +66,12 @@ export function detectBot(read: ComponentReader): BotSignal {
     })
   }
   const replaced = read.strings('nativeFunctions')
-  const traces = read.strings('stealthTraces')
+  const traces = readStealthTraces(read)
   if (
     replaced.some(
       (name) => name.startsWith('navigator.webdriver') || name === 'navigator (own properties)',
     ) ||
-    traces.includes('proxy navigator.webdriver')
+    traces.proxied.includes('navigator.webdriver')
   ) {
     strong.push({
       reason: 'The automation flag was patched to hide automation (stealth plugin).',
@@ -78,19 +79,18 @@ export function detectBot(read: ComponentReader): BotSignal {
     })
   }
 
-  if (traces.includes('iframe.contentWindow')) {
+  if (traces.fakeFrameWindow) {
     strong.push({
       reason: 'Frames hand out a fake window object (the stealth plugin patches iframe.contentWindow).',
       kind: 'Stealth automation',
     })
   }
-  const proxied = traces.filter((trace) => trace.startsWith('proxy ')).map((trace) => trace.slice(6))
-  if (proxied.length > 0) {
+  if (traces.proxied.length > 0) {
     weak.push(
-      `Built-in functions are wrapped in Proxies that pass toString checks (${proxied.slice(0, 4).join(', ')}), as stealth plugins do.`,
+      `Built-in functions are wrapped in Proxies that pass toString checks (${traces.proxied.slice(0, 4).join(', ')}), as stealth plugins do.`,
     )
   }
-  if (traces.some((trace) => trace.startsWith('window.outer'))) {
+  if (traces.outerSizeOverwritten) {
     weak.push('The outer window size was overwritten with plain values, as stealth plugins do.')
   }
 

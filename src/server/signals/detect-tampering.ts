@@ -1,4 +1,5 @@
 import type { ComponentReader } from './read-components'
+import { readStealthTraces } from './stealth-traces'
 
 export type FlagSignal = {
   result: boolean
@@ -54,15 +55,13 @@ export function detectTampering(read: ComponentReader): FlagSignal {
   if (replaced.length > 0)
     reasons.push(`Built-in browser functions were replaced: ${replaced.slice(0, 5).join(', ')}.`)
 
-  const traces = read.strings('stealthTraces')
-  const proxied = traces.filter((trace) => trace.startsWith('proxy ')).map((trace) => trace.slice(6))
+  const { proxied, outerSizeOverwritten, fakeFrameWindow } = readStealthTraces(read)
   if (proxied.length > 0)
     reasons.push(
       `Built-in functions are wrapped in Proxies that disguise them: ${proxied.slice(0, 5).join(', ')}.`,
     )
-  if (traces.some((trace) => trace.startsWith('window.outer')))
-    reasons.push('The outer window size was overwritten with plain values.')
-  if (traces.includes('iframe.contentWindow')) reasons.push('Frames hand out a fake window object.')
+  if (outerSizeOverwritten) reasons.push('The outer window size was overwritten with plain values.')
+  if (fakeFrameWindow) reasons.push('Frames hand out a fake window object.')
 
   const userAgent = read.string('userAgent') ?? ''
   const renderer = read.field('webglBasics', 'unmaskedRenderer')
