@@ -1,16 +1,5 @@
 import type { NextConfig } from 'next'
-
-// Every screen but /frame refuses to be framed. /frame's own frame-ancestors policy is
-// computed per site key at request time (src/app/frame), so it is left out here.
-const denyFraming = [
-  { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" },
-  { key: 'X-Frame-Options', value: 'DENY' },
-]
-
-const baseHeaders = [
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-]
+import { baseHeaders, denyFraming } from './src/server/http/security-headers'
 
 const config: NextConfig = {
   poweredByHeader: false,
@@ -19,6 +8,7 @@ const config: NextConfig = {
   async headers() {
     return [
       { source: '/:path*', headers: baseHeaders },
+      // /frame's frame-ancestors policy is computed per site key at request time (src/proxy.ts).
       { source: '/((?!frame$|frame/).*)', headers: denyFraming },
       // The loader is fetched by other sites' pages: cacheable, and readable cross-origin.
       {

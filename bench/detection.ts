@@ -327,7 +327,8 @@ interface StoredEvent {
 }
 
 async function main() {
-  if (!existsSync('.next/BUILD_ID')) throw new Error('Build Tessera first: npm run build')
+  if (!existsSync('.next/BUILD_ID') || !existsSync('dist/server/serve-node-route.mjs'))
+    throw new Error('Build Tessera first: npm run build')
   ensureDebianPackages()
   const names = Object.keys(corpus).filter(
     (name) => !quick || name === 'playwright-chromium-headless' || name === 'uncontrolled-chromium',

@@ -122,7 +122,8 @@ function runFloor(dataDir: string, population: number): Promise<Result> {
 }
 
 async function main() {
-  if (!existsSync('.next/BUILD_ID')) throw new Error('Build Tessera first: npm run build')
+  if (!existsSync('.next/BUILD_ID') || !existsSync('dist/server/serve-node-route.mjs'))
+    throw new Error('Build Tessera first: npm run build')
   const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-identify-'))
   const results: { size: number; tessera: Result; floor: Result }[] = []
   try {

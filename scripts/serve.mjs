@@ -1,7 +1,9 @@
 // Tessera's production HTTP server: Next.js behind a thin node:http front that owns
 // X-Forwarded-For. `next start` passes a client-sent X-Forwarded-For through unchanged, so any
 // caller could pick its own IP; here only the entries added by TESSERA_TRUSTED_PROXIES
-// proxies are kept, followed by the address of the socket itself.
+// proxies are kept, followed by the address of the socket itself. The agent's hot path
+// (POST /api/v1/identify) is answered here directly, with the same handler as its Next.js
+// route (src/server/http/serve-node-route.ts, built by scripts/build-server.mjs).
 import { createServer } from 'node:http'
 import next from 'next'
 
@@ -12,6 +14,7 @@ const trustedProxies = Number(process.env.TESSERA_TRUSTED_PROXIES ?? 0)
 const app = next({ dev: false, hostname, port })
 const handle = app.getRequestHandler()
 await app.prepare()
+const { serveNodeRoute } = await import('../dist/server/serve-node-route.mjs')
 
 createServer((request, response) => {
   const header = request.headers['x-forwarded-for']
@@ -23,7 +26,7 @@ createServer((request, response) => {
   request.headers['x-forwarded-for'] = [...trusted, request.socket.remoteAddress ?? '']
     .filter(Boolean)
     .join(', ')
-  handle(request, response)
+  if (!serveNodeRoute(request, response)) handle(request, response)
 }).listen(port, hostname, () => {
   console.log(
     JSON.stringify({

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 
-if (!existsSync('.next/BUILD_ID') || !existsSync('public/agent.js')) {
+if (!['.next/BUILD_ID', 'public/agent.js', 'dist/server/serve-node-route.mjs'].every(existsSync)) {
   console.log('No production build yet: building Tessera (about a minute, once).')
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)

@@ -17,7 +17,8 @@ export async function startTesseraServer(options: {
   env?: Record<string, string>
   dataDir?: string
 }): Promise<RunningServer> {
-  if (!existsSync('.next/BUILD_ID')) throw new Error('No production build found: run `npm run build` first.')
+  if (!existsSync('.next/BUILD_ID') || !existsSync('dist/server/serve-node-route.mjs'))
+    throw new Error('No production build found: run `npm run build` first.')
   // Another server on the port would answer the health check in place of ours.
   await assertPortFree(options.port)
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tessera-e2e-'))

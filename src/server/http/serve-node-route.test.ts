@@ -1,0 +1,129 @@
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getDb, queryRows } from '../db/client'
+import { syntheticDevice } from '../identification/synthetic-devices'
+import { ensureDefaultSite } from '../sites/ensure-default-site'
+import { serveNodeRoute } from './serve-node-route'
+
+let server: Server
+let origin: string
+
+beforeAll(async () => {
+  await ensureDefaultSite({ db: await getDb(), origins: [] })
+  // Like scripts/serve.mjs: X-Forwarded-For is rewritten to the socket address, then Next.js
+  // (here a plain 404) answers whatever the node routes do not.
+  server = createServer((request, response) => {
+    request.headers['x-forwarded-for'] = request.socket.remoteAddress ?? ''
+    if (!serveNodeRoute(request, response)) response.writeHead(404).end('next')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(() => new Promise((resolve) => server.close(resolve)))
+
+async function eventCount() {
+  const [row] = await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from events`)
+  return row?.n ?? 0
+}
+
+/** Sends a body in chunks without Content-Length, as a client streaming it would. */
+function postChunked(path: string, chunks: string[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(`${origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    })
+    outgoing.on('response', (response) => {
+      let body = ''
+      response.on('data', (chunk) => {
+        body += chunk
+      })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+    })
+    outgoing.on('error', reject)
+    for (const chunk of chunks) outgoing.write(chunk)
+    outgoing.end()
+  })
+}
+
+describe('serveNodeRoute (POST /api/v1/identify ahead of Next.js)', () => {
+  it('answers like the Next.js route, with the security headers Next.js would add', async () => {
+    const response = await fetch(`${origin}/api/v1/identify?from=test`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
+      body: JSON.stringify({ components: syntheticDevice(41), url: 'https://shop.example/' }),
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
+    expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(/^tessera_vid=v1\..+HttpOnly/)])
+    const body = await response.json()
+    expect(body.visitorFound).toBe(false)
+
+    // The stored address is the socket's: the client's own X-Forwarded-For was replaced.
+    const [event] = await queryRows<{ ip: string; url: string }>(
+      await getDb(),
+      sql`select ip, url from events where request_id = ${body.requestId}`,
+    )
+    expect(event).toEqual({ ip: '127.0.0.1', url: 'https://shop.example/' })
+
+    const again = await fetch(`${origin}/api/v1/identify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `tessera_vid=${body.storedToken}` },
+      body: JSON.stringify({ components: syntheticDevice(41) }),
+    })
+    expect(await again.json()).toMatchObject({ visitorId: body.visitorId, visitorFound: true })
+  })
+
+  it('refuses a streamed body over the size limit with 413 and stores nothing', async () => {
+    const before = await eventCount()
+    const chunk = `{"components":{"big":{"value":"${'x'.repeat(40_000)}`
+    const answer = await postChunked('/api/v1/identify', [chunk, 'y'.repeat(40_000), '","duration":1}}}'])
+    expect(answer.status).toBe(413)
+    expect(JSON.parse(answer.body).error.code).toBe('payload_too_large')
+    expect(await eventCount()).toBe(before)
+  })
+
+  it('refuses malformed JSON with 400 and stores nothing', async () => {
+    const before = await eventCount()
+    const answer = await postChunked('/api/v1/identify', ['{"components": '])
+    expect(answer.status).toBe(400)
+    expect(JSON.parse(answer.body).error.code).toBe('invalid_json')
+    expect(await eventCount()).toBe(before)
+  })
+
+  it('refuses a form body with 415, and the connection serves the next request', async () => {
+    const before = await eventCount()
+    const refused = await fetch(`${origin}/api/v1/identify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `components=${'x'.repeat(20_000)}`,
+    })
+    expect(refused.status).toBe(415)
+    expect((await refused.json()).error.code).toBe('unsupported_media_type')
+    const next = await fetch(`${origin}/api/v1/identify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ components: syntheticDevice(42) }),
+    })
+    expect(next.status).toBe(200)
+    expect(await eventCount()).toBe(before + 1)
+  })
+
+  it('leaves every other method and path to Next.js', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/v1/identify'],
+      ['POST', '/api/v1/identify/extra'],
+      ['POST', '/api/v1/identifyx'],
+      ['POST', '/api/v1/events'],
+    ] as const) {
+      const response = await fetch(`${origin}${path}`, { method, body: method === 'POST' ? '{}' : undefined })
+      expect(await response.text(), `${method} ${path}`).toBe('next')
+    }
+  })
+})
