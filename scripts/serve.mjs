@@ -14,7 +14,9 @@ const trustedProxies = Number(process.env.TESSERA_TRUSTED_PROXIES ?? 0)
 const app = next({ dev: false, hostname, port })
 const handle = app.getRequestHandler()
 await app.prepare()
-const { serveNodeRoute } = await import('../dist/server/serve-node-route.mjs')
+const { serveNodeRoute, whenTesseraReady } = await import('../dist/server/serve-node-route.mjs')
+// Next.js runs start-up (src/instrumentation.ts) without waiting for it: listen once it is done.
+await whenTesseraReady()
 
 createServer((request, response) => {
   const header = request.headers['x-forwarded-for']

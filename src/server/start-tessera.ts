@@ -42,6 +42,8 @@ async function bootTessera() {
   } else if (operator.created) {
     log.info({ username: FIRST_OPERATOR }, 'first operator created with TESSERA_ADMIN_PASSWORD')
   }
+  const { markTesseraReady } = await import('./readiness')
+  markTesseraReady()
   runWebhookWorker(db)
   const { runRetention } = await import('./retention/purge-expired-data')
   runRetention(db, env.TESSERA_RETENTION_DAYS, (removed) => {

@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { SQL } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { getEnv } from '../env'
+import { processWide } from '../process-wide'
 import * as schema from './schema'
 
 /** The one database type the rest of the server sees; which engine runs stays in this file. */
@@ -72,22 +73,17 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   return { db, engine: 'postgres', close: () => pool.end() }
 }
 
-// Kept on globalThis: Next.js may load this module in more than one bundle, and one
-// process must never open the same PGlite directory twice.
-const globalKey = Symbol.for('tessera.database')
-type GlobalWithDatabase = typeof globalThis & { [globalKey]?: Promise<DatabaseHandle> }
-
 /** The process-wide database from the environment, opened and migrated on first use. */
 export function getDatabase(): Promise<DatabaseHandle> {
-  const store = globalThis as GlobalWithDatabase
-  const existing = store[globalKey]
-  if (existing) return existing
+  // One per process: the same PGlite directory must never be opened twice.
+  const slot = processWide('database', (): { opening?: Promise<DatabaseHandle> } => ({}))
+  if (slot.opening) return slot.opening
   const env = getEnv()
   const opening = openDatabase({ url: env.DATABASE_URL, dataDir: env.TESSERA_DATA_DIR })
-  store[globalKey] = opening
+  slot.opening = opening
   // A failed start must not be cached: the next request tries again.
   opening.catch(() => {
-    if (store[globalKey] === opening) delete store[globalKey]
+    if (slot.opening === opening) slot.opening = undefined
   })
   return opening
 }

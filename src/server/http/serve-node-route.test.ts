@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type Server } from 'node:http'
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -49,6 +49,28 @@ function postChunked(path: string, chunks: string[]): Promise<{ status: number; 
   })
 }
 
+/** One POST through a given agent; tells which local socket port carried it. */
+function send(agent: Agent, contentType: string, body: string) {
+  return new Promise<{ status: number; body: string; socket: number | undefined }>((resolve, reject) => {
+    const outgoing = httpRequest(`${origin}/api/v1/identify`, {
+      method: 'POST',
+      agent,
+      headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) },
+    })
+    outgoing.on('response', (response) => {
+      let text = ''
+      response.on('data', (chunk) => {
+        text += chunk
+      })
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: text, socket: outgoing.socket?.localPort }),
+      )
+    })
+    outgoing.on('error', reject)
+    outgoing.end(body)
+  })
+}
+
 describe('serveNodeRoute (POST /api/v1/identify ahead of Next.js)', () => {
   it('answers like the Next.js route, with the security headers Next.js would add', async () => {
     const response = await fetch(`${origin}/api/v1/identify?from=test`, {
@@ -61,6 +83,8 @@ describe('serveNodeRoute (POST /api/v1/identify ahead of Next.js)', () => {
     expect(response.headers.get('cache-control')).toBe('no-store')
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     expect(response.headers.get('x-frame-options')).toBe('DENY')
+    expect(response.headers.get('content-security-policy')).toBe("frame-ancestors 'none'")
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
     expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(/^tessera_vid=v1\..+HttpOnly/)])
     const body = await response.json()
     expect(body.visitorFound).toBe(false)
@@ -97,22 +121,21 @@ describe('serveNodeRoute (POST /api/v1/identify ahead of Next.js)', () => {
     expect(await eventCount()).toBe(before)
   })
 
-  it('refuses a form body with 415, and the connection serves the next request', async () => {
+  it('refuses a form body with 415, and the same connection serves the next request', async () => {
     const before = await eventCount()
-    const refused = await fetch(`${origin}/api/v1/identify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: `components=${'x'.repeat(20_000)}`,
-    })
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const refused = await send(agent, 'application/x-www-form-urlencoded', `components=${'x'.repeat(20_000)}`)
     expect(refused.status).toBe(415)
-    expect((await refused.json()).error.code).toBe('unsupported_media_type')
-    const next = await fetch(`${origin}/api/v1/identify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ components: syntheticDevice(42) }),
-    })
-    expect(next.status).toBe(200)
+    expect(JSON.parse(refused.body).error.code).toBe('unsupported_media_type')
+    const accepted = await send(
+      agent,
+      'application/json',
+      JSON.stringify({ components: syntheticDevice(42) }),
+    )
+    expect(accepted.status).toBe(200)
+    expect(refused.socket).toBe(accepted.socket)
     expect(await eventCount()).toBe(before + 1)
+    agent.destroy()
   })
 
   it('leaves every other method and path to Next.js', async () => {

@@ -19,6 +19,8 @@ const nodeRoutes: Record<string, RouteHandler> = {
 
 const securityHeaders = [...baseHeaders, ...denyFraming]
 
+export { whenTesseraReady } from '../readiness'
+
 /** Answers the request when it is one of nodeRoutes and returns true; otherwise returns false. */
 export function serveNodeRoute(request: IncomingMessage, response: ServerResponse): boolean {
   const url = request.url ?? '/'
@@ -27,10 +29,17 @@ export function serveNodeRoute(request: IncomingMessage, response: ServerRespons
   if (!handler) return false
   answer(handler, request, response).catch((error: unknown) => {
     log.error({ err: error }, 'node route failed')
-    if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' })
-    response.end(
-      JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side.' } }),
-    )
+    if (response.headersSent) return void response.destroy()
+    const body = JSON.stringify({
+      error: { code: 'internal_error', message: 'Something went wrong on our side.' },
+    })
+    const headers = Object.fromEntries(securityHeaders.map(({ key, value }) => [key, value]))
+    response.writeHead(500, {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    })
+    response.end(body)
   })
   return true
 }

@@ -4,6 +4,7 @@ import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { StoredEvent } from '@/contracts/server-api'
 import { type Database, queryRows } from '../db/client'
 import { HttpError } from '../http/errors'
+import { processWide } from '../process-wide'
 import { computeSignals } from '../signals/compute-signals'
 import { explainSuspectScore } from '../signals/suspect-score'
 import type { VelocityRow } from '../signals/velocity'
@@ -57,15 +58,11 @@ export function identifyVisitor({
 
 type IdentifyQueue = ReturnType<typeof createBatchQueue<IdentifyJob, IdentifyResponse>>
 
-// On globalThis, like the database itself: Next.js may load this module in more than one
-// bundle, and two queues on one database would run batches that miss each other's writes.
-const queuesKey = Symbol.for('tessera.identifyQueues')
-type GlobalWithQueues = typeof globalThis & { [queuesKey]?: WeakMap<Database, IdentifyQueue> }
-
 function queueFor(db: Database): IdentifyQueue {
-  const store = globalThis as GlobalWithQueues
-  store[queuesKey] ??= new WeakMap()
-  let queue = store[queuesKey].get(db)
+  // One per process, like the database: two queues on one database would run batches that miss
+  // each other's writes.
+  const queues = processWide('identifyQueues', () => new WeakMap<Database, IdentifyQueue>())
+  let queue = queues.get(db)
   if (!queue) {
     queue = createBatchQueue<IdentifyJob, IdentifyResponse>((jobs) => identifyBatch(db, jobs), {
       maxBatch: 64,
@@ -79,7 +76,7 @@ function queueFor(db: Database): IdentifyQueue {
           'This device sends identifications faster than they can be stored; slow down.',
         ),
     })
-    store[queuesKey].set(db, queue)
+    queues.set(db, queue)
   }
   return queue
 }

@@ -2,14 +2,14 @@ import 'server-only'
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
-
-const cache = new Map<string, Promise<string>>()
+import { processWide } from '../process-wide'
 
 /**
  * A secret generated once and kept in the settings table, so every app server behind a load
  * balancer signs and verifies with the same key.
  */
 export function getServerSecret(db: Database, key: string): Promise<string> {
+  const cache = processWide('serverSecrets', () => new Map<string, Promise<string>>())
   let secret = cache.get(key)
   if (!secret) {
     secret = loadSecret(db, key).catch((error) => {

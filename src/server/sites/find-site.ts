@@ -1,6 +1,7 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
+import { processWide } from '../process-wide'
 
 export interface Site {
   id: string
@@ -11,9 +12,11 @@ export interface Site {
 }
 
 // Frames and identify calls read sites on every request; a short cache keeps that off the
-// database while letting a console change reach every app server within seconds.
+// database while letting a console change reach every app server within seconds. One per
+// process, so clearSiteCache() reaches every bundle that reads it.
 const TTL_MS = 5_000
-const cache = new Map<string, { site: Site | undefined; expires: number }>()
+const siteCache = () =>
+  processWide('siteCache', () => new Map<string, { site: Site | undefined; expires: number }>())
 
 interface SiteRow {
   id: string
@@ -42,6 +45,7 @@ export async function findSite({
   publicKey?: string
 }): Promise<Site | undefined> {
   const cacheKey = publicKey ?? ''
+  const cache = siteCache()
   const cached = cache.get(cacheKey)
   if (cached && cached.expires > Date.now()) return cached.site
   const rows = await queryRows<SiteRow>(
@@ -57,5 +61,5 @@ export async function findSite({
 
 /** Forgets cached sites, after the console changed one. */
 export function clearSiteCache() {
-  cache.clear()
+  siteCache().clear()
 }
