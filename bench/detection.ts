@@ -7,7 +7,7 @@
 // BENCH_QUICK=1 runs headless Playwright and one uncontrolled Chromium (a CI smoke run).
 // Installs xvfb, firefox-esr and chromium-driver from Debian when missing (as root).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
@@ -20,7 +20,7 @@ import { Builder } from 'selenium-webdriver'
 import { Options as ChromeOptions, ServiceBuilder } from 'selenium-webdriver/chrome.js'
 import { openDatabase, queryRows } from '../src/server/db/client'
 import { chromiumArgs, findChromium } from '../tests/support/chromium'
-import { removeServerFiles, startTesseraServer } from '../tests/support/tessera-server'
+import { assertProductionBuild, removeServerFiles, startTesseraServer } from '../tests/support/tessera-server'
 
 const quick = process.env.BENCH_QUICK === '1'
 const port = Number(process.env.BENCH_PORT ?? 3420)
@@ -327,8 +327,7 @@ interface StoredEvent {
 }
 
 async function main() {
-  if (!existsSync('.next/BUILD_ID') || !existsSync('dist/server/serve-node-route.mjs'))
-    throw new Error('Build Tessera first: npm run build')
+  assertProductionBuild()
   ensureDebianPackages()
   const names = Object.keys(corpus).filter(
     (name) => !quick || name === 'playwright-chromium-headless' || name === 'uncontrolled-chromium',

@@ -4,12 +4,13 @@
 // process like Tessera's (bench/support/floor-server.ts).
 // BENCH_QUICK=1 runs a small smoke version.
 import { type ChildProcess, spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { openDatabase } from '../src/server/db/client'
 import { syntheticDevice } from '../src/server/identification/synthetic-devices'
+import { assertProductionBuild } from '../tests/support/tessera-server'
 import { prefillVisitors } from './support/prefill-visitors'
 
 const quick = process.env.BENCH_QUICK === '1'
@@ -122,8 +123,7 @@ function runFloor(dataDir: string, population: number): Promise<Result> {
 }
 
 async function main() {
-  if (!existsSync('.next/BUILD_ID') || !existsSync('dist/server/serve-node-route.mjs'))
-    throw new Error('Build Tessera first: npm run build')
+  assertProductionBuild()
   const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-identify-'))
   const results: { size: number; tessera: Result; floor: Result }[] = []
   try {

@@ -11,14 +11,19 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-/** Starts `next start` (the production build) on its own data directory and waits until it is healthy. */
+/** Throws unless `npm run build` has produced both the Next.js build and the identify front's bundle. */
+export function assertProductionBuild() {
+  if (!existsSync('.next/BUILD_ID') || !existsSync('dist/server/serve-node-route.mjs'))
+    throw new Error('No production build found: run `npm run build` first.')
+}
+
+/** Starts scripts/serve.mjs (the production build) on its own data directory and waits until it is healthy. */
 export async function startTesseraServer(options: {
   port: number
   env?: Record<string, string>
   dataDir?: string
 }): Promise<RunningServer> {
-  if (!existsSync('.next/BUILD_ID') || !existsSync('dist/server/serve-node-route.mjs'))
-    throw new Error('No production build found: run `npm run build` first.')
+  assertProductionBuild()
   // Another server on the port would answer the health check in place of ours.
   await assertPortFree(options.port)
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tessera-e2e-'))

@@ -17,7 +17,10 @@ const nodeRoutes: Record<string, RouteHandler> = {
   'POST /api/v1/identify': identifyRoute,
 }
 
-const securityHeaders = [...baseHeaders, ...denyFraming]
+/** The headers next.config.ts gives every route but /frame, as node:http takes them. */
+const securityHeaders: Record<string, string> = Object.fromEntries(
+  [...baseHeaders, ...denyFraming].map(({ key, value }) => [key.toLowerCase(), value]),
+)
 
 export { whenTesseraReady } from '../readiness'
 
@@ -33,9 +36,8 @@ export function serveNodeRoute(request: IncomingMessage, response: ServerRespons
     const body = JSON.stringify({
       error: { code: 'internal_error', message: 'Something went wrong on our side.' },
     })
-    const headers = Object.fromEntries(securityHeaders.map(({ key, value }) => [key, value]))
     response.writeHead(500, {
-      ...headers,
+      ...securityHeaders,
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(body),
     })
@@ -60,8 +62,7 @@ async function answer(handler: RouteHandler, request: IncomingMessage, response:
       duplex: 'half',
     } as RequestInit),
   )
-  const outgoing: Record<string, string | string[]> = {}
-  for (const { key, value } of securityHeaders) outgoing[key.toLowerCase()] = value
+  const outgoing: Record<string, string | string[]> = { ...securityHeaders }
   result.headers.forEach((value, key) => {
     if (key !== 'set-cookie') outgoing[key] = value
   })
