@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '../../src/server/db/client'
 import { blockingKeys } from '../../src/server/identification/blocking-keys'
-import { digestComponents } from '../../src/server/identification/digest-components'
+import { profileComponents } from '../../src/server/identification/fingerprint-profile'
 import { syntheticDevice } from '../../src/server/identification/synthetic-devices'
 
 const BATCH = 5_000
@@ -12,13 +12,15 @@ export async function prefillVisitors(db: Database, count: number, log: (line: s
   for (let start = 0; start < count; start += BATCH) {
     const ids: string[] = []
     const profiles: string[] = []
+    const parts: string[] = []
     const keyIds: string[] = []
     const keys: string[] = []
     for (let seed = start; seed < Math.min(count, start + BATCH); seed++) {
-      const digests = digestComponents(syntheticDevice(seed))
+      const { digests, parts: valueParts } = profileComponents(syntheticDevice(seed))
       const id = `synthetic-${seed}`
       ids.push(id)
       profiles.push(JSON.stringify(digests))
+      parts.push(JSON.stringify(valueParts))
       for (const key of blockingKeys(digests)) {
         keyIds.push(id)
         keys.push(key)
@@ -29,7 +31,8 @@ export async function prefillVisitors(db: Database, count: number, log: (line: s
       }
     }
     await db.execute(
-      sql`insert into visitors (id, profile) select * from unnest(${sql.param(ids)}::text[], ${sql.param(profiles)}::jsonb[])`,
+      sql`insert into visitors (id, profile, parts)
+          select * from unnest(${sql.param(ids)}::text[], ${sql.param(profiles)}::jsonb[], ${sql.param(parts)}::jsonb[])`,
     )
     await db.execute(
       sql`insert into visitor_keys (key, visitor_id) select * from unnest(${sql.param(keys)}::text[], ${sql.param(keyIds)}::text[])`,

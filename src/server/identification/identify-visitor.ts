@@ -10,12 +10,15 @@ import { explainSuspectScore } from '../signals/suspect-score'
 import type { VelocityRow } from '../signals/velocity'
 import { type BatchOutcome, createBatchQueue } from './batch-queue'
 import { blockingKeys } from './blocking-keys'
+import type { FacetName } from './component-model'
 import { scoreConfidence } from './confidence'
-import { type Digests, digestComponents } from './digest-components'
+import { type Digests, type FingerprintProfile, profileComponents } from './fingerprint-profile'
 import { getIdentitySecret } from './identity-secret'
-import { type Candidate, matchVisitor } from './match-visitor'
+import { type Candidate, type Match, matchVisitor } from './match-visitor'
 import { newRequestId, newVisitorId } from './new-id'
 import { signVisitorToken, verifyVisitorToken } from './persistent-token'
+import { applyCommittedCounts, readBatchContext } from './population'
+import { compareFacets, type StoredProfile } from './score-evidence'
 
 export interface IdentifyContext {
   ip: string | null
@@ -27,6 +30,8 @@ export interface IdentifyContext {
 /** Candidates per blocking key: bounds the work per request however many visitors share a key. */
 const CANDIDATES_PER_KEY = 64
 const MAX_CANDIDATES = 16
+/** Earlier values kept per changed component, so a device that changes back is still itself. */
+const PREVIOUS_VALUES = 2
 
 /** Events per visitor read for velocity: enough to see a burst, bounded for busy bots. */
 const VELOCITY_WINDOW = 1000
@@ -84,6 +89,9 @@ function queueFor(db: Database): IdentifyQueue {
 interface CandidateRow {
   id: string
   profile: Digests
+  parts: Record<string, string>
+  previous: Record<string, string[]>
+  visits: number
   last_seen_at: string | Date
   velocity: VelocityRow
   jobs: number[]
@@ -100,12 +108,12 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
   const secret = await getIdentitySecret(db)
   const now = new Date()
   const prepared = jobs.map(({ input, context }) => {
-    const digests = digestComponents(input.components)
+    const profile = profileComponents(input.components)
     return {
       input,
       context,
-      digests,
-      keys: blockingKeys(digests),
+      profile,
+      keys: blockingKeys(profile.digests),
       tokenVisitorId:
         verifyVisitorToken(context.cookieToken, secret) ?? verifyVisitorToken(input.storedToken, secret),
     }
@@ -135,7 +143,8 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
           select * from unnest(${sql.param(tokenJobs)}::int[], ${sql.param(tokenIds)}::text[]) as token(job, visitor_id)),
         wanted_visitors as (
           select visitor_id, array_agg(job) as jobs from picked group by visitor_id)
-        select v.id, v.profile, v.last_seen_at, activity.velocity, wanted_visitors.jobs from visitors v
+        select v.id, v.profile, v.parts, v.previous, v.visits, v.last_seen_at, activity.velocity, wanted_visitors.jobs
+        from visitors v
         join wanted_visitors on wanted_visitors.visitor_id = v.id
         cross join lateral (
           select json_build_object(
@@ -153,19 +162,42 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
         ) as activity`,
   )
 
+  const { population, sharers } = await readBatchContext(
+    db,
+    prepared.flatMap((job) =>
+      Object.entries(job.profile.digests).map(([component, digest]) => ({ component, digest })),
+    ),
+    [...new Set(prepared.flatMap((job) => (job.context.ip ? [job.context.ip] : [])))],
+  )
+
   const outcomes: BatchOutcome<IdentifyResponse>[] = []
   const claimedVisitors = new Set<string>()
   const claimedDevices = new Map<string, string>()
   const stats = new Map<string, number>()
-  const written: { index: number; event: StoredEvent; job: (typeof prepared)[number]; method: string }[] = []
+  const learned = new Map<FacetName, { observed: number; changed: number; close: number }>()
+  const written: {
+    index: number
+    event: StoredEvent
+    job: (typeof prepared)[number]
+    match: Match
+    previous: Record<string, string[]>
+  }[] = []
   prepared.forEach((job, index) => {
     const mine = rows.filter((row) => row.jobs.includes(index))
     const candidates: Candidate[] = mine.map((row) => ({
       visitorId: row.id,
-      profile: row.profile,
+      profile: storedProfile(row),
       lastSeenAt: new Date(row.last_seen_at).getTime(),
+      visits: row.visits,
+      recentIps: row.velocity.ips24h,
     }))
-    const match = matchVisitor(job.digests, candidates, job.tokenVisitorId)
+    const match = matchVisitor({
+      current: job.profile,
+      candidates,
+      tokenVisitorId: job.tokenVisitorId,
+      population,
+      context: { ip: job.context.ip, sharers: job.context.ip ? (sharers.get(job.context.ip) ?? 0) : 0 },
+    })
     const visitorId = match.method === 'new' ? newVisitorId() : match.visitorId
     const device = job.keys.join(' ')
     const blockedBy = claimedVisitors.has(visitorId) ? visitorId : claimedDevices.get(device)
@@ -175,8 +207,11 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
     }
     claimedVisitors.add(visitorId)
     claimedDevices.set(device, visitorId)
-    const row = mine.find((candidate) => candidate.id === visitorId)
-    addStatistics(stats, match.method === 'new' ? {} : (row?.profile ?? {}), job.digests)
+    const row = match.method === 'new' ? undefined : mine.find((candidate) => candidate.id === visitorId)
+    const stored = row ? storedProfile(row) : undefined
+    addStatistics(stats, stored?.digests ?? {}, job.profile.digests)
+    // Revisits the signed token confirms teach how often each facet changes for one device.
+    if (match.method === 'token' && stored) learnChanges(learned, job.profile, stored)
     const confidence = scoreConfidence(match)
     const signals = computeSignals(job.input.components, {
       ip: job.context.ip,
@@ -198,7 +233,7 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       signals,
       suspectScore: explainSuspectScore(signals).score,
     }
-    written.push({ index, event, job, method: match.method })
+    written.push({ index, event, job, match, previous: stored ? followPrevious(stored, job.profile) : {} })
   })
 
   // Rows are written in a fixed order (visitor ID, key, component), so app servers sharing one
@@ -211,18 +246,21 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
     .sort(([a], [b]) => byText(a, b))
   const column = <Value>(pick: (entry: (typeof written)[number]) => Value) => sql.param(written.map(pick))
   const changes = [...stats].filter(([, delta]) => delta !== 0).sort(([a], [b]) => byText(a, b))
+  const facetsLearned = [...learned].sort(([a], [b]) => byText(a, b))
   const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
 
   // Round trip 2: visitors, keys, statistics, events and webhook outbox in one statement.
   const saved = await queryRows<{ id: string; first_seen_at: string | Date; last_seen_at: string | Date }>(
     db,
     sql`with visitor as (
-          insert into visitors (id, profile, first_seen_at, last_seen_at, visits)
-          select id, profile, seen_at, seen_at, 1
-          from unnest(${sql.param(visitors)}::text[], ${column(({ job }) => JSON.stringify(job.digests))}::jsonb[],
-            ${column(({ event }) => event.createdAt)}::timestamptz[]) as input(id, profile, seen_at)
-          on conflict (id) do update set profile = excluded.profile, last_seen_at = excluded.last_seen_at,
-            visits = visitors.visits + 1
+          insert into visitors (id, profile, parts, previous, first_seen_at, last_seen_at, visits)
+          select id, profile, parts, previous, seen_at, seen_at, 1
+          from unnest(${sql.param(visitors)}::text[], ${column(({ job }) => JSON.stringify(job.profile.digests))}::jsonb[],
+            ${column(({ job }) => JSON.stringify(job.profile.parts))}::jsonb[],
+            ${column(({ previous }) => JSON.stringify(previous))}::jsonb[],
+            ${column(({ event }) => event.createdAt)}::timestamptz[]) as input(id, profile, parts, previous, seen_at)
+          on conflict (id) do update set profile = excluded.profile, parts = excluded.parts,
+            previous = excluded.previous, last_seen_at = excluded.last_seen_at, visits = visitors.visits + 1
           returning id, first_seen_at, last_seen_at),
         wanted_keys as (
           select * from unnest(${sql.param(keyPairs.map(([, visitor]) => visitor))}::text[],
@@ -237,18 +275,27 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
           select * from unnest(${sql.param(changes.map(([key]) => key.split('\u0000')[0]))}::text[],
             ${sql.param(changes.map(([key]) => key.split('\u0000')[1]))}::text[], ${sql.param(changes.map(([, delta]) => delta))}::int[])
           on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
+        learned as (
+          insert into facet_changes (facet, observed, changed, close)
+          select * from unnest(${sql.param(facetsLearned.map(([facet]) => facet))}::text[],
+            ${sql.param(facetsLearned.map(([, counts]) => counts.observed))}::int[],
+            ${sql.param(facetsLearned.map(([, counts]) => counts.changed))}::int[],
+            ${sql.param(facetsLearned.map(([, counts]) => counts.close))}::int[])
+          on conflict (facet) do update set observed = facet_changes.observed + excluded.observed,
+            changed = facet_changes.changed + excluded.changed, close = facet_changes.close + excluded.close),
         new_events as (
           select * from unnest(
             ${column(({ event }) => event.requestId)}::text[], ${sql.param(visitors)}::text[],
             ${column(({ event }) => event.createdAt)}::timestamptz[], ${column(({ event }) => event.visitorFound)}::boolean[],
-            ${column(({ event }) => event.confidence.score)}::real[], ${column(({ method }) => method)}::text[],
+            ${column(({ event }) => event.confidence.score)}::real[], ${column(({ match }) => match.method)}::text[],
+            ${column(({ match }) => json(match.evidence))}::jsonb[],
             ${column(({ event }) => event.ip)}::text[], ${column(({ event }) => event.userAgent)}::text[],
             ${column(({ event }) => event.url)}::text[], ${column(({ event }) => event.siteKey)}::text[],
             ${column(({ event }) => json(event.tag))}::jsonb[], ${column(({ event }) => event.linkedId)}::text[],
             ${column(({ job }) => JSON.stringify(job.input.components))}::jsonb[],
             ${column(({ event }) => JSON.stringify(event.signals))}::jsonb[], ${column(({ event }) => event.suspectScore)}::int[],
             ${column(({ event }) => JSON.stringify({ type: 'identification', event }))}::jsonb[])
-          as input(request_id, visitor_id, created_at, visitor_found, confidence, method, ip, user_agent, url,
+          as input(request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, ip, user_agent, url,
             site_key, tag, linked_id, components, signals, suspect_score, webhook_payload)),
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)
@@ -256,13 +303,21 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
           from new_events e join sites s on s.public_key = e.site_key join webhooks w on w.site_id = s.id
           where w.enabled),
         event as (
-          insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, ip,
+          insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, ip,
             user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
-          select request_id, visitor_id, created_at, visitor_found, confidence, method, ip,
+          select request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, ip,
             user_agent, url, site_key, tag, linked_id, components, signals, suspect_score from new_events)
         select id, first_seen_at, last_seen_at from visitor`,
   )
 
+  applyCommittedCounts(
+    db,
+    changes.map(([key, delta]) => {
+      const [component = '', digest = ''] = key.split('\u0000')
+      return { component, digest, delta }
+    }),
+    written.filter(({ match }) => match.method === 'new').length,
+  )
   for (const { index, event } of written) {
     // The write has committed: from here on nothing may fail, or a retry would store it twice.
     const visitor = saved.find((row) => row.id === event.visitorId)
@@ -300,5 +355,36 @@ function addStatistics(totals: Map<string, number>, previous: Digests, current: 
   }
   for (const [component, digest] of Object.entries(previous)) {
     if (!(component in current)) add(component, digest, -1)
+  }
+}
+
+function storedProfile(row: CandidateRow): StoredProfile {
+  return { digests: row.profile, parts: row.parts ?? {}, previous: row.previous ?? {} }
+}
+
+/** The earlier values to keep: for each component that changed, its last value first. */
+function followPrevious(stored: StoredProfile, current: FingerprintProfile): Record<string, string[]> {
+  const previous: Record<string, string[]> = {}
+  for (const [name, digest] of Object.entries(current.digests)) {
+    const before = stored.digests[name]
+    const kept =
+      before && before !== digest ? [before, ...(stored.previous[name] ?? [])] : (stored.previous[name] ?? [])
+    const distinct = [...new Set(kept)].filter((value) => value !== digest).slice(0, PREVIOUS_VALUES)
+    if (distinct.length) previous[name] = distinct
+  }
+  return previous
+}
+
+function learnChanges(
+  totals: Map<FacetName, { observed: number; changed: number; close: number }>,
+  current: FingerprintProfile,
+  stored: StoredProfile,
+) {
+  for (const { facet, level } of compareFacets(current, stored)) {
+    const counts = totals.get(facet) ?? { observed: 0, changed: 0, close: 0 }
+    counts.observed++
+    if (level !== 'exact') counts.changed++
+    if (level === 'close') counts.close++
+    totals.set(facet, counts)
   }
 }

@@ -1,53 +1,137 @@
-import type { Digests } from './digest-components'
-import { scoreSimilarity } from './score-similarity'
+import type { FingerprintProfile } from './fingerprint-profile'
+import { type Evidence, type Population, type StoredProfile, scoreEvidence } from './score-evidence'
 
 export interface Candidate {
   visitorId: string
-  profile: Digests
+  profile: StoredProfile
   /** Milliseconds since the epoch. */
   lastSeenAt: number
+  visits: number
+  /** Addresses this visitor was seen on over the last day. */
+  recentIps: string[]
+}
+
+export interface MatchContext {
+  ip: string | null
+  /** Distinct visitors seen on `ip` over the last day (an office NAT or a proxy: many). */
+  sharers: number
+}
+
+/** The evidence behind a decision, as stored with the event and shown to the visitor. */
+export interface MatchEvidence extends Evidence {
+  /** Bits the client address added (the same address or network seen recently for this visitor). */
+  contextBits: number
 }
 
 export type Match =
-  | { method: 'token' | 'fingerprint'; visitorId: string; similarity: number; runnerUp: number }
-  | { method: 'new'; similarity: number }
-
-/** A token is honoured only while the fingerprint still broadly looks like its visitor. */
-export const TOKEN_MIN_SIMILARITY = 0.6
-/**
- * Without a token, matching needs a near-identical fingerprint and a clear lead: a browser update
- * or a new time zone still match, but a different font set alone does not, because two devices of
- * one model often differ in nothing else (a false merge costs more than a new visitor ID).
- */
-export const FINGERPRINT_MIN_SIMILARITY = 0.95
-export const FINGERPRINT_MIN_LEAD = 0.04
+  | { method: 'token' | 'fingerprint'; visitorId: string; probability: number; evidence: MatchEvidence }
+  | { method: 'new'; probability: number; evidence?: MatchEvidence }
 
 /**
- * Decides which visitor a fingerprint belongs to: the signed token's visitor when consistent,
- * otherwise the most similar candidate above the threshold, otherwise a new visitor.
+ * Before any evidence, a request is as likely to come from a returning device as from a new one,
+ * and a returning device is any of the stored visitors, at least this many even on a fresh server.
  */
-export function matchVisitor(current: Digests, candidates: Candidate[], tokenVisitorId?: string): Match {
-  const scored = candidates
-    .map((candidate) => ({
-      visitorId: candidate.visitorId,
-      lastSeenAt: candidate.lastSeenAt,
-      similarity: scoreSimilarity(current, candidate.profile),
-    }))
-    .sort((a, b) => b.similarity - a.similarity)
+const MIN_POPULATION = 100
+/** A fingerprint match needs the candidate to be more likely than "a new device". */
+const MATCH_PROBABILITY = 0.5
+/** Candidates within this many bits of the best are the same device stored twice (a lost token). */
+const TIE_BITS = 1
+/** A signed token is honoured unless the fingerprint says, this strongly, that it is another device. */
+export const TOKEN_MIN_BITS = -12
+/** The client address is weak evidence: it can lift a candidate by a few bits at most. */
+const ADDRESS_BITS = 6
+const NETWORK_BITS = 3
 
-  const fromToken = tokenVisitorId ? scored.find((entry) => entry.visitorId === tokenVisitorId) : undefined
-  if (fromToken && fromToken.similarity >= TOKEN_MIN_SIMILARITY) {
-    const runnerUp = scored.find((entry) => entry.visitorId !== fromToken.visitorId)?.similarity ?? 0
-    return { method: 'token', visitorId: fromToken.visitorId, similarity: fromToken.similarity, runnerUp }
+/** The /24 of an IPv4 address or the /56 of an IPv6 one. */
+export function networkOf(ip: string): string {
+  if (ip.includes(':')) {
+    const groups = ip.split('::')[0]?.split(':') ?? []
+    return `${groups.slice(0, 3).join(':')}:${(groups[3] ?? '0').padStart(4, '0').slice(0, 2)}`
+  }
+  return ip.split('.').slice(0, 3).join('.')
+}
+
+/**
+ * Evidence from the client address: seen recently for this visitor, it adds bits in proportion
+ * to how few visitors share it; never enough on its own (see matchVisitor).
+ */
+export function addressBits(context: MatchContext, candidate: Candidate, population: number): number {
+  const { ip } = context
+  if (!ip || candidate.recentIps.length === 0) return 0
+  const others = Math.max(context.sharers - 1, 0.5)
+  const rarity = Math.max(0, Math.log2((0.5 * population) / others))
+  if (candidate.recentIps.includes(ip)) return Math.min(ADDRESS_BITS, rarity)
+  const network = networkOf(ip)
+  return candidate.recentIps.some((seen) => networkOf(seen) === network)
+    ? Math.min(NETWORK_BITS, rarity / 2)
+    : 0
+}
+
+/**
+ * Decides which visitor a fingerprint belongs to: the signed token's visitor while the
+ * fingerprint does not contradict it, otherwise the most probable candidate when it is more
+ * probable than a new device, otherwise a new visitor. Probabilities come from the evidence in
+ * bits against a prior of one returning device among the population.
+ */
+export function matchVisitor({
+  current,
+  candidates,
+  tokenVisitorId,
+  population,
+  context,
+}: {
+  current: FingerprintProfile
+  candidates: Candidate[]
+  tokenVisitorId?: string
+  population: Population
+  context: MatchContext
+}): Match {
+  const size = Math.max(population.visitors, MIN_POPULATION)
+  const scored = candidates.map((candidate) => {
+    const evidence = scoreEvidence(current, candidate.profile, population)
+    // The address only supports what the fingerprint already suggests.
+    const contextBits = evidence.bits > 0 ? addressBits(context, candidate, size) : 0
+    return { candidate, evidence: { ...evidence, contextBits }, total: evidence.bits + contextBits }
+  })
+
+  const fromToken = tokenVisitorId
+    ? scored.find((entry) => entry.candidate.visitorId === tokenVisitorId)
+    : undefined
+  if (fromToken && fromToken.evidence.bits >= TOKEN_MIN_BITS) {
+    return {
+      method: 'token',
+      visitorId: tokenVisitorId as string,
+      probability: fromToken.evidence.bits >= 0 ? 0.99 : 0.95,
+      evidence: fromToken.evidence,
+    }
   }
 
-  const [best] = scored
-  if (!best) return { method: 'new', similarity: 0 }
-  if (best.similarity < FINGERPRINT_MIN_SIMILARITY) return { method: 'new', similarity: best.similarity }
-  // Near-ties are the same device stored twice (a lost token, say): the most recently seen wins,
-  // and the small lead lowers the confidence.
-  const tied = scored.filter((entry) => best.similarity - entry.similarity < FINGERPRINT_MIN_LEAD)
-  const chosen = tied.reduce((latest, entry) => (entry.lastSeenAt > latest.lastSeenAt ? entry : latest), best)
-  const runnerUp = scored.find((entry) => entry.visitorId !== chosen.visitorId)?.similarity ?? 0
-  return { method: 'fingerprint', visitorId: chosen.visitorId, similarity: chosen.similarity, runnerUp }
+  const priorBits = -Math.log2(size)
+  const likelihood = (total: number) => 2 ** Math.min(total + priorBits, 60)
+  const sum = scored.reduce((total, entry) => total + likelihood(entry.total), 0)
+  const best = scored.reduce<(typeof scored)[number] | undefined>(
+    (top, entry) => (!top || entry.total > top.total ? entry : top),
+    undefined,
+  )
+  if (!best) return { method: 'new', probability: 1 }
+  const tied = scored.filter((entry) => best.total - entry.total < TIE_BITS)
+  const probability = tied.reduce((total, entry) => total + likelihood(entry.total), 0) / (1 + sum)
+  // A candidate is taken only when its differences look like one device's changes, not a twin's.
+  if (probability < MATCH_PROBABILITY || best.evidence.bits <= 0 || best.evidence.twinBits < 0) {
+    return { method: 'new', probability: 1 / (1 + sum), evidence: best.evidence }
+  }
+  // The same device stored twice: the visitor with the longer history keeps the device.
+  const chosen = tied.reduce((kept, entry) =>
+    entry.candidate.visits > kept.candidate.visits ||
+    (entry.candidate.visits === kept.candidate.visits &&
+      entry.candidate.lastSeenAt > kept.candidate.lastSeenAt)
+      ? entry
+      : kept,
+  )
+  return {
+    method: 'fingerprint',
+    visitorId: chosen.candidate.visitorId,
+    probability,
+    evidence: chosen.evidence,
+  }
 }

@@ -13,6 +13,8 @@ export const events = pgTable(
     visitorFound: boolean('visitor_found').notNull(),
     confidence: real('confidence').notNull(),
     method: text('method').$type<'token' | 'fingerprint' | 'new'>().notNull(),
+    /** How the decision was reached: evidence per facet, in bits (see match-visitor.ts). */
+    evidence: jsonb('evidence'),
     ip: text('ip'),
     userAgent: text('user_agent'),
     url: text('url'),

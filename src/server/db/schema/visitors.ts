@@ -1,9 +1,15 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
-/** A recognised device. `profile` follows its latest fingerprint (component name → digest). */
+/**
+ * A recognised device. `profile` follows its latest fingerprint (component name → digest),
+ * `parts` the digests of its structured values' parts, `previous` the recent earlier digests of
+ * components that changed (see fingerprint-profile.ts).
+ */
 export const visitors = pgTable('visitors', {
   id: text('id').primaryKey(),
   profile: jsonb('profile').$type<Record<string, string>>().notNull(),
+  parts: jsonb('parts').$type<Record<string, string>>().notNull().default({}),
+  previous: jsonb('previous').$type<Record<string, string[]>>().notNull().default({}),
   firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
   lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   visits: integer('visits').notNull().default(1),
@@ -34,3 +40,14 @@ export const componentStats = pgTable(
   },
   (table) => [primaryKey({ columns: [table.component, table.digest] })],
 )
+
+/**
+ * What revisits confirmed by the signed token showed about each facet: how often it was compared,
+ * how often it had changed, and how often the change kept the value's structure.
+ */
+export const facetChanges = pgTable('facet_changes', {
+  facet: text('facet').primaryKey(),
+  observed: integer('observed').notNull().default(0),
+  changed: integer('changed').notNull().default(0),
+  close: integer('close').notNull().default(0),
+})

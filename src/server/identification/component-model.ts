@@ -1,0 +1,256 @@
+import type { SourceName } from '@/agent/sources'
+
+/**
+ * How matching reads each component. Components that tend to change together (a time zone and
+ * its offset, a browser build's user agent and feature set) form one facet, compared as one piece
+ * of evidence, so one change is never counted twice.
+ *
+ * Per facet, defaults for a fresh server (learned values replace them, see population.ts):
+ * - `changeRate`: how often one device's facet differs from its stored profile when it comes back
+ *   without its storage (the case matching serves: a cleared browser is often an adjusted one).
+ *   Browser builds update monthly, people travel and zoom; accessibility settings and hardware
+ *   almost never change. This is what tells a twin (a rarely changing value differs) from the
+ *   same device after an ordinary change.
+ * - `closeShare`: of those changes, the share that keep most of the value's structure (a font
+ *   added, a version bumped), so a close value is weak counter-evidence, not a disagreement.
+ * - `commonness`: how common a typical value is among devices, before statistics exist.
+ * - `closeChance`: how likely another device's value is close to this one without being equal.
+ * - `twinDifference`: how often two machines of one kind (same model, same image: a fleet)
+ *   differ in this facet. A difference weighed against this rather than against the whole
+ *   population tells "the same device, changed" from "its twin" (see twinBits).
+ */
+export interface FacetModel {
+  members: readonly SourceName[]
+  changeRate: number
+  closeShare: number
+  commonness: number
+  closeChance: number
+  twinDifference: number
+}
+
+export const facets = {
+  browser: {
+    members: [
+      'userAgent',
+      'userAgentData',
+      'vendor',
+      'vendorFlavors',
+      'jsFeatures',
+      'errorStack',
+      'plugins',
+      'pdfViewer',
+      'codecs',
+      'paymentRequest',
+      'applePay',
+      'privateClickMeasurement',
+    ],
+    changeRate: 0.2,
+    closeShare: 0.9,
+    commonness: 0.1,
+    closeChance: 0.3,
+    twinDifference: 0.3,
+  },
+  locale: {
+    members: ['languages', 'intlLocale'],
+    changeRate: 0.05,
+    closeShare: 0.6,
+    commonness: 0.1,
+    closeChance: 0.02,
+    twinDifference: 0.2,
+  },
+  time: {
+    members: ['timezone', 'timezoneOffset'],
+    changeRate: 0.1,
+    closeShare: 0,
+    commonness: 0.1,
+    closeChance: 0,
+    twinDifference: 0.2,
+  },
+  screen: {
+    members: ['screen', 'availableScreen', 'colorDepth', 'colorGamut', 'hdr'],
+    changeRate: 0.08,
+    closeShare: 0.3,
+    commonness: 0.1,
+    closeChance: 0.05,
+    twinDifference: 0.3,
+  },
+  zoom: {
+    members: ['devicePixelRatio'],
+    changeRate: 0.08,
+    closeShare: 0,
+    commonness: 0.4,
+    closeChance: 0,
+    twinDifference: 0.3,
+  },
+  hardware: {
+    members: [
+      'hardwareConcurrency',
+      'deviceMemory',
+      'platform',
+      'architecture',
+      'touchSupport',
+      'hoverPointer',
+    ],
+    changeRate: 0.003,
+    closeShare: 0.5,
+    commonness: 0.2,
+    closeChance: 0.05,
+    twinDifference: 0.1,
+  },
+  graphics: {
+    members: ['webglBasics', 'webglParameters', 'webglExtensions'],
+    changeRate: 0.03,
+    closeShare: 0.7,
+    commonness: 0.1,
+    closeChance: 0.05,
+    twinDifference: 0.05,
+  },
+  // Adapter availability varies from one launch of the same browser to the next.
+  webgpu: {
+    members: ['webgpu'],
+    changeRate: 0.15,
+    closeShare: 0.5,
+    commonness: 0.3,
+    closeChance: 0.1,
+    twinDifference: 0.1,
+  },
+  audio: {
+    members: ['audio', 'audioLatency'],
+    changeRate: 0.05,
+    closeShare: 0.3,
+    commonness: 0.2,
+    closeChance: 0.05,
+    twinDifference: 0.1,
+  },
+  // Canvas text is drawn with the installed fonts: a font change often changes it too.
+  rendering: {
+    members: ['fonts', 'fontPreferences', 'canvas'],
+    changeRate: 0.08,
+    closeShare: 0.9,
+    commonness: 0.05,
+    closeChance: 0.05,
+    twinDifference: 0.3,
+  },
+  voices: {
+    members: ['speechVoices'],
+    changeRate: 0.05,
+    closeShare: 0.5,
+    commonness: 0.2,
+    closeChance: 0.05,
+    twinDifference: 0.2,
+  },
+  engine: {
+    members: ['mathQuirks'],
+    changeRate: 0.01,
+    closeShare: 0.5,
+    commonness: 0.5,
+    closeChance: 0.05,
+    twinDifference: 0.01,
+  },
+  accessibility: {
+    members: [
+      'contrast',
+      'forcedColors',
+      'invertedColors',
+      'monochrome',
+      'reducedMotion',
+      'reducedTransparency',
+    ],
+    changeRate: 0.001,
+    closeShare: 0,
+    commonness: 0.7,
+    closeChance: 0,
+    twinDifference: 0.1,
+  },
+  // Automatic dark mode switches with the time of day on many systems.
+  colorScheme: {
+    members: ['colorScheme'],
+    changeRate: 0.08,
+    closeShare: 0,
+    commonness: 0.5,
+    closeChance: 0,
+    twinDifference: 0.3,
+  },
+  privacySettings: {
+    members: ['doNotTrack', 'globalPrivacyControl'],
+    changeRate: 0.02,
+    closeShare: 0,
+    commonness: 0.7,
+    closeChance: 0,
+    twinDifference: 0.1,
+  },
+} as const satisfies Record<string, FacetModel>
+
+export type FacetName = keyof typeof facets
+
+/**
+ * Signals that describe the moment, not the device (window size, network, storage in use), or
+ * that only serve bot and tampering detection: they never take part in matching.
+ */
+const momentary = [
+  'windowGeometry',
+  'connection',
+  'storageQuota',
+  'permissions',
+  'webdriver',
+  'automationGlobals',
+  'nativeFunctions',
+  'devtoolsProtocol',
+  'stealthTraces',
+  // Storage availability depends on the context (third-party frame, private window), not the device.
+  'cookiesEnabled',
+  'localStorage',
+  'sessionStorage',
+  'indexedDb',
+] as const satisfies readonly SourceName[]
+const notIdentifying: ReadonlySet<string> = new Set(momentary)
+
+// Every source is either in a facet or momentary: a new source must be placed before it compiles.
+type Unplaced = Exclude<
+  SourceName,
+  (typeof facets)[FacetName]['members'][number] | (typeof momentary)[number]
+>
+const everySourcePlaced: [Unplaced] extends [never] ? true : Unplaced = true
+void everySourcePlaced
+
+const facetOfComponent = new Map<string, FacetName>(
+  Object.entries(facets).flatMap(([facet, model]) => model.members.map((name) => [name, facet as FacetName])),
+)
+
+/** The facet a component belongs to; undefined for components that never take part in matching. */
+export function facetOf(name: string): FacetName | undefined {
+  return facetOfComponent.get(name)
+}
+
+export function isIdentifying(name: string): boolean {
+  return !notIdentifying.has(name) && facetOfComponent.has(name)
+}
+
+/**
+ * How a component's value is split into parts for comparison by structure: a set compares by
+ * overlap (fonts, languages), a record field by field (screen, Intl settings), a user agent by
+ * its version-free form. Components not listed are split by their JSON shape (arrays as sets,
+ * objects as records); a scalar has no parts and compares whole.
+ */
+export type PartsKind = 'set' | 'record' | 'userAgent' | 'positions'
+export const partsKinds: Partial<Record<SourceName, PartsKind>> = {
+  userAgent: 'userAgent',
+  userAgentData: 'userAgent',
+  screen: 'record',
+  availableScreen: 'record',
+  mathQuirks: 'record',
+  codecs: 'positions',
+  jsFeatures: 'positions',
+}
+
+/** Blocking: every group hashes to one indexed key; see blocking-keys.ts. */
+export const blockingGroups: readonly (readonly SourceName[])[] = [
+  ['canvas', 'hardwareConcurrency', 'platform', 'mathQuirks'],
+  ['fonts', 'hardwareConcurrency', 'platform', 'screen'],
+  ['webglBasics', 'webglParameters', 'hardwareConcurrency', 'platform', 'audio'],
+  ['audio', 'screen', 'devicePixelRatio', 'hardwareConcurrency', 'deviceMemory'],
+  ['speechVoices', 'fonts', 'platform', 'colorScheme'],
+  ['screen', 'devicePixelRatio', 'timezone', 'languages', 'colorScheme'],
+  ['webglParameters', 'fonts', 'canvas'],
+  ['languages', 'intlLocale', 'timezone', 'webglBasics', 'hardwareConcurrency'],
+]

@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest'
+import type { Json } from '@/contracts/identify'
+import {
+  asComponents,
+  type Device,
+  realisticDevice as device,
+} from '../../../tests/support/realistic-devices'
+import { type FingerprintProfile, profileComponents } from './fingerprint-profile'
+import { addressBits, type Candidate, matchVisitor, networkOf } from './match-visitor'
+import { learnedRates } from './population'
+import type { Population } from './score-evidence'
+
+const profile = (values: Device): FingerprintProfile => profileComponents(asComponents(values))
+
+/** Counts taken from the stored profiles themselves, as component_stats keeps them. */
+function populationOf(profiles: FingerprintProfile[]): Population {
+  const counts = new Map<string, number>()
+  for (const { digests } of profiles) {
+    for (const [name, digest] of Object.entries(digests)) {
+      counts.set(`${name}=${digest}`, (counts.get(`${name}=${digest}`) ?? 0) + 1)
+    }
+  }
+  return {
+    visitors: profiles.length,
+    count: (name, digest) => counts.get(`${name}=${digest}`) ?? 0,
+    rates: (facet) => learnedRates(facet, undefined),
+  }
+}
+
+const devices = Array.from({ length: 300 }, (_, seed) => device(seed + 1))
+const distinct = devices.filter(
+  (values, index) => devices.findIndex((other) => JSON.stringify(other) === JSON.stringify(values)) === index,
+)
+const stored = distinct.map((values, index) => ({ id: `visitor-${index}`, values, profile: profile(values) }))
+const population = populationOf(stored.map((entry) => entry.profile))
+const candidates: Candidate[] = stored.map((entry) => ({
+  visitorId: entry.id,
+  profile: { ...entry.profile, previous: {} },
+  lastSeenAt: 0,
+  visits: 1,
+  recentIps: [],
+}))
+const noAddress = { ip: null, sharers: 0 }
+const match = (values: Device) =>
+  matchVisitor({ current: profile(values), candidates, population, context: noAddress })
+
+/** Ordinary changes of one device between two visits, each alone and in pairs. */
+const changes: Record<string, (values: Device) => Device> = {
+  'nothing changed': (values) => values,
+  'browser version bump': (values) => ({
+    ...values,
+    userAgent: String(values.userAgent).replace('140.0.0.0', '141.0.0.0'),
+    userAgentData: { platform: 'Linux', fullVersionList: [{ brand: 'Chromium', version: '141.0.7390.54' }] },
+    jsFeatures: '111111111111001111001000',
+  }),
+  'time zone': (values) => ({
+    ...values,
+    timezone: values.timezone === 'Asia/Dubai' ? 'Asia/Kolkata' : 'Asia/Dubai',
+    timezoneOffset: -240,
+  }),
+  'language added': (values) => ({ ...values, languages: [...(values.languages as string[]), 'it'] }),
+  'font added': (values) => ({ ...values, fonts: [...(values.fonts as string[]), 'Cantarell'] }),
+  'font removed': (values) => ({ ...values, fonts: (values.fonts as string[]).slice(1) }),
+  zoom: (values) => ({ ...values, devicePixelRatio: 1.25 }),
+  'webgpu adapter missing this launch': (values) => ({ ...values, webgpu: 'no-adapter' }),
+  'canvas text rendered differently': (values) => ({
+    ...values,
+    canvas: { ...(values.canvas as Record<string, Json>), text: 'another text rendering' },
+  }),
+}
+const pairs: [string, string][] = [
+  ['time zone', 'language added'],
+  ['browser version bump', 'zoom'],
+  ['font added', 'canvas text rendered differently'],
+]
+
+describe('matchVisitor without a token', () => {
+  for (const [name, change] of Object.entries(changes)) {
+    it(`finds the same device after: ${name}`, () => {
+      const found = stored.filter((entry) => {
+        const result = match(change(entry.values))
+        return result.method === 'fingerprint' && result.visitorId === entry.id
+      })
+      expect(found.length / stored.length).toBeGreaterThanOrEqual(0.97)
+    })
+  }
+  for (const [first, second] of pairs) {
+    it(`finds the same device after two changes: ${first} and ${second}`, () => {
+      const both = (values: Device) =>
+        (changes[second] as (v: Device) => Device)((changes[first] as (v: Device) => Device)(values))
+      const found = stored.filter((entry) => {
+        const result = match(both(entry.values))
+        return result.method === 'fingerprint' && result.visitorId === entry.id
+      })
+      expect(found.length / stored.length).toBeGreaterThanOrEqual(0.75)
+    })
+  }
+
+  it('keeps twins apart: the same machine with a rarely changing setting different', () => {
+    const twins = stored.map((entry) => ({
+      ...entry.values,
+      reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
+      contrast: 'custom',
+    }))
+    const merged = twins.filter((values) => match(values).method !== 'new')
+    expect(merged.length / twins.length).toBeLessThanOrEqual(0.005)
+  })
+
+  it('keeps apart identical machines whose font sets differ', () => {
+    const strangers = stored.map((entry) => ({
+      ...entry.values,
+      fonts: ['Gentium', 'Cantarell', 'Inconsolata'],
+      fontPreferences: { default: 1, mono: 1 },
+    }))
+    const merged = strangers.filter((values) => match(values).method !== 'new')
+    expect(merged.length / strangers.length).toBeLessThanOrEqual(0.005)
+  })
+
+  it('answers a new device as new, with confidence', () => {
+    const result = match({ ...device(99_999), fonts: ['Nobody else'], screen: [800, 600] })
+    expect(result.method).toBe('new')
+    expect(result.probability).toBeGreaterThan(0.9)
+  })
+})
+
+describe('matchVisitor with a token', () => {
+  it('honours the token through ordinary changes, and not on a different device', () => {
+    const [mine, other] = stored
+    if (!mine || !other) throw new Error('population too small')
+    const changed = changes['time zone']?.(mine.values) ?? mine.values
+    const honoured = matchVisitor({
+      current: profile(changed),
+      candidates,
+      tokenVisitorId: mine.id,
+      population,
+      context: noAddress,
+    })
+    expect(honoured).toMatchObject({ method: 'token', visitorId: mine.id })
+    const elsewhere = matchVisitor({
+      current: profile({ ...device(123_456), fonts: ['Nobody else'], screen: [800, 600], timezone: 'UTC' }),
+      candidates,
+      tokenVisitorId: mine.id,
+      population,
+      context: noAddress,
+    })
+    expect(elsewhere.method).not.toBe('token')
+  })
+})
+
+describe('the client address as evidence', () => {
+  const candidate = (recentIps: string[]): Candidate => ({
+    visitorId: 'v',
+    profile: { digests: {}, parts: {}, previous: {} },
+    lastSeenAt: 0,
+    visits: 1,
+    recentIps,
+  })
+
+  it('counts an address seen for the visitor by how few visitors share it, and its network less', () => {
+    const alone = addressBits({ ip: '198.51.100.7', sharers: 1 }, candidate(['198.51.100.7']), 10_000)
+    const office = addressBits({ ip: '198.51.100.7', sharers: 4_000 }, candidate(['198.51.100.7']), 10_000)
+    const network = addressBits({ ip: '198.51.100.9', sharers: 1 }, candidate(['198.51.100.7']), 10_000)
+    expect(alone).toBeGreaterThan(office)
+    expect(network).toBeGreaterThan(0)
+    expect(network).toBeLessThan(alone)
+    expect(addressBits({ ip: '203.0.113.1', sharers: 1 }, candidate(['198.51.100.7']), 10_000)).toBe(0)
+  })
+
+  it('is never enough on its own', () => {
+    const [mine] = stored
+    if (!mine) throw new Error('population too small')
+    const stranger = { ...device(424_242), fonts: ['Nobody else'], screen: [800, 600], timezone: 'UTC' }
+    const result = matchVisitor({
+      current: profile(stranger),
+      candidates: [{ ...(candidates[0] as Candidate), recentIps: ['198.51.100.7'] }],
+      population,
+      context: { ip: '198.51.100.7', sharers: 1 },
+    })
+    expect(result.method).toBe('new')
+  })
+
+  it('groups IPv6 addresses by /56', () => {
+    expect(networkOf('2001:db8:1:2a00::1')).toBe(networkOf('2001:db8:1:2aff::9'))
+    expect(networkOf('2001:db8:1:2b00::1')).not.toBe(networkOf('2001:db8:1:2a00::1'))
+  })
+})

@@ -1,0 +1,136 @@
+import { type FacetName, facets } from './component-model'
+import { type FingerprintProfile, partsOverlap } from './fingerprint-profile'
+
+/** A stored visitor's profile: the latest fingerprint, plus recent earlier digests of what changed. */
+export interface StoredProfile extends FingerprintProfile {
+  previous: Record<string, string[]>
+}
+
+/** What this server knows of its population, for weighing evidence (see population.ts). */
+export interface Population {
+  /** Visitors stored. */
+  visitors: number
+  /** Visitors whose current value of `component` has this digest. */
+  count(component: string, digest: string): number
+  /** How often a facet changes for one device, and the share of changes that keep its structure. */
+  rates(facet: FacetName): { changeRate: number; closeShare: number }
+}
+
+/** How a facet of the current fingerprint compares with a stored one, from best to worst. */
+export type Level = 'exact' | 'previous' | 'close' | 'different'
+const LEVELS: readonly Level[] = ['exact', 'previous', 'close', 'different']
+
+export interface FacetEvidence {
+  facet: FacetName
+  level: Level
+  /** Log-likelihood ratio, in bits: positive for "same device", negative for "another device". */
+  bits: number
+}
+
+export interface Evidence {
+  /** Sum of the facets' bits (record linkage's match weight). */
+  bits: number
+  /**
+   * The same differences weighed against a twin (a machine of the same kind) instead of the
+   * whole population: negative when they look more like a twin's than like one device's changes.
+   */
+  twinBits: number
+  facets: FacetEvidence[]
+}
+
+/** Overlap of parts above which a changed value still counts as close (a font added, a version bumped). */
+export const CLOSE_OVERLAP = 0.5
+/** Of the changes, the share that return to a recent earlier value (travel home, dark mode off). */
+const RETURN_SHARE = 0.5
+/** Of the differences between twins, the share that keep the value's structure. */
+const TWIN_CLOSE_SHARE = 0.3
+/** Pseudo-count of the prior commonness against the server's own statistics. */
+const PRIOR_VISITORS = 10
+
+function compareComponent(name: string, current: FingerprintProfile, stored: StoredProfile): Level {
+  const digest = current.digests[name]
+  if (digest === stored.digests[name]) return 'exact'
+  if (digest !== undefined && stored.previous[name]?.includes(digest)) return 'previous'
+  const mine = current.parts[name]
+  const theirs = stored.parts[name]
+  if (mine && theirs && partsOverlap(mine, theirs) >= CLOSE_OVERLAP) return 'close'
+  return 'different'
+}
+
+/**
+ * How common a value is among the other visitors: the server's own count, smoothed towards the
+ * facet's prior commonness while the population is small.
+ */
+function commonness(population: Population, name: string, digest: string, prior: number, mine: boolean) {
+  const self = mine ? 1 : 0
+  const others = Math.max(population.visitors - self, 0)
+  const sharing = Math.max(population.count(name, digest) - self, 0)
+  return Math.min(1, (sharing + PRIOR_VISITORS * prior) / (others + PRIOR_VISITORS))
+}
+
+interface FacetComparison {
+  facet: FacetName
+  level: Level
+  members: { name: string; digest: string; level: Level }[]
+}
+
+/** Each facet both sides have, with its worst member level (one changed member changes the facet). */
+export function compareFacets(current: FingerprintProfile, stored: StoredProfile): FacetComparison[] {
+  const compared: FacetComparison[] = []
+  for (const [facet, model] of Object.entries(facets) as [FacetName, (typeof facets)[FacetName]][]) {
+    const members: FacetComparison['members'] = []
+    for (const name of model.members) {
+      const digest = current.digests[name]
+      if (digest === undefined || stored.digests[name] === undefined) continue
+      members.push({ name, digest, level: compareComponent(name, current, stored) })
+    }
+    if (members.length === 0) continue
+    const level = members.reduce<Level>(
+      (worst, member) => (LEVELS.indexOf(member.level) > LEVELS.indexOf(worst) ? member.level : worst),
+      'exact',
+    )
+    compared.push({ facet, level, members })
+  }
+  return compared
+}
+
+/**
+ * Scores how strongly the evidence says that `current` and `stored` are one device, as record
+ * linkage does (Fellegi–Sunter): per facet, log2 of P(observation | same device) over
+ * P(observation | two devices). An agreement counts more the rarer the value (the rarest member
+ * stands for the facet: its members are correlated); a disagreement counts less the more often
+ * that facet changes for one device. Facets only one side has are left out.
+ */
+export function scoreEvidence(
+  current: FingerprintProfile,
+  stored: StoredProfile,
+  population: Population,
+): Evidence {
+  let twinBits = 0
+  const evidence = compareFacets(current, stored).map(({ facet, level, members }): FacetEvidence => {
+    const model = facets[facet]
+    const rarest = Math.min(
+      ...members.map((member) =>
+        commonness(population, member.name, member.digest, model.commonness, member.level === 'exact'),
+      ),
+    )
+    const { changeRate, closeShare } = population.rates(facet)
+    const bits = {
+      exact: Math.log2((1 - changeRate) / rarest),
+      previous: Math.log2((changeRate * RETURN_SHARE) / rarest),
+      close: Math.log2((changeRate * closeShare) / Math.max(model.closeChance, 0.01)),
+      different: Math.log2(
+        (changeRate * Math.max(1 - closeShare, 0.05)) / Math.max(1 - rarest - model.closeChance, 0.05),
+      ),
+    }[level]
+    const twin = model.twinDifference
+    twinBits += {
+      exact: Math.log2((1 - changeRate) / (1 - twin)),
+      previous: Math.log2(changeRate / twin),
+      close: Math.log2((changeRate * closeShare) / (twin * TWIN_CLOSE_SHARE)),
+      different: Math.log2((changeRate * Math.max(1 - closeShare, 0.05)) / (twin * (1 - TWIN_CLOSE_SHARE))),
+    }[level]
+    return { facet, level, bits }
+  })
+  return { bits: evidence.reduce((sum, entry) => sum + entry.bits, 0), twinBits, facets: evidence }
+}
