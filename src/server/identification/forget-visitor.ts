@@ -24,3 +24,28 @@ export async function forgetVisitor({
   )
   return (result?.deleted ?? 0) > 0
 }
+
+/**
+ * "Forget this device", for the browser that proves it is this browser (its secret browser ID):
+ * deletes the events it produced and their pending webhook deliveries, then every visitor left
+ * with no event at all. A visitor that other browsers also produced events for stays: a copied
+ * fingerprint must not erase someone else's data.
+ */
+export async function forgetBrowser({ db, browserId }: { db: Database; browserId: string }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const affected = await queryRows<{ visitor_id: string }>(
+      tx,
+      sql`with gone as (delete from events where browser_id = ${browserId} returning visitor_id, request_id),
+          deliveries as (
+            delete from webhook_deliveries where split_part(id, ':', 1) in (select request_id from gone))
+          select distinct visitor_id from gone`,
+    )
+    for (const { visitor_id: visitorId } of affected) {
+      const [left] = await queryRows<{ n: number }>(
+        tx,
+        sql`select count(*)::int as n from events where visitor_id = ${visitorId}`,
+      )
+      if ((left?.n ?? 0) === 0) await forgetVisitor({ db: tx, visitorId })
+    }
+  })
+}

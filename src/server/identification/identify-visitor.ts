@@ -16,7 +16,7 @@ import { type Digests, type FingerprintProfile, profileComponents } from './fing
 import { getIdentitySecret } from './identity-secret'
 import { type Candidate, type Match, matchVisitor } from './match-visitor'
 import { newRequestId, newVisitorId } from './new-id'
-import { signVisitorToken, verifyVisitorToken } from './persistent-token'
+import { newBrowserId, signVisitorToken, verifyVisitorToken } from './persistent-token'
 import { applyCommittedCounts, readBatchContext } from './population'
 import { compareFacets, type StoredProfile } from './score-evidence'
 
@@ -114,16 +114,15 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       context,
       profile,
       keys: blockingKeys(profile.digests),
-      tokenVisitorId:
-        verifyVisitorToken(context.cookieToken, secret) ?? verifyVisitorToken(input.storedToken, secret),
+      token: verifyVisitorToken(context.cookieToken, secret) ?? verifyVisitorToken(input.storedToken, secret),
     }
   })
   const ago = (ms: number) => new Date(now.getTime() - ms).toISOString()
   const [since5m, since1h, since24h] = [ago(300_000), ago(3_600_000), ago(86_400_000)]
   const keyJobs = prepared.flatMap((job, index) => job.keys.map(() => index))
   const keys = prepared.flatMap((job) => job.keys)
-  const tokenJobs = prepared.flatMap((job, index) => (job.tokenVisitorId ? [index] : []))
-  const tokenIds = prepared.flatMap((job) => (job.tokenVisitorId ? [job.tokenVisitorId] : []))
+  const tokenJobs = prepared.flatMap((job, index) => (job.token ? [index] : []))
+  const tokenIds = prepared.flatMap((job) => (job.token ? [job.token.visitorId] : []))
 
   // Round trip 1: every request's candidates, each with its recent activity (for velocity).
   const rows = await queryRows<CandidateRow>(
@@ -181,6 +180,7 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
     job: (typeof prepared)[number]
     match: Match
     previous: Record<string, string[]>
+    browserId: string
   }[] = []
   prepared.forEach((job, index) => {
     const mine = rows.filter((row) => row.jobs.includes(index))
@@ -194,7 +194,7 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
     const match = matchVisitor({
       current: job.profile,
       candidates,
-      tokenVisitorId: job.tokenVisitorId,
+      tokenVisitorId: job.token?.visitorId,
       population,
       context: { ip: job.context.ip, sharers: job.context.ip ? (sharers.get(job.context.ip) ?? 0) : 0 },
     })
@@ -233,7 +233,15 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       signals,
       suspectScore: explainSuspectScore(signals).score,
     }
-    written.push({ index, event, job, match, previous: stored ? followPrevious(stored, job.profile) : {} })
+    written.push({
+      index,
+      event,
+      job,
+      match,
+      previous: stored ? followPrevious(stored, job.profile) : {},
+      // The browser keeps its own ID whoever it turns out to be; a browser without one gets a new one.
+      browserId: job.token?.browserId ?? newBrowserId(),
+    })
   })
 
   // Rows are written in a fixed order (visitor ID, key, component), so app servers sharing one
@@ -288,24 +296,24 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
             ${column(({ event }) => event.requestId)}::text[], ${sql.param(visitors)}::text[],
             ${column(({ event }) => event.createdAt)}::timestamptz[], ${column(({ event }) => event.visitorFound)}::boolean[],
             ${column(({ event }) => event.confidence.score)}::real[], ${column(({ match }) => match.method)}::text[],
-            ${column(({ match }) => json(match.evidence))}::jsonb[],
+            ${column(({ match }) => json(match.evidence))}::jsonb[], ${column(({ browserId }) => browserId)}::text[],
             ${column(({ event }) => event.ip)}::text[], ${column(({ event }) => event.userAgent)}::text[],
             ${column(({ event }) => event.url)}::text[], ${column(({ event }) => event.siteKey)}::text[],
             ${column(({ event }) => json(event.tag))}::jsonb[], ${column(({ event }) => event.linkedId)}::text[],
             ${column(({ job }) => JSON.stringify(job.input.components))}::jsonb[],
             ${column(({ event }) => JSON.stringify(event.signals))}::jsonb[], ${column(({ event }) => event.suspectScore)}::int[],
             ${column(({ event }) => JSON.stringify({ type: 'identification', event }))}::jsonb[])
-          as input(request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, ip, user_agent, url,
-            site_key, tag, linked_id, components, signals, suspect_score, webhook_payload)),
+          as input(request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip, user_agent,
+            url, site_key, tag, linked_id, components, signals, suspect_score, webhook_payload)),
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)
           select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
           from new_events e join sites s on s.public_key = e.site_key join webhooks w on w.site_id = s.id
           where w.enabled),
         event as (
-          insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, ip,
-            user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
-          select request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, ip,
+          insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, evidence,
+            browser_id, ip, user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
+          select request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip,
             user_agent, url, site_key, tag, linked_id, components, signals, suspect_score from new_events)
         select id, first_seen_at, last_seen_at from visitor`,
   )
@@ -318,7 +326,7 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
     }),
     written.filter(({ match }) => match.method === 'new').length,
   )
-  for (const { index, event } of written) {
+  for (const { index, event, browserId } of written) {
     // The write has committed: from here on nothing may fail, or a retry would store it twice.
     const visitor = saved.find((row) => row.id === event.visitorId)
     outcomes[index] = {
@@ -331,7 +339,7 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
         lastSeenAt: new Date(visitor?.last_seen_at ?? event.createdAt).toISOString(),
         signals: event.signals,
         suspectScore: event.suspectScore,
-        storedToken: signVisitorToken(event.visitorId, secret),
+        storedToken: signVisitorToken({ visitorId: event.visitorId, browserId }, secret),
       },
     }
   }

@@ -1,6 +1,7 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
+import type { MatchEvidence } from './match-visitor'
 
 export interface ComponentUniqueness {
   component: string
@@ -21,8 +22,16 @@ export interface DeviceVisit {
   method: string
 }
 
+/** How this browser's latest visit was matched: by its token, or by which evidence. */
+export interface LatestMatch {
+  method: string
+  confidence: number
+  evidence: MatchEvidence | null
+}
+
 export interface DeviceReport {
   visitorId: string
+  latestMatch: LatestMatch | null
   firstSeenAt: string
   lastSeenAt: string
   visits: number
@@ -30,14 +39,20 @@ export interface DeviceReport {
   uniqueness: ComponentUniqueness[]
 }
 
-/** What this server knows about one visitor, for the visitor's own eyes. */
+/**
+ * What this server knows about one visitor, for the eyes of the browser that proves it is this
+ * browser: the visits listed are this browser's own (its secret browser ID), never those of
+ * another browser that merely shares the fingerprint.
+ */
 export async function readDeviceReport({
   db,
   visitorId,
+  browserId,
   historyLimit = 20,
 }: {
   db: Database
   visitorId: string
+  browserId: string
   historyLimit?: number
 }): Promise<DeviceReport | undefined> {
   const [visitor] = await queryRows<{
@@ -63,16 +78,21 @@ export async function readDeviceReport({
     url: string | null
     confidence: number
     method: string
+    evidence: MatchEvidence | null
   }>(
     db,
-    sql`select request_id, created_at, ip, url, confidence, method from events
-        where visitor_id = ${visitorId} order by created_at desc limit ${historyLimit}`,
+    sql`select request_id, created_at, ip, url, confidence, method, evidence from events
+        where browser_id = ${browserId} and visitor_id = ${visitorId} order by created_at desc limit ${historyLimit}`,
   )
+  const [latest] = history
   return {
     visitorId,
     firstSeenAt: new Date(visitor.first_seen_at).toISOString(),
     lastSeenAt: new Date(visitor.last_seen_at).toISOString(),
     visits: visitor.visits,
+    latestMatch: latest
+      ? { method: latest.method, confidence: latest.confidence, evidence: latest.evidence ?? null }
+      : null,
     history: history.map((row) => ({
       requestId: row.request_id,
       createdAt: new Date(row.created_at).toISOString(),

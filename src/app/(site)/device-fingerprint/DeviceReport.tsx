@@ -8,6 +8,7 @@ import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
 import type { DeviceReport as DeviceReportData } from '@/server/identification/read-device-report'
 import styles from './DeviceReport.module.css'
+import { MatchExplanation } from './MatchExplanation'
 
 type Report = DeviceReportData
 
@@ -131,6 +132,13 @@ export function DeviceReport() {
               Request ID <code data-testid="request-id">{state.result.requestId}</code>.
             </p>
           </section>
+
+          {state.report?.latestMatch && (
+            <section aria-labelledby="match-heading" className={styles.section}>
+              <h2 id="match-heading">How this visit was matched</h2>
+              <MatchExplanation match={state.report.latestMatch} />
+            </section>
+          )}
 
           <section aria-labelledby="smart-heading" className={styles.section}>
             <h2 id="smart-heading">Smart signals</h2>

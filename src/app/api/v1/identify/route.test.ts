@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { getDb, queryRows } from '@/server/db/client'
 import { syntheticDevice } from '@/server/identification/synthetic-devices'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
+import { GET as exportDevice } from '../device/export/route'
 import { DELETE as forgetDevice, GET as readDevice } from '../device/route'
 import { POST } from './route'
 
@@ -48,7 +49,7 @@ describe('POST /api/v1/identify', () => {
       ].sort(),
     )
     expect(body.visitorFound).toBe(false)
-    expect(response.headers.get('set-cookie')).toMatch(/^tessera_vid=v1\..+HttpOnly; SameSite=Lax$/)
+    expect(response.headers.get('set-cookie')).toMatch(/^tessera_vid=v2\..+HttpOnly; SameSite=Lax$/)
     const [event] = await queryRows<{ ip: string; url: string }>(
       await getDb(),
       sql`select ip, url from events where request_id = ${body.requestId}`,
@@ -149,5 +150,57 @@ describe('the device endpoints', () => {
       new Request('http://x/api/v1/device', { headers: { cookie: 'tessera_vid=v1.someone-else.forged' } }),
     )
     expect(response.status).toBe(404)
+  })
+
+  it("never unlocks a browser's data for another browser that copied its fingerprint", async () => {
+    const victim = await (
+      await post(JSON.stringify({ components: syntheticDevice(4), linkedId: 'victim-42' }))
+    ).json()
+    const victimCookie = `tessera_vid=${victim.storedToken}`
+    // The attacker posts the victim's components without any token, from elsewhere.
+    const copied = await post(JSON.stringify({ components: syntheticDevice(4) }), {
+      'x-forwarded-for': '203.0.113.66',
+    })
+    const attacker = await copied.json()
+    expect(attacker.visitorId).toBe(victim.visitorId)
+    expect(attacker.storedToken).not.toBe(victim.storedToken)
+    const attackerCookie = `tessera_vid=${attacker.storedToken}`
+
+    const exported = await exportDevice(
+      new Request('http://x/api/v1/device/export', { headers: { cookie: attackerCookie } }),
+    )
+    const exportedText = await exported.text()
+    expect(exportedText).not.toContain('victim-42')
+    expect(exportedText).not.toContain('198.51.100.4')
+    const report = await (
+      await readDevice(new Request('http://x/api/v1/device', { headers: { cookie: attackerCookie } }))
+    ).json()
+    expect(report.history.map((visit: { requestId: string }) => visit.requestId)).toEqual([
+      attacker.requestId,
+    ])
+
+    await forgetDevice(
+      new Request('http://x/api/v1/device', { method: 'DELETE', headers: { cookie: attackerCookie } }),
+    )
+    const [left] = await queryRows<{ events: number; visitors: number }>(
+      await getDb(),
+      sql`select (select count(*)::int from events where visitor_id = ${victim.visitorId}) as events,
+                 (select count(*)::int from visitors where id = ${victim.visitorId}) as visitors`,
+    )
+    expect(left).toEqual({ events: 1, visitors: 1 })
+
+    // The victim's own browser still reads and forgets its data.
+    const own = await exportDevice(
+      new Request('http://x/api/v1/device/export', { headers: { cookie: victimCookie } }),
+    )
+    expect(await own.text()).toContain('victim-42')
+    await forgetDevice(
+      new Request('http://x/api/v1/device', { method: 'DELETE', headers: { cookie: victimCookie } }),
+    )
+    const [gone] = await queryRows<{ n: number }>(
+      await getDb(),
+      sql`select count(*)::int as n from visitors where id = ${victim.visitorId}`,
+    )
+    expect(gone?.n).toBe(0)
   })
 })

@@ -1,7 +1,7 @@
 import { getDb } from '@/server/db/client'
 import { HttpError } from '@/server/http/errors'
 import { handle } from '@/server/http/respond'
-import { currentVisitorId } from '@/server/identification/current-visitor'
+import { currentBrowser } from '@/server/identification/current-visitor'
 import { exportVisitorData } from '@/server/identification/export-visitor-data'
 
 export const dynamic = 'force-dynamic'
@@ -9,8 +9,8 @@ export const dynamic = 'force-dynamic'
 /** "Export my data": everything stored about the calling browser, as a JSON download. */
 export const GET = handle(async (request: Request) => {
   const db = await getDb()
-  const visitorId = await currentVisitorId(db, request)
-  const data = visitorId ? await exportVisitorData({ db, visitorId }) : undefined
+  const browser = await currentBrowser(db, request)
+  const data = browser ? await exportVisitorData({ db, ...browser }) : undefined
   if (!data) throw new HttpError('not_found', 'Nothing is stored about this browser.')
   return new Response(JSON.stringify(data, null, 2), {
     headers: {

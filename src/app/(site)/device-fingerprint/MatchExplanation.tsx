@@ -1,0 +1,71 @@
+import type { LatestMatch } from '@/server/identification/read-device-report'
+import styles from './DeviceReport.module.css'
+
+const facetNames: Record<string, string> = {
+  browser: 'Browser build',
+  locale: 'Languages and formats',
+  time: 'Time zone',
+  screen: 'Screen',
+  zoom: 'Zoom level',
+  hardware: 'Hardware',
+  graphics: 'Graphics card',
+  webgpu: 'WebGPU adapter',
+  audio: 'Audio stack',
+  rendering: 'Fonts and text rendering',
+  voices: 'Speech voices',
+  engine: 'JavaScript engine',
+  accessibility: 'Accessibility settings',
+  colorScheme: 'Colour scheme',
+  privacySettings: 'Privacy settings',
+}
+const levelNames: Record<string, string> = {
+  exact: 'the same',
+  previous: 'back to an earlier value',
+  close: 'slightly changed',
+  different: 'different',
+}
+
+function summary(match: LatestMatch): string {
+  const bits = match.evidence ? `${match.evidence.bits.toFixed(1)} bits of evidence` : 'no evidence'
+  if (match.method === 'token')
+    return 'Recognised by the identifier this browser stored (a cookie or local storage). Its fingerprint was compared too, and does not contradict it.'
+  if (match.method === 'fingerprint')
+    return `Recognised by its fingerprint alone, without any stored identifier: ${bits} that this is the device seen before${match.evidence?.contextBits ? `, ${match.evidence.contextBits.toFixed(1)} of them from the network address` : ''}.`
+  return match.evidence
+    ? `No stored device matched well enough: the closest one had ${bits}, not enough to tell it from a new device.`
+    : 'No stored device came close: this is a new device for this server.'
+}
+
+/** How this visit was matched: by the stored identifier, or by which evidence, facet by facet. */
+export function MatchExplanation({ match }: { match: LatestMatch }) {
+  return (
+    <>
+      <p className="muted" data-testid="match-summary">
+        {summary(match)}
+      </p>
+      {match.evidence && match.evidence.facets.length > 0 && (
+        <div className={`card ${styles.tableCard}`}>
+          <table className={styles.table}>
+            <caption className="visually-hidden">Evidence per part of the fingerprint</caption>
+            <thead>
+              <tr>
+                <th scope="col">Part of the fingerprint</th>
+                <th scope="col">Compared with the stored device</th>
+                <th scope="col">Evidence (bits)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {match.evidence.facets.map((facet) => (
+                <tr key={facet.facet}>
+                  <td>{facetNames[facet.facet] ?? facet.facet}</td>
+                  <td>{levelNames[facet.level] ?? facet.level}</td>
+                  <td>{facet.bits >= 0 ? `+${facet.bits.toFixed(1)}` : facet.bits.toFixed(1)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  )
+}
