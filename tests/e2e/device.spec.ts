@@ -77,9 +77,19 @@ test('"export my data" downloads the stored events as JSON', async ({ page }) =>
 })
 
 test('"forget this device" deletes every trace; the next visit is a new visitor', async ({
-  page,
+  browser,
   request,
 }) => {
+  // A device of its own (other tests' browsers share the default one): forgetting erases a
+  // visitor whole only from the browser that created it.
+  const context = await browser.newContext({
+    timezoneId: 'Pacific/Chatham',
+    locale: 'is-IS',
+    viewport: { width: 1111, height: 777 },
+    screen: { width: 1111, height: 777 },
+    reducedMotion: 'reduce',
+  })
+  const page = await context.newPage()
   const id = await visitorId(page)
   await page.getByRole('button', { name: 'Forget this device…' }).click()
   await page.getByRole('button', { name: 'Yes, delete everything' }).click()
@@ -94,6 +104,7 @@ test('"forget this device" deletes every trace; the next visit is a new visitor'
   await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
   await expect(page.getByTestId('visitor-id')).not.toHaveText(id)
   await expect(page.getByText('This is the first time this server has seen this device.')).toBeVisible()
+  await context.close()
 })
 
 test('a browser started from the command line, with no automation attached, is not flagged', async ({

@@ -27,25 +27,29 @@ export async function forgetVisitor({
 
 /**
  * "Forget this device", for the browser that proves it is this browser (its secret browser ID):
- * deletes the events it produced and their pending webhook deliveries, then every visitor left
- * with no event at all. A visitor that other browsers also produced events for stays: a copied
- * fingerprint must not erase someone else's data.
+ * deletes the events it produced and their pending webhook deliveries. A visitor this browser
+ * created (its first event), or that is left with no event, is deleted whole, so the next visit
+ * is a new visitor. A visitor another browser created stays: a copied fingerprint must never
+ * erase someone else's data.
  */
 export async function forgetBrowser({ db, browserId }: { db: Database; browserId: string }): Promise<void> {
   await db.transaction(async (tx) => {
-    const affected = await queryRows<{ visitor_id: string }>(
+    const affected = await queryRows<{ visitor_id: string; created: boolean }>(
       tx,
-      sql`with gone as (delete from events where browser_id = ${browserId} returning visitor_id, request_id),
-          deliveries as (
-            delete from webhook_deliveries where split_part(id, ':', 1) in (select request_id from gone))
-          select distinct visitor_id from gone`,
+      sql`select mine.visitor_id, coalesce((select first.browser_id = ${browserId} from events first
+            where first.visitor_id = mine.visitor_id order by first.created_at limit 1), false) as created
+          from (select distinct visitor_id from events where browser_id = ${browserId}) as mine`,
     )
-    for (const { visitor_id: visitorId } of affected) {
+    await tx.execute(
+      sql`with gone as (delete from events where browser_id = ${browserId} returning request_id)
+          delete from webhook_deliveries where split_part(id, ':', 1) in (select request_id from gone)`,
+    )
+    for (const { visitor_id: visitorId, created } of affected) {
       const [left] = await queryRows<{ n: number }>(
         tx,
         sql`select count(*)::int as n from events where visitor_id = ${visitorId}`,
       )
-      if ((left?.n ?? 0) === 0) await forgetVisitor({ db: tx, visitorId })
+      if (created || (left?.n ?? 0) === 0) await forgetVisitor({ db: tx, visitorId })
     }
   })
 }
