@@ -107,12 +107,18 @@ export async function readBatchContext(
   if (wantTotals) mine.totals = { visitors: visitors ?? 0, facets: facetCounts, at: now }
   const totals = mine.totals ?? { visitors: 0, facets: facetCounts, at: now }
   const counts = mine.counts
+  const rates = new Map(
+    (Object.keys(facets) as FacetName[]).map((facet) => [
+      facet,
+      learnedRates(facet, totals.facets.get(facet)),
+    ]),
+  )
   return {
     sharers,
     population: {
       visitors: totals.visitors,
       count: (component, digest) => counts.get(countKey(component, digest))?.count ?? 0,
-      rates: (facet) => learnedRates(facet, totals.facets.get(facet)),
+      rates: (facet) => rates.get(facet) ?? learnedRates(facet, undefined),
     },
   }
 }

@@ -75,9 +75,11 @@ interface FacetComparison {
 }
 
 /** Each facet both sides have, with its worst member level (one changed member changes the facet). */
+const facetList = Object.entries(facets) as [FacetName, (typeof facets)[FacetName]][]
+
 export function compareFacets(current: FingerprintProfile, stored: StoredProfile): FacetComparison[] {
   const compared: FacetComparison[] = []
-  for (const [facet, model] of Object.entries(facets) as [FacetName, (typeof facets)[FacetName]][]) {
+  for (const [facet, model] of facetList) {
     const members: FacetComparison['members'] = []
     for (const name of model.members) {
       const digest = current.digests[name]
@@ -106,31 +108,47 @@ export function scoreEvidence(
   stored: StoredProfile,
   population: Population,
 ): Evidence {
+  let bits = 0
   let twinBits = 0
-  const evidence = compareFacets(current, stored).map(({ facet, level, members }): FacetEvidence => {
+  const evidence: FacetEvidence[] = []
+  for (const { facet, level, members } of compareFacets(current, stored)) {
     const model = facets[facet]
-    const rarest = Math.min(
-      ...members.map((member) =>
-        commonness(population, member.name, member.digest, model.commonness, member.level === 'exact'),
-      ),
-    )
-    const { changeRate, closeShare } = population.rates(facet)
-    const bits = {
-      exact: Math.log2((1 - changeRate) / rarest),
-      previous: Math.log2((changeRate * RETURN_SHARE) / rarest),
-      close: Math.log2((changeRate * closeShare) / Math.max(model.closeChance, 0.01)),
-      different: Math.log2(
-        (changeRate * Math.max(1 - closeShare, 0.05)) / Math.max(1 - rarest - model.closeChance, 0.05),
-      ),
-    }[level]
+    let rarest = 1
+    for (const member of members) {
+      const common = commonness(
+        population,
+        member.name,
+        member.digest,
+        model.commonness,
+        member.level === 'exact',
+      )
+      if (common < rarest) rarest = common
+    }
+    const { changeRate: change, closeShare: close } = population.rates(facet)
     const twin = model.twinDifference
-    twinBits += {
-      exact: Math.log2((1 - changeRate) / (1 - twin)),
-      previous: Math.log2(changeRate / twin),
-      close: Math.log2((changeRate * closeShare) / (twin * TWIN_CLOSE_SHARE)),
-      different: Math.log2((changeRate * Math.max(1 - closeShare, 0.05)) / (twin * (1 - TWIN_CLOSE_SHARE))),
-    }[level]
-    return { facet, level, bits }
-  })
-  return { bits: evidence.reduce((sum, entry) => sum + entry.bits, 0), twinBits, facets: evidence }
+    let facetBits: number
+    switch (level) {
+      case 'exact':
+        facetBits = Math.log2((1 - change) / rarest)
+        twinBits += Math.log2((1 - change) / (1 - twin))
+        break
+      case 'previous':
+        facetBits = Math.log2((change * RETURN_SHARE) / rarest)
+        twinBits += Math.log2(change / twin)
+        break
+      case 'close':
+        facetBits = Math.log2((change * close) / Math.max(model.closeChance, 0.01))
+        twinBits += Math.log2((change * close) / (twin * TWIN_CLOSE_SHARE))
+        break
+      case 'different':
+        facetBits = Math.log2(
+          (change * Math.max(1 - close, 0.05)) / Math.max(1 - rarest - model.closeChance, 0.05),
+        )
+        twinBits += Math.log2((change * Math.max(1 - close, 0.05)) / (twin * (1 - TWIN_CLOSE_SHARE)))
+        break
+    }
+    bits += facetBits
+    evidence.push({ facet, level, bits: facetBits })
+  }
+  return { bits, twinBits, facets: evidence }
 }
