@@ -255,6 +255,23 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
 
   // Several app servers share a database only on PostgreSQL (one process owns a PGlite directory).
   if (engine === 'postgres')
+    it('stores one new device that reaches two app servers at the same moment as one visitor', async () => {
+      const other = await openDatabase({ url: handle.url ?? '' })
+      try {
+        for (let attempt = 0; attempt < 20; attempt++) {
+          const device = syntheticDevice(90_000 + attempt)
+          const [left, right] = await Promise.all([
+            identifyVisitor({ db: handle.db, input: payload(device), context }),
+            identifyVisitor({ db: other.db, input: payload(device), context }),
+          ])
+          expect(right.visitorId).toBe(left.visitorId)
+        }
+      } finally {
+        await other.close()
+      }
+    })
+
+  if (engine === 'postgres')
     it('keeps app servers that share one database from deadlocking each other', async () => {
       const url = handle.url ?? ''
       const servers = [handle, ...(await Promise.all([1, 2, 3].map(() => openDatabase({ url }))))]

@@ -117,206 +117,218 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       token: verifyVisitorToken(context.cookieToken, secret) ?? verifyVisitorToken(input.storedToken, secret),
     }
   })
-  const ago = (ms: number) => new Date(now.getTime() - ms).toISOString()
-  const [since5m, since1h, since24h] = [ago(300_000), ago(3_600_000), ago(86_400_000)]
-  const keyJobs = prepared.flatMap((job, index) => job.keys.map(() => index))
-  const keys = prepared.flatMap((job) => job.keys)
-  const tokenJobs = prepared.flatMap((job, index) => (job.token ? [index] : []))
-  const tokenIds = prepared.flatMap((job) => (job.token ? [job.token.visitorId] : []))
+  // One transaction per batch. Its first statement locks each request's exact device (sorted, so
+  // batches never deadlock), so two app servers sharing one PostgreSQL cannot both store the same
+  // new device as a new visitor: the second waits for the first's commit, then finds it.
+  const { written, changes, saved, outcomes } = await db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(lock) from (
+            select distinct hashtextextended(device, 0) as lock from unnest(${sql.param(prepared.map((job) => job.keys.join(' ')))}::text[]) as device
+            order by lock) as locks`,
+    )
+    const ago = (ms: number) => new Date(now.getTime() - ms).toISOString()
+    const [since5m, since1h, since24h] = [ago(300_000), ago(3_600_000), ago(86_400_000)]
+    const keyJobs = prepared.flatMap((job, index) => job.keys.map(() => index))
+    const keys = prepared.flatMap((job) => job.keys)
+    const tokenJobs = prepared.flatMap((job, index) => (job.token ? [index] : []))
+    const tokenIds = prepared.flatMap((job) => (job.token ? [job.token.visitorId] : []))
 
-  // Round trip 1: every request's candidates, each with its recent activity (for velocity).
-  const rows = await queryRows<CandidateRow>(
-    db,
-    sql`with hits as (
-          select wanted.job, hit.visitor_id, count(*) as hits
-          from unnest(${sql.param(keyJobs)}::int[], ${sql.param(keys)}::text[]) as wanted(job, key)
+    // Round trip 1: every request's candidates, each with its recent activity (for velocity).
+    const rows = await queryRows<CandidateRow>(
+      tx,
+      sql`with hits as (
+            select wanted.job, hit.visitor_id, count(*) as hits
+            from unnest(${sql.param(keyJobs)}::int[], ${sql.param(keys)}::text[]) as wanted(job, key)
+            cross join lateral (
+              select visitor_id from visitor_keys where visitor_keys.key = wanted.key limit ${CANDIDATES_PER_KEY}
+            ) as hit
+            group by wanted.job, hit.visitor_id),
+          ranked as (
+            select job, visitor_id, row_number() over (partition by job order by hits desc) as rank from hits),
+          picked as (
+            select job, visitor_id from ranked where rank <= ${MAX_CANDIDATES}
+            union
+            select * from unnest(${sql.param(tokenJobs)}::int[], ${sql.param(tokenIds)}::text[]) as token(job, visitor_id)),
+          wanted_visitors as (
+            select visitor_id, array_agg(job) as jobs from picked group by visitor_id)
+          select v.id, v.profile, v.parts, v.previous, v.visits, v.last_seen_at, activity.velocity, wanted_visitors.jobs
+          from visitors v
+          join wanted_visitors on wanted_visitors.visitor_id = v.id
           cross join lateral (
-            select visitor_id from visitor_keys where visitor_keys.key = wanted.key limit ${CANDIDATES_PER_KEY}
-          ) as hit
-          group by wanted.job, hit.visitor_id),
-        ranked as (
-          select job, visitor_id, row_number() over (partition by job order by hits desc) as rank from hits),
-        picked as (
-          select job, visitor_id from ranked where rank <= ${MAX_CANDIDATES}
-          union
-          select * from unnest(${sql.param(tokenJobs)}::int[], ${sql.param(tokenIds)}::text[]) as token(job, visitor_id)),
-        wanted_visitors as (
-          select visitor_id, array_agg(job) as jobs from picked group by visitor_id)
-        select v.id, v.profile, v.parts, v.previous, v.visits, v.last_seen_at, activity.velocity, wanted_visitors.jobs
-        from visitors v
-        join wanted_visitors on wanted_visitors.visitor_id = v.id
-        cross join lateral (
-          select json_build_object(
-            'events5m', count(*) filter (where recent.created_at > ${since5m}),
-            'events1h', count(*) filter (where recent.created_at > ${since1h}),
-            'events24h', count(*),
-            'ips5m', coalesce(array_agg(distinct recent.ip) filter (where recent.created_at > ${since5m} and recent.ip is not null), '{}'),
-            'ips1h', coalesce(array_agg(distinct recent.ip) filter (where recent.created_at > ${since1h} and recent.ip is not null), '{}'),
-            'ips24h', coalesce(array_agg(distinct recent.ip) filter (where recent.ip is not null), '{}'),
-            'linked24h', coalesce(array_agg(distinct recent.linked_id) filter (where recent.linked_id is not null), '{}')
-          ) as velocity
-          from (select created_at, ip, linked_id from events
-                where events.visitor_id = v.id and events.created_at > ${since24h}
-                order by created_at desc limit ${VELOCITY_WINDOW}) as recent
-        ) as activity`,
-  )
+            select json_build_object(
+              'events5m', count(*) filter (where recent.created_at > ${since5m}),
+              'events1h', count(*) filter (where recent.created_at > ${since1h}),
+              'events24h', count(*),
+              'ips5m', coalesce(array_agg(distinct recent.ip) filter (where recent.created_at > ${since5m} and recent.ip is not null), '{}'),
+              'ips1h', coalesce(array_agg(distinct recent.ip) filter (where recent.created_at > ${since1h} and recent.ip is not null), '{}'),
+              'ips24h', coalesce(array_agg(distinct recent.ip) filter (where recent.ip is not null), '{}'),
+              'linked24h', coalesce(array_agg(distinct recent.linked_id) filter (where recent.linked_id is not null), '{}')
+            ) as velocity
+            from (select created_at, ip, linked_id from events
+                  where events.visitor_id = v.id and events.created_at > ${since24h}
+                  order by created_at desc limit ${VELOCITY_WINDOW}) as recent
+          ) as activity`,
+    )
 
-  const { population, sharers } = await readBatchContext(
-    db,
-    prepared.flatMap((job) =>
-      Object.entries(job.profile.digests).map(([component, digest]) => ({ component, digest })),
-    ),
-    [...new Set(prepared.flatMap((job) => (job.context.ip ? [job.context.ip] : [])))],
-  )
+    const { population, sharers } = await readBatchContext(
+      tx,
+      prepared.flatMap((job) =>
+        Object.entries(job.profile.digests).map(([component, digest]) => ({ component, digest })),
+      ),
+      [...new Set(prepared.flatMap((job) => (job.context.ip ? [job.context.ip] : [])))],
+      db,
+    )
 
-  const outcomes: BatchOutcome<IdentifyResponse>[] = []
-  const claimedVisitors = new Set<string>()
-  const claimedDevices = new Map<string, string>()
-  const stats = new Map<string, number>()
-  const learned = new Map<FacetName, { observed: number; changed: number; close: number }>()
-  const written: {
-    index: number
-    event: StoredEvent
-    job: (typeof prepared)[number]
-    match: Match
-    previous: Record<string, string[]>
-    browserId: string
-  }[] = []
-  prepared.forEach((job, index) => {
-    const mine = rows.filter((row) => row.jobs.includes(index))
-    const candidates: Candidate[] = mine.map((row) => ({
-      visitorId: row.id,
-      profile: storedProfile(row),
-      lastSeenAt: new Date(row.last_seen_at).getTime(),
-      visits: row.visits,
-      recentIps: row.velocity.ips24h,
-    }))
-    const match = matchVisitor({
-      current: job.profile,
-      candidates,
-      tokenVisitorId: job.token?.visitorId,
-      population,
-      context: { ip: job.context.ip, sharers: job.context.ip ? (sharers.get(job.context.ip) ?? 0) : 0 },
+    const outcomes: BatchOutcome<IdentifyResponse>[] = []
+    const claimedVisitors = new Set<string>()
+    const claimedDevices = new Map<string, string>()
+    const stats = new Map<string, number>()
+    const learned = new Map<FacetName, { observed: number; changed: number; close: number }>()
+    const written: {
+      index: number
+      event: StoredEvent
+      job: (typeof prepared)[number]
+      match: Match
+      previous: Record<string, string[]>
+      browserId: string
+    }[] = []
+    prepared.forEach((job, index) => {
+      const mine = rows.filter((row) => row.jobs.includes(index))
+      const candidates: Candidate[] = mine.map((row) => ({
+        visitorId: row.id,
+        profile: storedProfile(row),
+        lastSeenAt: new Date(row.last_seen_at).getTime(),
+        visits: row.visits,
+        recentIps: row.velocity.ips24h,
+      }))
+      const match = matchVisitor({
+        current: job.profile,
+        candidates,
+        tokenVisitorId: job.token?.visitorId,
+        population,
+        context: { ip: job.context.ip, sharers: job.context.ip ? (sharers.get(job.context.ip) ?? 0) : 0 },
+      })
+      const visitorId = match.method === 'new' ? newVisitorId() : match.visitorId
+      const device = job.keys.join(' ')
+      const blockedBy = claimedVisitors.has(visitorId) ? visitorId : claimedDevices.get(device)
+      if (blockedBy) {
+        outcomes[index] = { blockedBy }
+        return
+      }
+      claimedVisitors.add(visitorId)
+      claimedDevices.set(device, visitorId)
+      const row = match.method === 'new' ? undefined : mine.find((candidate) => candidate.id === visitorId)
+      const stored = row ? storedProfile(row) : undefined
+      addStatistics(stats, stored?.digests ?? {}, job.profile.digests)
+      // Revisits the signed token confirms teach how often each facet changes for one device.
+      if (match.method === 'token' && stored) learnChanges(learned, job.profile, stored)
+      const confidence = scoreConfidence(match)
+      const signals = computeSignals(job.input.components, {
+        ip: job.context.ip,
+        linkedId: job.input.linkedId,
+        velocity: row?.velocity,
+      })
+      const event: StoredEvent = {
+        requestId: newRequestId(now),
+        visitorId,
+        visitorFound: match.method !== 'new',
+        createdAt: now.toISOString(),
+        confidence: { score: confidence },
+        ip: job.context.ip,
+        userAgent: job.context.userAgent,
+        url: job.input.url ?? null,
+        siteKey: job.input.siteKey ?? null,
+        tag: job.input.tag ?? null,
+        linkedId: job.input.linkedId ?? null,
+        signals,
+        suspectScore: explainSuspectScore(signals).score,
+      }
+      written.push({
+        index,
+        event,
+        job,
+        match,
+        previous: stored ? followPrevious(stored, job.profile) : {},
+        // The browser keeps its own ID whoever it turns out to be; a browser without one gets a new one.
+        browserId: job.token?.browserId ?? newBrowserId(),
+      })
     })
-    const visitorId = match.method === 'new' ? newVisitorId() : match.visitorId
-    const device = job.keys.join(' ')
-    const blockedBy = claimedVisitors.has(visitorId) ? visitorId : claimedDevices.get(device)
-    if (blockedBy) {
-      outcomes[index] = { blockedBy }
-      return
-    }
-    claimedVisitors.add(visitorId)
-    claimedDevices.set(device, visitorId)
-    const row = match.method === 'new' ? undefined : mine.find((candidate) => candidate.id === visitorId)
-    const stored = row ? storedProfile(row) : undefined
-    addStatistics(stats, stored?.digests ?? {}, job.profile.digests)
-    // Revisits the signed token confirms teach how often each facet changes for one device.
-    if (match.method === 'token' && stored) learnChanges(learned, job.profile, stored)
-    const confidence = scoreConfidence(match)
-    const signals = computeSignals(job.input.components, {
-      ip: job.context.ip,
-      linkedId: job.input.linkedId,
-      velocity: row?.velocity,
-    })
-    const event: StoredEvent = {
-      requestId: newRequestId(now),
-      visitorId,
-      visitorFound: match.method !== 'new',
-      createdAt: now.toISOString(),
-      confidence: { score: confidence },
-      ip: job.context.ip,
-      userAgent: job.context.userAgent,
-      url: job.input.url ?? null,
-      siteKey: job.input.siteKey ?? null,
-      tag: job.input.tag ?? null,
-      linkedId: job.input.linkedId ?? null,
-      signals,
-      suspectScore: explainSuspectScore(signals).score,
-    }
-    written.push({
-      index,
-      event,
-      job,
-      match,
-      previous: stored ? followPrevious(stored, job.profile) : {},
-      // The browser keeps its own ID whoever it turns out to be; a browser without one gets a new one.
-      browserId: job.token?.browserId ?? newBrowserId(),
-    })
+
+    // Rows are written in a fixed order (visitor ID, key, component), so app servers sharing one
+    // PostgreSQL lock them in the same order and never deadlock each other.
+    const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+    written.sort((a, b) => byText(a.event.visitorId, b.event.visitorId))
+    const visitors = written.map(({ event }) => event.visitorId)
+    const keyPairs = written
+      .flatMap(({ event, job }) => job.keys.map((key) => [key, event.visitorId] as const))
+      .sort(([a], [b]) => byText(a, b))
+    const column = <Value>(pick: (entry: (typeof written)[number]) => Value) => sql.param(written.map(pick))
+    const changes = [...stats].filter(([, delta]) => delta !== 0).sort(([a], [b]) => byText(a, b))
+    const facetsLearned = [...learned].sort(([a], [b]) => byText(a, b))
+    const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
+
+    // Round trip 2: visitors, keys, statistics, events and webhook outbox in one statement.
+    const saved = await queryRows<{ id: string; first_seen_at: string | Date; last_seen_at: string | Date }>(
+      tx,
+      sql`with visitor as (
+            insert into visitors (id, profile, parts, previous, first_seen_at, last_seen_at, visits)
+            select id, profile, parts, previous, seen_at, seen_at, 1
+            from unnest(${sql.param(visitors)}::text[], ${column(({ job }) => JSON.stringify(job.profile.digests))}::jsonb[],
+              ${column(({ job }) => JSON.stringify(job.profile.parts))}::jsonb[],
+              ${column(({ previous }) => JSON.stringify(previous))}::jsonb[],
+              ${column(({ event }) => event.createdAt)}::timestamptz[]) as input(id, profile, parts, previous, seen_at)
+            on conflict (id) do update set profile = excluded.profile, parts = excluded.parts,
+              previous = excluded.previous, last_seen_at = excluded.last_seen_at, visits = visitors.visits + 1
+            returning id, first_seen_at, last_seen_at),
+          wanted_keys as (
+            select * from unnest(${sql.param(keyPairs.map(([, visitor]) => visitor))}::text[],
+              ${sql.param(keyPairs.map(([key]) => key))}::text[]) as wanted(visitor_id, key)),
+          stale_keys as (
+            delete from visitor_keys where visitor_id = any(${sql.param(visitors)}::text[])
+              and (visitor_id, key) not in (select visitor_id, key from wanted_keys)),
+          new_keys as (
+            insert into visitor_keys (key, visitor_id) select key, visitor_id from wanted_keys on conflict do nothing),
+          statistics as (
+            insert into component_stats (component, digest, visitors)
+            select * from unnest(${sql.param(changes.map(([key]) => key.split('\u0000')[0]))}::text[],
+              ${sql.param(changes.map(([key]) => key.split('\u0000')[1]))}::text[], ${sql.param(changes.map(([, delta]) => delta))}::int[])
+            on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
+          learned as (
+            insert into facet_changes (facet, observed, changed, close)
+            select * from unnest(${sql.param(facetsLearned.map(([facet]) => facet))}::text[],
+              ${sql.param(facetsLearned.map(([, counts]) => counts.observed))}::int[],
+              ${sql.param(facetsLearned.map(([, counts]) => counts.changed))}::int[],
+              ${sql.param(facetsLearned.map(([, counts]) => counts.close))}::int[])
+            on conflict (facet) do update set observed = facet_changes.observed + excluded.observed,
+              changed = facet_changes.changed + excluded.changed, close = facet_changes.close + excluded.close),
+          new_events as (
+            select * from unnest(
+              ${column(({ event }) => event.requestId)}::text[], ${sql.param(visitors)}::text[],
+              ${column(({ event }) => event.createdAt)}::timestamptz[], ${column(({ event }) => event.visitorFound)}::boolean[],
+              ${column(({ event }) => event.confidence.score)}::real[], ${column(({ match }) => match.method)}::text[],
+              ${column(({ match }) => json(match.evidence))}::jsonb[], ${column(({ browserId }) => browserId)}::text[],
+              ${column(({ event }) => event.ip)}::text[], ${column(({ event }) => event.userAgent)}::text[],
+              ${column(({ event }) => event.url)}::text[], ${column(({ event }) => event.siteKey)}::text[],
+              ${column(({ event }) => json(event.tag))}::jsonb[], ${column(({ event }) => event.linkedId)}::text[],
+              ${column(({ job }) => JSON.stringify(job.input.components))}::jsonb[],
+              ${column(({ event }) => JSON.stringify(event.signals))}::jsonb[], ${column(({ event }) => event.suspectScore)}::int[],
+              ${column(({ event }) => JSON.stringify({ type: 'identification', event }))}::jsonb[])
+            as input(request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip, user_agent,
+              url, site_key, tag, linked_id, components, signals, suspect_score, webhook_payload)),
+          outbox as (
+            insert into webhook_deliveries (id, webhook_id, event_type, payload)
+            select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
+            from new_events e join sites s on s.public_key = e.site_key join webhooks w on w.site_id = s.id
+            where w.enabled),
+          event as (
+            insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, evidence,
+              browser_id, ip, user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
+            select request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip,
+              user_agent, url, site_key, tag, linked_id, components, signals, suspect_score from new_events)
+          select id, first_seen_at, last_seen_at from visitor`,
+    )
+    return { written, changes, saved, outcomes }
   })
-
-  // Rows are written in a fixed order (visitor ID, key, component), so app servers sharing one
-  // PostgreSQL lock them in the same order and never deadlock each other.
-  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-  written.sort((a, b) => byText(a.event.visitorId, b.event.visitorId))
-  const visitors = written.map(({ event }) => event.visitorId)
-  const keyPairs = written
-    .flatMap(({ event, job }) => job.keys.map((key) => [key, event.visitorId] as const))
-    .sort(([a], [b]) => byText(a, b))
-  const column = <Value>(pick: (entry: (typeof written)[number]) => Value) => sql.param(written.map(pick))
-  const changes = [...stats].filter(([, delta]) => delta !== 0).sort(([a], [b]) => byText(a, b))
-  const facetsLearned = [...learned].sort(([a], [b]) => byText(a, b))
-  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
-
-  // Round trip 2: visitors, keys, statistics, events and webhook outbox in one statement.
-  const saved = await queryRows<{ id: string; first_seen_at: string | Date; last_seen_at: string | Date }>(
-    db,
-    sql`with visitor as (
-          insert into visitors (id, profile, parts, previous, first_seen_at, last_seen_at, visits)
-          select id, profile, parts, previous, seen_at, seen_at, 1
-          from unnest(${sql.param(visitors)}::text[], ${column(({ job }) => JSON.stringify(job.profile.digests))}::jsonb[],
-            ${column(({ job }) => JSON.stringify(job.profile.parts))}::jsonb[],
-            ${column(({ previous }) => JSON.stringify(previous))}::jsonb[],
-            ${column(({ event }) => event.createdAt)}::timestamptz[]) as input(id, profile, parts, previous, seen_at)
-          on conflict (id) do update set profile = excluded.profile, parts = excluded.parts,
-            previous = excluded.previous, last_seen_at = excluded.last_seen_at, visits = visitors.visits + 1
-          returning id, first_seen_at, last_seen_at),
-        wanted_keys as (
-          select * from unnest(${sql.param(keyPairs.map(([, visitor]) => visitor))}::text[],
-            ${sql.param(keyPairs.map(([key]) => key))}::text[]) as wanted(visitor_id, key)),
-        stale_keys as (
-          delete from visitor_keys where visitor_id = any(${sql.param(visitors)}::text[])
-            and (visitor_id, key) not in (select visitor_id, key from wanted_keys)),
-        new_keys as (
-          insert into visitor_keys (key, visitor_id) select key, visitor_id from wanted_keys on conflict do nothing),
-        statistics as (
-          insert into component_stats (component, digest, visitors)
-          select * from unnest(${sql.param(changes.map(([key]) => key.split('\u0000')[0]))}::text[],
-            ${sql.param(changes.map(([key]) => key.split('\u0000')[1]))}::text[], ${sql.param(changes.map(([, delta]) => delta))}::int[])
-          on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
-        learned as (
-          insert into facet_changes (facet, observed, changed, close)
-          select * from unnest(${sql.param(facetsLearned.map(([facet]) => facet))}::text[],
-            ${sql.param(facetsLearned.map(([, counts]) => counts.observed))}::int[],
-            ${sql.param(facetsLearned.map(([, counts]) => counts.changed))}::int[],
-            ${sql.param(facetsLearned.map(([, counts]) => counts.close))}::int[])
-          on conflict (facet) do update set observed = facet_changes.observed + excluded.observed,
-            changed = facet_changes.changed + excluded.changed, close = facet_changes.close + excluded.close),
-        new_events as (
-          select * from unnest(
-            ${column(({ event }) => event.requestId)}::text[], ${sql.param(visitors)}::text[],
-            ${column(({ event }) => event.createdAt)}::timestamptz[], ${column(({ event }) => event.visitorFound)}::boolean[],
-            ${column(({ event }) => event.confidence.score)}::real[], ${column(({ match }) => match.method)}::text[],
-            ${column(({ match }) => json(match.evidence))}::jsonb[], ${column(({ browserId }) => browserId)}::text[],
-            ${column(({ event }) => event.ip)}::text[], ${column(({ event }) => event.userAgent)}::text[],
-            ${column(({ event }) => event.url)}::text[], ${column(({ event }) => event.siteKey)}::text[],
-            ${column(({ event }) => json(event.tag))}::jsonb[], ${column(({ event }) => event.linkedId)}::text[],
-            ${column(({ job }) => JSON.stringify(job.input.components))}::jsonb[],
-            ${column(({ event }) => JSON.stringify(event.signals))}::jsonb[], ${column(({ event }) => event.suspectScore)}::int[],
-            ${column(({ event }) => JSON.stringify({ type: 'identification', event }))}::jsonb[])
-          as input(request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip, user_agent,
-            url, site_key, tag, linked_id, components, signals, suspect_score, webhook_payload)),
-        outbox as (
-          insert into webhook_deliveries (id, webhook_id, event_type, payload)
-          select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
-          from new_events e join sites s on s.public_key = e.site_key join webhooks w on w.site_id = s.id
-          where w.enabled),
-        event as (
-          insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, evidence,
-            browser_id, ip, user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
-          select request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip,
-            user_agent, url, site_key, tag, linked_id, components, signals, suspect_score from new_events)
-        select id, first_seen_at, last_seen_at from visitor`,
-  )
 
   applyCommittedCounts(
     db,

@@ -54,9 +54,11 @@ export async function readBatchContext(
   db: Database,
   values: { component: string; digest: string }[],
   ips: string[],
+  /** The database the cache belongs to, when `db` is one of its transactions. */
+  cacheOwner: Database = db,
   now = Date.now(),
 ): Promise<BatchContext> {
-  const mine = cacheFor(db)
+  const mine = cacheFor(cacheOwner)
   if (mine.counts.size > MAX_CACHED_COUNTS) mine.counts.clear()
   const missing = new Map<string, { component: string; digest: string }>()
   for (const value of values) {
