@@ -85,7 +85,7 @@ describe('serveNodeRoute (POST /api/v1/identify ahead of Next.js)', () => {
     expect(response.headers.get('x-frame-options')).toBe('DENY')
     expect(response.headers.get('content-security-policy')).toBe("frame-ancestors 'none'")
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
-    expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(/^tessera_vid=v1\..+HttpOnly/)])
+    expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(/^tessera_vid=v2\..+HttpOnly/)])
     const body = await response.json()
     expect(body.visitorFound).toBe(false)
 
