@@ -1,7 +1,8 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
-import { perVisitorLimitKey } from '../signup/per-visitor-limit'
+import { rateLimitRowKey } from '../rate-limit/rate-limiter'
+import { PER_VISITOR_LIMIT } from '../signup/per-visitor-limit'
 
 /**
  * Deletes every stored trace of a visitor in one statement: the visitor, its events and blocking
@@ -17,6 +18,7 @@ export async function forgetVisitor({
   db: Database
   visitorId: string
 }): Promise<boolean> {
+  const limitKey = await rateLimitRowKey({ db, limit: PER_VISITOR_LIMIT, key: visitorId })
   // Every sub-statement sees the rows as they were before the statement, so the events are still
   // there for the deliveries to be found by, whatever order the cascade runs in.
   const [result] = await queryRows<{ deleted: number }>(
@@ -31,7 +33,7 @@ export async function forgetVisitor({
           where request_id in (select request_id from events where visitor_id = ${visitorId})),
         decisions as (delete from signup_decisions where visitor_id = ${visitorId}),
         accounts as (update accounts set visitor_id = null where visitor_id = ${visitorId}),
-        limits as (delete from rate_limits where key = ${perVisitorLimitKey(visitorId)})
+        limits as (delete from rate_limits where key = ${limitKey})
         select count(*)::int as deleted from gone`,
   )
   return (result?.deleted ?? 0) > 0
