@@ -9,6 +9,7 @@ describe('parseEnv', () => {
       TESSERA_DATA_DIR: './data',
       TESSERA_RETENTION_DAYS: 90,
       TESSERA_TEST_FAULTS: false,
+      TESSERA_WEBHOOK_ALLOW_PRIVATE: false,
     })
     expect(env.DATABASE_URL).toBeUndefined()
   })

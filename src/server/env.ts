@@ -55,6 +55,8 @@ export const EnvSchema = z.object({
   TESSERA_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** Test-only fault switch: lets the e2e suite make a screen throw. Never enable in production. */
   TESSERA_TEST_FAULTS: flag,
+  /** Test-only: lets webhooks reach loopback and private networks (tests' local receivers). Never enable in production. */
+  TESSERA_WEBHOOK_ALLOW_PRIVATE: flag,
 })
 
 export type Env = z.infer<typeof EnvSchema>

@@ -47,7 +47,7 @@ async function bootTessera() {
   runWebhookWorker(db)
   const { runRetention } = await import('./retention/purge-expired-data')
   runRetention(db, env.TESSERA_RETENTION_DAYS, (removed) => {
-    if (removed.events > 0 || removed.visitors > 0)
+    if (Object.values(removed).some((count) => count > 0))
       log.info({ ...removed, days: env.TESSERA_RETENTION_DAYS }, 'expired data purged')
   })
 }

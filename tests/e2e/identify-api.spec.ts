@@ -41,3 +41,23 @@ test('the production front refuses bad identify requests with the documented err
   expect(oversized.status()).toBe(413)
   expect((await oversized.json()).error.code).toBe('payload_too_large')
 })
+
+test('the production front refuses a foreign page’s Origin and stores nothing', async ({ request }) => {
+  const data = JSON.stringify({ components: syntheticDevice(90_002), url: 'https://evil.example/' })
+  const refused = await request.post('/api/v1/identify', {
+    headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
+    data,
+  })
+  expect(refused.status()).toBe(403)
+  expect((await refused.json()).error.code).toBe('forbidden')
+  expect(refused.headers()['access-control-allow-origin']).toBeUndefined()
+  const accepted = await request.post('/api/v1/identify', {
+    headers: { 'content-type': 'application/json', origin: new URL(refused.url()).origin },
+    data,
+  })
+  expect(accepted.status()).toBe(200)
+  // The refused request left no event: this device's only visit is the accepted one.
+  const { storedToken } = await accepted.json()
+  const report = await request.get('/api/v1/device', { headers: { cookie: `tessera_vid=${storedToken}` } })
+  expect((await report.json()).history).toHaveLength(1)
+})

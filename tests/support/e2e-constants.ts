@@ -1,4 +1,7 @@
 /** The first operator's password on the e2e server. */
 export const ADMIN_PASSWORD = 'e2e correct horse battery'
-/** A parent page on this port (http://localhost:<port>) is allowed to embed Tessera. */
-export const EMBEDDING_PORT = 3199
+/**
+ * A parent page on this port (http://localhost:<port>) is allowed to embed Tessera; the one below
+ * it is not. Derived from the e2e port, so parallel runs on other ports do not collide.
+ */
+export const EMBEDDING_PORT = Number(process.env.TESSERA_E2E_PORT ?? 3100) + 9

@@ -76,10 +76,11 @@ export function buildOpenApiDocument(serverUrl: string) {
   registry.registerPath({
     method: 'delete',
     path: '/api/v1/visitors/{visitorId}',
-    summary: 'Delete every stored trace of a visitor. Idempotent.',
+    summary:
+      "Delete the visitor's data on the key's site (the visitor itself once no other site has seen it). Idempotent.",
     security: secured,
     request: { params: VisitorIdParam },
-    responses: { 204: { description: 'Deleted (or already gone)' }, ...errors(400, 401, 403, 429) },
+    responses: { 204: { description: 'Deleted (or nothing of it on this site)' }, ...errors(400, 401, 429) },
   })
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

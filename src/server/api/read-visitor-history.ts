@@ -22,16 +22,18 @@ export async function readVisitorHistory({
 }): Promise<VisitorHistory> {
   await assertVisitorOnSite({ db, caller, visitorId })
   const cursor = before ? decodeCursor(before) : undefined
-  const rows = await queryRows<EventRow & { first_seen_at: string | Date; last_seen_at: string | Date }>(
+  const rows = await queryRows<EventRow>(
     db,
     sql`select ${eventColumns} from events
         where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey}
           ${cursor ? sql`and (created_at, request_id) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})` : sql``}
         order by created_at desc, request_id desc limit ${limit + 1}`,
   )
+  // First and last seen on this site: the visitor row's own dates tell of other sites' visits.
   const [visitor] = await queryRows<{ first_seen_at: string | Date; last_seen_at: string | Date }>(
     db,
-    sql`select first_seen_at, last_seen_at from visitors where id = ${visitorId}`,
+    sql`select min(created_at) as first_seen_at, max(created_at) as last_seen_at from events
+        where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey} having count(*) > 0`,
   )
   if (!visitor) throw new HttpError('not_found', 'No visitor has this ID.')
   return {

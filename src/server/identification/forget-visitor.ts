@@ -1,10 +1,15 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
+import { rateLimitRowKey } from '../rate-limit/rate-limiter'
+import { PER_VISITOR_LIMIT } from '../signup/per-visitor-limit'
 
 /**
  * Deletes every stored trace of a visitor in one statement: the visitor, its events and blocking
- * keys (by cascade), and its contribution to the value statistics. Idempotent.
+ * keys (by cascade), its contribution to the value statistics, the webhook deliveries of its events
+ * (pending or logged), its sign-up decisions and its sign-up rate-limit counter; its accounts stay
+ * the integrator's records, unlinked (only their device mark remains, see decide-signup.ts).
+ * Idempotent.
  */
 export async function forgetVisitor({
   db,
@@ -13,13 +18,22 @@ export async function forgetVisitor({
   db: Database
   visitorId: string
 }): Promise<boolean> {
+  const limitKey = await rateLimitRowKey({ db, limit: PER_VISITOR_LIMIT, key: visitorId })
+  // Every sub-statement sees the rows as they were before the statement, so the events are still
+  // there for the deliveries to be found by, whatever order the cascade runs in.
   const [result] = await queryRows<{ deleted: number }>(
     db,
     sql`with gone as (delete from visitors where id = ${visitorId} returning profile),
         statistics as (
           update component_stats set visitors = component_stats.visitors - 1
           from gone, jsonb_each_text(gone.profile) as p(component, digest)
-          where component_stats.component = p.component and component_stats.digest = p.digest)
+          where component_stats.component = p.component and component_stats.digest = p.digest),
+        deliveries as (
+          delete from webhook_deliveries
+          where request_id in (select request_id from events where visitor_id = ${visitorId})),
+        decisions as (delete from signup_decisions where visitor_id = ${visitorId}),
+        accounts as (update accounts set visitor_id = null where visitor_id = ${visitorId}),
+        limits as (delete from rate_limits where key = ${limitKey})
         select count(*)::int as deleted from gone`,
   )
   return (result?.deleted ?? 0) > 0
@@ -42,7 +56,7 @@ export async function forgetBrowser({ db, browserId }: { db: Database; browserId
     )
     await tx.execute(
       sql`with gone as (delete from events where browser_id = ${browserId} returning request_id)
-          delete from webhook_deliveries where split_part(id, ':', 1) in (select request_id from gone)`,
+          delete from webhook_deliveries where request_id in (select request_id from gone)`,
     )
     for (const { visitor_id: visitorId, created } of affected) {
       const [left] = await queryRows<{ n: number }>(

@@ -1,11 +1,12 @@
 import 'server-only'
 import { IdentifyRequest } from '@/contracts/identify'
 import { getDb } from '../db/client'
+import { getEnv } from '../env'
 import { clientAddress } from '../http/client-address'
 import { HttpError } from '../http/errors'
 import { parseRequest } from '../http/parse-request'
 import { handle, json } from '../http/respond'
-import { findSite } from '../sites/find-site'
+import { findSite, type Site } from '../sites/find-site'
 import { identifyVisitor } from './identify-visitor'
 import { presentedToken, visitorCookie } from './visitor-cookie'
 
@@ -19,6 +20,7 @@ export const identifyRoute = handle(async (request: Request) => {
   const db = await getDb()
   const site = await findSite({ db, publicKey: input.siteKey })
   if (!site) throw new HttpError('unknown_site')
+  assertOriginAllowed(request, site)
   const result = await identifyVisitor({
     db,
     input: { ...input, siteKey: site.publicKey },
@@ -32,3 +34,28 @@ export const identifyRoute = handle(async (request: Request) => {
     headers: { 'Set-Cookie': visitorCookie(request, result.storedToken), 'Cache-Control': 'no-store' },
   })
 })
+
+/**
+ * A browser names the calling page's origin; it must be Tessera's own (the device page, /frame) or
+ * one of the site's allowed origins, so no other page can store events under a site's key. A
+ * request without Origin is not a browser's cross-origin call (a back end, a benchmark): allowed.
+ */
+function assertOriginAllowed(request: Request, site: Site) {
+  const origin = request.headers.get('origin')
+  if (origin === null || site.allowedOrigins.includes(origin)) return
+  // Set by the browser itself, never by the page: same origin, even behind a proxy that rewrites Host.
+  if (request.headers.get('sec-fetch-site') === 'same-origin') return
+  if (URL.canParse(origin) && ownHosts(request).includes(new URL(origin).host)) return
+  throw new HttpError(
+    'forbidden',
+    'This page’s origin is not allowed for this site key; add it to the site’s allowed origins in the console.',
+  )
+}
+
+/** The host names this request reached Tessera by (Host, and X-Forwarded-Host behind trusted proxies). */
+function ownHosts(request: Request): string[] {
+  const hosts = [request.headers.get('host') ?? new URL(request.url).host]
+  const forwarded = request.headers.get('x-forwarded-host')
+  if (forwarded && getEnv().TESSERA_TRUSTED_PROXIES > 0) hosts.push(forwarded.split(',')[0]?.trim() ?? '')
+  return hosts
+}

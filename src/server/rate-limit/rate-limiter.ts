@@ -1,8 +1,10 @@
 import 'server-only'
+import { createHmac } from 'node:crypto'
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Database } from '../db/client'
 import { rateLimits } from '../db/schema'
 import { HttpError } from '../http/errors'
+import { getServerSecret } from '../settings/server-secret'
 
 export interface Limit {
   /** Prefix that separates this limiter's keys from others'. */
@@ -36,10 +38,24 @@ function limiterFor(db: Database, limit: Limit): RateLimiterDrizzle {
   return limiter
 }
 
+/**
+ * Counters are stored under a keyed hash of their key, so the table never holds an IP address, a
+ * visitor ID or a user name, and a database dump cannot be reversed by trying every IPv4 address.
+ */
+async function storedKey(db: Database, key: string): Promise<string> {
+  const secret = await getServerSecret(db, 'rate_limit_secret')
+  return createHmac('sha256', secret).update(key).digest('base64url')
+}
+
+/** The rate_limits row of `key` under `limit` (rate-limiter-flexible stores `prefix:key`). */
+export async function rateLimitRowKey({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
+  return `${limit.name}:${await storedKey(db, key)}`
+}
+
 /** Spends one point for `key`; past the limit, a 429 with Retry-After. Counts live in the database. */
 export async function consumeRateLimit({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
   try {
-    await limiterFor(db, limit).consume(key)
+    await limiterFor(db, limit).consume(await storedKey(db, key))
   } catch (rejection) {
     if (rejection instanceof RateLimiterRes) {
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))
@@ -53,17 +69,17 @@ export async function consumeRateLimit({ db, limit, key }: { db: Database; limit
 
 /** Seconds until `key` may try again, or 0 when it is under the limit (spends nothing). */
 export async function secondsLocked({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
-  const state = await limiterFor(db, limit).get(key)
+  const state = await limiterFor(db, limit).get(await storedKey(db, key))
   return state && state.consumedPoints >= limit.points ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0
 }
 
 /** Records one failure for `key` (for lock-outs that count failures only). */
 export async function recordFailure({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
   await limiterFor(db, limit)
-    .penalty(key, 1)
+    .penalty(await storedKey(db, key), 1)
     .catch(() => undefined)
 }
 
 export async function resetLimit({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
-  await limiterFor(db, limit).delete(key)
+  await limiterFor(db, limit).delete(await storedKey(db, key))
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DatabaseHandle, queryRows } from '../db/client'
 import { openTestDatabase } from '../db/test-database'
+import { seedPersonalData, tablesContaining } from '../db/test-personal-data'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { syntheticDevice } from '../identification/synthetic-devices'
 import { purgeExpiredData } from './purge-expired-data'
@@ -24,7 +25,7 @@ describe('purgeExpiredData', () => {
       sql`update visitors set last_seen_at = now() - interval '91 days' where id = ${old.visitorId}`,
     )
 
-    expect(await purgeExpiredData({ db: handle.db, days: 90 })).toEqual({ events: 1, visitors: 1 })
+    expect(await purgeExpiredData({ db: handle.db, days: 90 })).toMatchObject({ events: 1, visitors: 1 })
     const left = await queryRows<{ visitor_id: string }>(handle.db, sql`select visitor_id from events`)
     expect(left.map((row) => row.visitor_id)).toEqual([fresh.visitorId])
     const [stats] = await queryRows<{ total: number }>(
@@ -32,5 +33,34 @@ describe('purgeExpiredData', () => {
       sql`select sum(visitors)::int as total from component_stats where component = 'platform'`,
     )
     expect(stats?.total).toBe(1)
+  })
+
+  it('leaves no personal data past a short retention: decisions, deliveries, sessions, counters', async () => {
+    const person = await seedPersonalData(handle.db, 90)
+    const [operator] = await queryRows<{ id: string }>(
+      handle.db,
+      sql`insert into operators (id, username, password_hash) values ('op_purge', 'purge', 'x') returning id`,
+    )
+    await handle.db.execute(
+      sql`insert into operator_sessions (token_hash, operator_id, expires_at)
+          values ('expired-session', ${operator?.id}, now() + interval '12 hours')`,
+    )
+    const needles = [person.visitorId, ...person.requestIds, person.ip, person.linkedId, person.url]
+    const later = new Date(Date.now() + 2 * 86_400_000)
+
+    const removed = await purgeExpiredData({ db: handle.db, days: 1, now: later })
+
+    expect(removed).toMatchObject({ decisions: 1, deliveries: 2, sessions: 1 })
+    expect(removed.rateLimits).toBeGreaterThanOrEqual(2)
+    expect(await tablesContaining(handle.db, needles)).toEqual([])
+    const [left] = await queryRows<{ sessions: number; limits: number; marks: number }>(
+      handle.db,
+      sql`select (select count(*) from operator_sessions)::int as sessions,
+                 (select count(*) from rate_limits)::int as limits,
+                 (select count(*) from accounts where device_mark is not null)::int as marks`,
+    )
+    expect(left).toEqual({ sessions: 0, limits: 0, marks: 0 })
+    // The account itself is the integrator's record: it stays, unlinked.
+    expect(await tablesContaining(handle.db, [person.email])).toEqual([`accounts: ${person.email}`])
   })
 })

@@ -1,11 +1,24 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
+import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
+
+export interface Purged {
+  events: number
+  visitors: number
+  decisions: number
+  deliveries: number
+  sessions: number
+  rateLimits: number
+}
 
 /**
- * Deletes identification events older than the retention period, and visitors not seen within it
- * (with their keys and their share of the value statistics), plus finished webhook deliveries and
- * used challenges past it. Returns what was removed.
+ * Deletes, in one statement, everything with personal data past the retention period:
+ * identification events, visitors not seen within it (with their keys and their share of the
+ * value statistics), sign-up decisions, webhook deliveries (a delivery is finished or failed
+ * within about a day, so any state), used challenges; unlinks accounts from purged visitors and
+ * clears account device marks past the account rule's window; and drops expired operator
+ * sessions and rate-limit counters whatever the retention period. Returns what was removed.
  */
 export async function purgeExpiredData({
   db,
@@ -15,32 +28,44 @@ export async function purgeExpiredData({
   db: Database
   days: number
   now?: Date
-}) {
+}): Promise<Purged> {
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString()
-  const [result] = await queryRows<{ events: number; visitors: number }>(
+  const markCutoff = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
+  const moment = now.toISOString()
+  const [result] = await queryRows<Purged>(
     db,
     sql`with old_events as (delete from events where created_at < ${cutoff} returning 1),
-        old_visitors as (delete from visitors where last_seen_at < ${cutoff} returning profile),
+        old_visitors as (delete from visitors where last_seen_at < ${cutoff} returning id, profile),
         statistics as (
           update component_stats set visitors = component_stats.visitors - counted.n
           from (select p.component, p.digest, count(*) as n
                 from old_visitors, jsonb_each_text(old_visitors.profile) as p(component, digest)
                 group by p.component, p.digest) as counted
           where component_stats.component = counted.component and component_stats.digest = counted.digest),
-        deliveries as (
-          delete from webhook_deliveries where created_at < ${cutoff} and (delivered_at is not null or failed_at is not null)),
-        challenges as (delete from used_challenges where used_at < ${cutoff})
-        select (select count(*) from old_events)::int as events, (select count(*) from old_visitors)::int as visitors`,
+        -- One update for both: a row updated twice in one statement keeps only one of the changes.
+        accounts as (
+          update accounts set
+            visitor_id = case when visitor_id in (select id from old_visitors) then null else visitor_id end,
+            device_mark = case when created_at < ${markCutoff} then null else device_mark end
+          where visitor_id in (select id from old_visitors)
+             or (device_mark is not null and created_at < ${markCutoff})),
+        decisions as (delete from signup_decisions where created_at < ${cutoff} returning 1),
+        deliveries as (delete from webhook_deliveries where created_at < ${cutoff} returning 1),
+        challenges as (delete from used_challenges where used_at < ${cutoff}),
+        sessions as (delete from operator_sessions where expires_at < ${moment} returning 1),
+        limits as (delete from rate_limits where expire < ${moment} returning 1)
+        select (select count(*) from old_events)::int as events,
+               (select count(*) from old_visitors)::int as visitors,
+               (select count(*) from decisions)::int as decisions,
+               (select count(*) from deliveries)::int as deliveries,
+               (select count(*) from sessions)::int as sessions,
+               (select count(*) from limits)::int as "rateLimits"`,
   )
-  return result ?? { events: 0, visitors: 0 }
+  return result ?? { events: 0, visitors: 0, decisions: 0, deliveries: 0, sessions: 0, rateLimits: 0 }
 }
 
 /** Purges once at start, then every hour. */
-export function runRetention(
-  db: Database,
-  days: number,
-  onPurge: (removed: { events: number; visitors: number }) => void,
-) {
+export function runRetention(db: Database, days: number, onPurge: (removed: Purged) => void) {
   const purge = () => purgeExpiredData({ db, days }).then(onPurge, () => undefined)
   void purge()
   const timer = setInterval(purge, 3_600_000)

@@ -7,6 +7,7 @@ import { findVisitorId } from '../console/look-up-visitor'
 import { type DatabaseHandle, queryRows } from '../db/client'
 import { type Engine, openTestDatabase } from '../db/test-database'
 import { HttpError } from '../http/errors'
+import { forgetVisitor } from '../identification/forget-visitor'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { syntheticDevice } from '../identification/synthetic-devices'
 import { writeSetting } from '../settings/write-setting'
@@ -138,6 +139,47 @@ describe.each(engines)('decideSignup on %s', (engine) => {
       sql`select reasons from signup_decisions where request_id = ${fourth.requestId}`,
     )
     expect(decision?.reasons.map((reason) => reason.rule)).toEqual(['accountLimit'])
+  })
+
+  it('still counts a forgotten device’s accounts: forget does not reset the account limit', async () => {
+    const ip = '198.51.100.60'
+    const emails: string[] = []
+    let last = await identify(60, {}, ip)
+    for (let account = 0; account < 3; account++) {
+      last = await identify(60, {}, ip)
+      const form = fields()
+      emails.push(form.email)
+      expect((await decide({ fields: form, requestId: last.requestId }, ip)).outcome).toBe('allow')
+    }
+    expect(await forgetVisitor({ db: handle.db, visitorId: last.visitorId })).toBe(true)
+    // The accounts stay, unlinked from the forgotten visitor; their mark holds neither IP nor email.
+    const kept = await queryRows<{ visitor_id: string | null; device_mark: string | null }>(
+      handle.db,
+      sql`select visitor_id, device_mark from accounts where email in (${sql.join(
+        emails.map((email) => sql`${email}`),
+        sql`, `,
+      )})`,
+    )
+    expect(kept).toHaveLength(3)
+    for (const row of kept) {
+      expect(row.visitor_id).toBeNull()
+      expect(row.device_mark).toMatch(/^[\w-]{43}$/)
+    }
+
+    const again = await identify(60, {}, ip)
+    expect(again.visitorId).not.toBe(last.visitorId)
+    const answer = await decide({ fields: fields(), requestId: again.requestId }, ip)
+    expect(answer.outcome).toBe('deny')
+    const [decision] = await queryRows<{ reasons: { rule: string }[] }>(
+      handle.db,
+      sql`select reasons from signup_decisions where request_id = ${again.requestId}`,
+    )
+    expect(decision?.reasons.map((reason) => reason.rule)).toEqual(['accountLimit'])
+    // Another device is not caught by this device's mark.
+    const other = await identify(61, {}, '198.51.100.61')
+    expect((await decide({ fields: fields(), requestId: other.requestId }, '198.51.100.61')).outcome).toBe(
+      'allow',
+    )
   })
 
   it('challenges tampering; a solved proof of work lets the sign-up through, once', async () => {

@@ -12,12 +12,11 @@ import {
 import { type Database, queryRows, violatedConstraint } from '../db/client'
 import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
+import { ACCOUNT_LIMIT_WINDOW_HOURS, deviceMark } from './device-mark'
 import { evaluatePolicy, type SignupFacts } from './evaluate-policy'
+import { PER_VISITOR_LIMIT } from './per-visitor-limit'
 import { verifyChallenge } from './proof-of-work'
 import { readSignupPolicy } from './signup-policy-store'
-
-/** Sign-up attempts per visitor in 10 minutes, whatever their outcome. */
-const PER_VISITOR = { name: 'signup-visitor', points: 20, durationSeconds: 600 }
 
 /** An identification older than this cannot be used to sign up. */
 export const MAX_EVENT_AGE_MS = 5 * 60 * 1000
@@ -30,7 +29,7 @@ interface EventFacts {
   tampered: boolean | null
   suspect_score: number
   used: boolean
-  accounts_24h: number
+  profile: string | null
   visitor_attempts: number
   ip_attempts: number
 }
@@ -63,8 +62,7 @@ export async function decideSignup({
     sql`select e.visitor_id, e.ip, e.created_at, e.signals->'bot'->>'result' as bot,
           (e.signals->'tampering'->>'result')::boolean as tampered, e.suspect_score,
           exists(select 1 from signup_decisions d where d.request_id = e.request_id) as used,
-          (select count(*)::int from accounts a
-            where a.visitor_id = e.visitor_id and a.created_at > ${now.toISOString()}::timestamptz - interval '24 hours') as accounts_24h,
+          (select v.profile::text from visitors v where v.id = e.visitor_id) as profile,
           (select count(*)::int from signup_decisions d
             where d.visitor_id = e.visitor_id and d.created_at > ${now.toISOString()}::timestamptz - interval '10 minutes') as visitor_attempts,
           (select count(*)::int from signup_decisions d
@@ -88,13 +86,14 @@ export async function decideSignup({
     )
   }
 
-  await consumeRateLimit({ db, limit: PER_VISITOR, key: event.visitor_id })
+  await consumeRateLimit({ db, limit: PER_VISITOR_LIMIT, key: event.visitor_id })
 
+  const mark = event.profile ? await deviceMark(db, event.profile) : null
   const facts: SignupFacts = {
     bot: event.bot === 'bad' || event.bot === 'good' ? event.bot : 'notDetected',
     tampered: event.tampered === true,
     suspectScore: event.suspect_score,
-    accountsFromVisitor24h: event.accounts_24h,
+    accountsFromVisitor24h: await countRecentAccounts(db, event.visitor_id, mark, now),
     attemptsFromVisitor10m: event.visitor_attempts,
     attemptsFromIp10m: event.ip_attempts,
   }
@@ -106,7 +105,14 @@ export async function decideSignup({
 
   const accountId =
     outcome === 'allow'
-      ? await createAccountWithDecision(db, fields, event, input, decision.reasons, challengeSolved)
+      ? await createAccountWithDecision(
+          db,
+          fields,
+          { ...event, mark },
+          input,
+          decision.reasons,
+          challengeSolved,
+        )
       : undefined
   if (!accountId) {
     await db.execute(
@@ -127,10 +133,24 @@ export async function decideSignup({
   }
 }
 
+/**
+ * Accounts created in the rule's window by this visitor, or by the same device under an earlier
+ * visitor ID (forgotten since): the device mark is what survives a forget.
+ */
+async function countRecentAccounts(db: Database, visitorId: string, mark: string | null, now: Date) {
+  const [row] = await queryRows<{ accounts: number }>(
+    db,
+    sql`select count(*)::int as accounts from accounts
+        where (visitor_id = ${visitorId} or device_mark = ${mark})
+          and created_at > ${now.toISOString()}::timestamptz - make_interval(hours => ${ACCOUNT_LIMIT_WINDOW_HOURS})`,
+  )
+  return row?.accounts ?? 0
+}
+
 async function createAccountWithDecision(
   db: Database,
   fields: SignupFields,
-  event: EventFacts,
+  event: EventFacts & { mark: string | null },
   input: SignupRequest,
   reasons: unknown[],
   challengeSolved: boolean,
@@ -146,8 +166,8 @@ async function createAccountWithDecision(
               ${JSON.stringify(reasons)}::jsonb, ${challengeSolved}, ${accountId})`,
       )
       await tx.execute(
-        sql`insert into accounts (id, email, name, password_hash, visitor_id)
-            values (${accountId}, ${fields.email}, ${fields.name}, ${passwordHash}, ${event.visitor_id})`,
+        sql`insert into accounts (id, email, name, password_hash, visitor_id, device_mark)
+            values (${accountId}, ${fields.email}, ${fields.name}, ${passwordHash}, ${event.visitor_id}, ${event.mark})`,
       )
     })
   } catch (error) {

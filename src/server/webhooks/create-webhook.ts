@@ -2,9 +2,27 @@ import 'server-only'
 import { randomBytes } from 'node:crypto'
 import type { Database } from '../db/client'
 import { webhooks } from '../db/schema'
+import { getEnv } from '../env'
+import { HttpError } from '../http/errors'
+import { webhookUrlProblem } from './webhook-target'
 
-/** A webhook for a site; its signing secret is generated here and shown to the operator. */
-export async function createWebhook({ db, siteId, url }: { db: Database; siteId: string; url: string }) {
+/**
+ * A webhook for a site; its signing secret is generated here and shown to the operator. URLs that
+ * point at private or local networks, or carry credentials, are refused (400).
+ */
+export async function createWebhook({
+  db,
+  siteId,
+  url,
+  allowPrivate = getEnv().TESSERA_WEBHOOK_ALLOW_PRIVATE,
+}: {
+  db: Database
+  siteId: string
+  url: string
+  allowPrivate?: boolean
+}) {
+  const problem = webhookUrlProblem(url, { allowPrivate })
+  if (problem) throw new HttpError('invalid_request', problem, { fields: { url: problem } })
   const webhook = {
     id: `wh_${randomBytes(9).toString('base64url')}`,
     siteId,

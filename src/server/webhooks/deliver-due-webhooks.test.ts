@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { type Database, openDatabase, queryRows } from '../db/client'
 import { openTestDatabase } from '../db/test-database'
 import { identifyVisitor } from '../identification/identify-visitor'
@@ -12,6 +12,12 @@ import { syntheticDevice } from '../identification/synthetic-devices'
 import { createSite } from '../sites/create-site'
 import { createWebhook } from './create-webhook'
 import { deliverDueWebhooks, retryDelaySeconds } from './deliver-due-webhooks'
+
+// These receivers listen on loopback: opt in to private targets, as only tests may (before any
+// module reads the environment).
+vi.hoisted(() => {
+  process.env.TESSERA_WEBHOOK_ALLOW_PRIVATE = '1'
+})
 
 interface Received {
   body: string

@@ -1,7 +1,10 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
+import { getEnv } from '../env'
+import { postWebhook } from './post-webhook'
 import { SIGNATURE_HEADER, signPayload } from './sign-payload'
+import type { Resolve } from './webhook-target'
 
 /** Retries with exponential back-off from 2 s up to one hour, for about a day in all. */
 export const MAX_ATTEMPTS = 20
@@ -24,7 +27,18 @@ interface DueDelivery {
  * Claims due deliveries (a lease, so several app servers never send the same one at once),
  * sends each, and records the outcome. Returns how many were attempted.
  */
-export async function deliverDueWebhooks({ db, now = new Date() }: { db: Database; now?: Date }) {
+export async function deliverDueWebhooks({
+  db,
+  now = new Date(),
+  allowPrivate = getEnv().TESSERA_WEBHOOK_ALLOW_PRIVATE,
+  resolve,
+}: {
+  db: Database
+  now?: Date
+  /** Deliver to private and local networks too: tests' loopback receivers only. */
+  allowPrivate?: boolean
+  resolve?: Resolve
+}) {
   const due = await queryRows<DueDelivery>(
     db,
     sql`with claimed as (
@@ -38,18 +52,23 @@ export async function deliverDueWebhooks({ db, now = new Date() }: { db: Databas
         select claimed.id, w.url, w.secret, claimed.payload, claimed.attempts
         from claimed join webhooks w on w.id = claimed.webhook_id`,
   )
-  await Promise.all(due.map((delivery) => attempt(db, delivery, now)))
+  await Promise.all(due.map((delivery) => attempt(db, delivery, now, { allowPrivate, resolve })))
   return due.length
 }
 
-async function attempt(db: Database, delivery: DueDelivery, now: Date) {
+async function attempt(
+  db: Database,
+  delivery: DueDelivery,
+  now: Date,
+  options: { allowPrivate: boolean; resolve?: Resolve },
+) {
   const body = JSON.stringify(delivery.payload)
   const timestamp = Math.floor(now.getTime() / 1000)
   let status: number | null = null
   let error: string | null = null
   try {
-    const response = await fetch(delivery.url, {
-      method: 'POST',
+    status = await postWebhook({
+      url: delivery.url,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Tessera-Webhook/1',
@@ -57,13 +76,12 @@ async function attempt(db: Database, delivery: DueDelivery, now: Date) {
         'tessera-delivery': delivery.id,
       },
       body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      timeoutMs: TIMEOUT_MS,
+      ...options,
     })
-    status = response.status
-    await response.body?.cancel()
-    if (!response.ok) error = `The receiver answered HTTP ${response.status}.`
+    if (status < 200 || status >= 300) error = `The receiver answered HTTP ${status}.`
   } catch (failure) {
+    // A refused target is logged by its refusal only: what answers there must not show.
     error = failure instanceof Error ? failure.message : String(failure)
   }
   const attempts = delivery.attempts + 1

@@ -178,6 +178,57 @@ describe('keys made in the console', () => {
   })
 })
 
+describe('webhooks made in the console', () => {
+  it('refuses private, local, reserved and credential-carrying URLs with 400, and takes a public one', async () => {
+    const cookie = await signInCookie()
+    const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const site = list.find((entry: { isDefault: boolean }) => entry.isDefault)
+    const create = (url: string) =>
+      webhooks.POST(
+        request('/api/console/webhooks', { method: 'POST', cookie, body: { siteId: site.id, url } }),
+      )
+    const refused = [
+      'http://127.0.0.1/hook',
+      'http://127.8.9.10:8080/hook',
+      'http://localhost:3000/hook',
+      'http://api.localhost/hook',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.5/hook',
+      'http://172.16.3.4/hook',
+      'http://172.31.255.255/hook',
+      'http://192.168.1.1/hook',
+      'http://100.64.0.1/hook',
+      'http://0.0.0.0/hook',
+      'http://224.0.0.1/hook',
+      'http://255.255.255.255/hook',
+      'http://240.0.0.1/hook',
+      'http://[::1]/hook',
+      'http://[::]/hook',
+      'http://[fe80::1]/hook',
+      'http://[fc00::1]/hook',
+      'http://[fd12:3456::1]/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+      'http://[::ffff:169.254.169.254]/hook',
+      'http://[ff02::1]/hook',
+      'http://2130706433/hook',
+      'http://0x7f.1/hook',
+      'http://0x7f000001/hook',
+      'http://017700000001/hook',
+      'http://127.1/hook',
+      'http://0/hook',
+      'http://user:pass@hooks.example/hook',
+      'https://token@hooks.example/hook',
+    ]
+    for (const url of refused) {
+      const response = await create(url)
+      expect(response.status, url).toBe(400)
+      expect((await response.json()).error.code, url).toBe('invalid_request')
+    }
+    const accepted = await create('https://hooks.example/tessera')
+    expect(accepted.status).toBe(201)
+  })
+})
+
 describe('rules in the console', () => {
   it('validates, saves with an audit entry, and reads back', async () => {
     const cookie = await signInCookie()

@@ -84,17 +84,82 @@ describe('Server API authorisation', () => {
         expect((await response.json()).error.code).toBe('unauthorized')
         expect(response.headers.get('www-authenticate')).toBe('Bearer')
       }
-      if (label !== 'GET /events') {
+      if (label.startsWith('GET /events/') || label.startsWith('GET /visitors/')) {
         const response = await call(keyB)
         expect(response.status, `${label} with another site's key`).toBe(403)
         expect((await response.json()).error.code).toBe('forbidden')
       }
+      // Deleting with another site's key deletes nothing and, idempotent, says nothing either.
+      if (label.startsWith('DELETE')) expect((await call(keyB)).status).toBe(204)
     }
     // Search with another site's key simply finds nothing of site A.
     const other = await (
       await searchEvents(authorised(`/api/v1/events?visitorId=${event.visitorId}`, keyB))
     ).json()
     expect(other.events).toEqual([])
+    const still = await getEvent(
+      authorised(`/api/v1/events/${event.requestId}`, keyA),
+      params({ requestId: event.requestId }),
+    )
+    expect(still.status).toBe(200)
+  })
+})
+
+describe('One device seen on two sites', () => {
+  it("lets each site's key read and delete only its own site's events", async () => {
+    const onA = await identifyOn(siteA.publicKey, 40, { linkedId: 'a-account' })
+    const onB = await identifyOn(siteB.publicKey, 40, { linkedId: 'b-account' })
+    expect(onB.visitorId).toBe(onA.visitorId)
+    const visitorId = onA.visitorId
+    const path = `/api/v1/visitors/${visitorId}`
+
+    // Reads: B sees its own event only, and not A's dates.
+    expect(
+      (
+        await getEvent(
+          authorised(`/api/v1/events/${onA.requestId}`, keyB),
+          params({ requestId: onA.requestId }),
+        )
+      ).status,
+    ).toBe(403)
+    const history = await (await getVisitor(authorised(path, keyB), params({ visitorId }))).json()
+    expect(history.events.map((event: { requestId: string }) => event.requestId)).toEqual([onB.requestId])
+    expect(history.firstSeenAt).toBe(history.events[0].createdAt)
+    const search = await (
+      await searchEvents(authorised(`/api/v1/events?visitorId=${visitorId}`, keyB))
+    ).json()
+    expect(search.events.map((event: { requestId: string }) => event.requestId)).toEqual([onB.requestId])
+
+    // B deletes: B's event goes, A's event and the visitor stay.
+    expect((await deleteVisitor(authorised(path, keyB, 'DELETE'), params({ visitorId }))).status).toBe(204)
+    const db = await getDb()
+    const left = await queryRows<{ request_id: string }>(
+      db,
+      sql`select request_id from events where visitor_id = ${visitorId}`,
+    )
+    expect(left.map((row) => row.request_id)).toEqual([onA.requestId])
+    const [visitor] = await queryRows<{ n: number }>(
+      db,
+      sql`select (select count(*) from visitors where id = ${visitorId})::int
+           + (select count(*) from visitor_keys where visitor_id = ${visitorId})::int as n`,
+    )
+    expect(visitor?.n).toBeGreaterThan(1)
+    const fromA = await getVisitor(authorised(path, keyA), params({ visitorId }))
+    expect(fromA.status).toBe(200)
+    expect((await fromA.json()).events).toHaveLength(1)
+    // Again with B's key: nothing left to delete, still 204, A's event untouched.
+    expect((await deleteVisitor(authorised(path, keyB, 'DELETE'), params({ visitorId }))).status).toBe(204)
+    expect((await getVisitor(authorised(path, keyA), params({ visitorId }))).status).toBe(200)
+
+    // A deletes the last site's events: now the visitor itself goes.
+    expect((await deleteVisitor(authorised(path, keyA, 'DELETE'), params({ visitorId }))).status).toBe(204)
+    const [gone] = await queryRows<{ n: number }>(
+      db,
+      sql`select (select count(*) from visitors where id = ${visitorId})::int
+           + (select count(*) from visitor_keys where visitor_id = ${visitorId})::int
+           + (select count(*) from events where visitor_id = ${visitorId})::int as n`,
+    )
+    expect(gone?.n).toBe(0)
   })
 })
 

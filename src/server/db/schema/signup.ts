@@ -10,9 +10,17 @@ export const accounts = pgTable(
     passwordHash: text('password_hash').notNull(),
     /** Kept without a foreign key: forgetting a visitor must not delete the person's account. */
     visitorId: text('visitor_id'),
+    /**
+     * Keyed hash of the device's fingerprint profile, so the accounts-per-device rule still counts
+     * this account after the visitor is forgotten; cleared by retention once the rule's window is over.
+     */
+    deviceMark: text('device_mark'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('accounts_visitor_created').on(table.visitorId, table.createdAt)],
+  (table) => [
+    index('accounts_visitor_created').on(table.visitorId, table.createdAt),
+    index('accounts_device_mark_created').on(table.deviceMark, table.createdAt),
+  ],
 )
 
 /** Every sign-up decision with its reasons; one per identification request (no replays). */

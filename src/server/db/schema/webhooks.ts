@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { sites } from './sites'
 
@@ -30,6 +31,8 @@ export const webhookDeliveries = pgTable(
       .references(() => webhooks.id, { onDelete: 'cascade' }),
     eventType: text('event_type').notNull(),
     payload: jsonb('payload').notNull(),
+    /** The event's request ID, derived from the payload, so a forget finds its deliveries by index. */
+    requestId: text('request_id').generatedAlwaysAs(sql`payload->'event'->>'requestId'`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
@@ -42,5 +45,6 @@ export const webhookDeliveries = pgTable(
   (table) => [
     index('webhook_deliveries_due').on(table.nextAttemptAt),
     index('webhook_deliveries_webhook').on(table.webhookId, table.createdAt),
+    index('webhook_deliveries_request').on(table.requestId),
   ],
 )

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { getDb, queryRows } from '@/server/db/client'
 import { syntheticDevice } from '@/server/identification/synthetic-devices'
+import { createSite } from '@/server/sites/create-site'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
 import { GET as exportDevice } from '../device/export/route'
 import { DELETE as forgetDevice, GET as readDevice } from '../device/route'
@@ -110,6 +111,56 @@ describe('POST /api/v1/identify', () => {
       expect(await eventCount()).toBe(before)
     })
   }
+})
+
+describe('POST /api/v1/identify from a browser page (Origin)', () => {
+  const body = (siteKey?: string) => JSON.stringify({ components: syntheticDevice(30), siteKey })
+
+  it('refuses an origin that is neither Tessera nor allowed for the site, and stores nothing', async () => {
+    const site = await createSite({
+      db: await getDb(),
+      name: 'Shop',
+      allowedOrigins: ['https://shop.example'],
+    })
+    const refused: [string, Record<string, string>][] = [
+      ['https://evil.example', {}],
+      ['https://shop.example.evil.example', {}],
+      ['http://shop.example', {}],
+      ['null', {}],
+      // A cross-site page's fetch, whatever it claims elsewhere.
+      ['https://evil.example', { 'sec-fetch-site': 'cross-site' }],
+    ]
+    for (const [origin, extra] of refused) {
+      for (const siteKey of [site.publicKey, undefined]) {
+        const before = await eventCount()
+        const response = await post(body(siteKey), { origin, ...extra })
+        expect(response.status, `${origin} on ${siteKey ?? 'the default site'}`).toBe(403)
+        expect((await response.json()).error.code).toBe('forbidden')
+        expect(response.headers.get('access-control-allow-origin')).toBeNull()
+        expect(await eventCount()).toBe(before)
+      }
+    }
+  })
+
+  it("accepts the site's allowed origins, Tessera's own origin, and calls without Origin", async () => {
+    const site = await createSite({
+      db: await getDb(),
+      name: 'Shop',
+      allowedOrigins: ['https://shop.example'],
+    })
+    const accepted: [string | undefined, Record<string, string>][] = [
+      [site.publicKey, { origin: 'https://shop.example' }],
+      [site.publicKey, { origin: 'http://127.0.0.1:3000' }],
+      [undefined, { origin: 'http://127.0.0.1:3000' }],
+      [undefined, { origin: 'https://tessera.example', 'sec-fetch-site': 'same-origin' }],
+      [site.publicKey, {}],
+      [undefined, {}],
+    ]
+    for (const [siteKey, headers] of accepted) {
+      const response = await post(body(siteKey), headers)
+      expect(response.status, JSON.stringify(headers)).toBe(200)
+    }
+  })
 })
 
 describe('the device endpoints', () => {

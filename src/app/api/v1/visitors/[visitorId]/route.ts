@@ -1,11 +1,10 @@
 import { VisitorHistoryQuery, VisitorIdParam } from '@/contracts/server-api'
 import { authenticateApiKey } from '@/server/api/authenticate-api-key'
-import { assertVisitorOnSite, readVisitorHistory } from '@/server/api/read-visitor-history'
+import { deleteSiteVisitor } from '@/server/api/delete-site-visitor'
+import { readVisitorHistory } from '@/server/api/read-visitor-history'
 import { getDb } from '@/server/db/client'
-import { HttpError } from '@/server/http/errors'
 import { parseParams, queryOf } from '@/server/http/parse-query'
 import { handle, json } from '@/server/http/respond'
-import { forgetVisitor } from '@/server/identification/forget-visitor'
 
 export const dynamic = 'force-dynamic'
 
@@ -20,18 +19,15 @@ export const GET = handle(async (request: Request, context: Context) => {
   return json(await readVisitorHistory({ db, caller, visitorId, limit, before }))
 })
 
-/** DELETE /api/v1/visitors/{visitorId}: deletes every stored trace of the visitor. Idempotent. */
+/**
+ * DELETE /api/v1/visitors/{visitorId}: deletes the visitor's data on the key's site (and the visitor
+ * itself once no other site has seen it). 204 whether or not there was any: idempotent, and it
+ * tells nothing of other sites' visitors.
+ */
 export const DELETE = handle(async (request: Request, context: Context) => {
   const db = await getDb()
   const caller = await authenticateApiKey(db, request)
   const { visitorId } = parseParams(await context.params, VisitorIdParam)
-  try {
-    await assertVisitorOnSite({ db, caller, visitorId })
-  } catch (error) {
-    // Already gone (or never existed): deleting again succeeds.
-    if (error instanceof HttpError && error.code === 'not_found') return new Response(null, { status: 204 })
-    throw error
-  }
-  await forgetVisitor({ db, visitorId })
+  await deleteSiteVisitor({ db, caller, visitorId })
   return new Response(null, { status: 204 })
 })

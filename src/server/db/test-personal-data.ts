@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm'
+import { identifyVisitor } from '../identification/identify-visitor'
+import { syntheticDevice } from '../identification/synthetic-devices'
+import { consumeRateLimit } from '../rate-limit/rate-limiter'
+import { decideSignup } from '../signup/decide-signup'
+import { createSite } from '../sites/create-site'
+import { createWebhook } from '../webhooks/create-webhook'
+import { type Database, queryRows } from './client'
+
+/**
+ * One device's personal data in every place Tessera puts it: identification events on a site
+ * with a webhook (pending deliveries), an account and a sign-up decision, rate-limit counters.
+ * Returns the values a scan must not find after a forget or a purge.
+ */
+export async function seedPersonalData(db: Database, seed: number) {
+  const ip = `203.0.113.${seed % 250}`
+  const linkedId = `linked-person-${seed}`
+  const url = `https://shop.example/signup?person=${seed}`
+  const email = `person-${seed}@example.com`
+  const site = await createSite({ db, name: `Shop ${seed}`, allowedOrigins: [] })
+  await createWebhook({ db, siteId: site.id, url: 'https://hooks.example/tessera' })
+  const requestIds: string[] = []
+  let visitorId = ''
+  for (let visit = 0; visit < 2; visit++) {
+    const event = await identifyVisitor({
+      db,
+      input: { components: syntheticDevice(seed), siteKey: site.publicKey, linkedId, url, tag: { seed } },
+      context: { ip, userAgent: 'test' },
+    })
+    requestIds.push(event.requestId)
+    visitorId = event.visitorId
+  }
+  // What the registration route does before deciding: an IP counter.
+  await consumeRateLimit({ db, limit: { name: 'signup-ip', points: 30, durationSeconds: 600 }, key: ip })
+  const fields = { name: 'Ada Lovelace', email, password: 'cobalt-meridian-lantern-77', terms: true }
+  const signup = await decideSignup({
+    db,
+    input: { fields, requestId: requestIds[1] ?? '' },
+    context: { ip },
+  })
+  if (signup.outcome !== 'allow') throw new Error(`the seeded sign-up was not allowed: ${signup.outcome}`)
+  return { site, visitorId, requestIds, ip, linkedId, url, email }
+}
+
+/** `table: needle` for every row of every table whose text contains one of the needles. */
+export async function tablesContaining(db: Database, needles: string[]): Promise<string[]> {
+  const tables = await queryRows<{ name: string }>(
+    db,
+    sql`select table_name as name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  )
+  const hits: string[] = []
+  for (const { name } of tables) {
+    for (const needle of needles) {
+      const [row] = await queryRows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from ${sql.identifier(name)} as r where strpos(r::text, ${needle}) > 0`,
+      )
+      if (row && row.n > 0) hits.push(`${name}: ${needle}`)
+    }
+  }
+  return hits
+}
