@@ -81,6 +81,8 @@ async function runVisits(run: Run, label: string, jobs: readonly Job[]): Promise
   await run.server.start()
   const visits = await inPool(jobs, (job) =>
     withRetries(`${job.profile.name} (${job.scenario})`, async () => {
+      // A first visit that failed half-way may have stored a token: its retry starts empty again.
+      if (job.phase === 'first' && job.userDataDir) rmSync(job.userDataDir, { recursive: true, force: true })
       const userDataDir = job.userDataDir ?? mkdtempSync(path.join(run.work, 'launch-'))
       try {
         return await visit(job.state, {
