@@ -1,318 +1,194 @@
-// npm run bench:accuracy — re-identification and false merges over a corpus of device profiles
-// driven by Playwright and system Chromium, for Tessera and, in the same pages, FingerprintJS 5's
-// visitorId and ThumbmarkJS's hash. BENCH_QUICK=1 runs a few profiles as a smoke test.
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+// npm run bench:accuracy — does Tessera recognise a device whose storage is gone? Over a generated
+// corpus of device profiles (twins included), every visit is a new Chromium process: (1) each
+// profile's first visit; (2) storage-gone revisits, each on a new empty profile directory, with
+// nothing or one or two ordinary things changed; (3) storage-kept revisits on the first visit's
+// own profile directory (the token path). Before each scenario the server's database is put back
+// as it was after (1), so each scenario is measured against the first visits alone. FingerprintJS 5
+// and ThumbmarkJS run in the same pages. BENCH_QUICK=1: a smoke run; BENCH_PROFILES=N: fewer
+// profiles; BENCH_CONCURRENCY (default 2): browsers at once; BENCH_DEBUG=1: every miss and merge.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { type Browser, type BrowserContextOptions, chromium, type Page } from '@playwright/test'
-import { build } from 'esbuild'
-import { chromiumArgs, findChromium } from '../tests/support/chromium'
-import { removeServerFiles, startTesseraServer } from '../tests/support/tessera-server'
+import { assertProductionBuild } from '../tests/support/tessera-server'
+import { type BrowserIdentity, bundlePeers, readBrowserIdentity, visit } from './support/accuracy-browser'
+import { buildCorpus, type DeviceState, type Profile, twinPairs } from './support/accuracy-corpus'
+import { ensureFonts } from './support/accuracy-fonts'
+import { printReport, type Recorded } from './support/accuracy-output'
+import {
+  quickGoneScenarios,
+  quickKeptScenarios,
+  storageGoneScenarios,
+  storageKeptScenarios,
+} from './support/accuracy-scenarios'
+import { BenchServer } from './support/accuracy-server'
 
 const quick = process.env.BENCH_QUICK === '1'
-const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-accuracy-'))
+const corpusSize = 100
+const profileCount = quick ? 4 : Number(process.env.BENCH_PROFILES ?? corpusSize)
+const concurrency = Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 2))
+const port = Number(process.env.BENCH_PORT ?? 3421)
+const goneScenarios = quick ? quickGoneScenarios : storageGoneScenarios
+const keptScenarios = quick ? quickKeptScenarios : storageKeptScenarios
+const started = Date.now()
+const log = (line: string) => console.log(line)
+const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`
 
-const fontDirs = {
-  dejavu: '/usr/share/fonts/truetype/dejavu',
-  liberation: '/usr/share/fonts/truetype/liberation',
-  lato: '/usr/share/fonts/truetype/lato',
-  cantarell: '/usr/share/fonts/opentype/cantarell',
-}
-
-/**
- * Font sets through fontconfig: a browser sees only the fonts its configuration lists. Profiles
- * start with `full` or `small`; the "fonts changed" revisit removes a family from `full` or adds
- * one to `small`, giving sets no profile starts with (otherwise the changed device would be
- * indistinguishable from another profile, and any identifier would merge them).
- */
-const fontSets = {
-  full: [fontDirs.dejavu, fontDirs.liberation, fontDirs.lato],
-  small: [fontDirs.dejavu, fontDirs.lato],
-  fullLessLato: [fontDirs.dejavu, fontDirs.liberation],
-  smallPlusCantarell: [fontDirs.dejavu, fontDirs.lato, fontDirs.cantarell],
-} as const
-const changedFonts = { full: 'fullLessLato', small: 'smallPlusCantarell' } as const
-
-/** The bench's fonts come from Debian packages; installs them when missing (as root). */
-function ensureFonts() {
-  if (!existsSync(fontDirs.lato) || !existsSync(fontDirs.cantarell)) {
-    console.log('Installing fonts-lato and fonts-cantarell (apt-get)…')
-    execFileSync('apt-get', ['install', '-y', '-qq', 'fonts-lato', 'fonts-cantarell'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    })
-  }
-}
-type FontSet = keyof typeof fontSets
-
-function fontconfig(set: FontSet): string {
-  const file = path.join(work, `fonts-${set}.conf`)
-  const dirs = fontSets[set].map((dir) => `<dir>${dir}</dir>`).join('')
-  mkdirSync(path.join(work, `cache-${set}`), { recursive: true })
-  writeFileSync(
-    file,
-    `<?xml version="1.0"?><fontconfig>${dirs}<cachedir>${work}/cache-${set}</cachedir></fontconfig>`,
-  )
-  return file
-}
-
-interface Profile {
-  name: string
-  fonts: 'full' | 'small'
-  webgl: boolean
-  options: BrowserContextOptions
-}
-
-const viewports = [
-  { width: 1280, height: 800 },
-  { width: 1366, height: 768 },
-  { width: 1440, height: 900 },
-  { width: 1920, height: 1080 },
-  { width: 1536, height: 864 },
-]
-const locales = ['en-US', 'de-DE', 'fr-FR', 'ja-JP', 'pt-BR']
-const zones = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Australia/Sydney', 'America/Sao_Paulo']
-
-/** 40 profiles: 4 browsers (fonts × WebGL) × 10 contexts differing in several dimensions each. */
-function corpus(): Profile[] {
-  const profiles: Profile[] = []
-  for (const fonts of ['full', 'small'] as const) {
-    for (const webgl of [true, false]) {
-      for (let index = 0; index < 10; index++) {
-        const viewport = viewports[index % 5] ?? { width: 1280, height: 800 }
-        profiles.push({
-          name: `${fonts}-${webgl ? 'gl' : 'nogl'}-${index}`,
-          fonts,
-          webgl,
-          options: {
-            viewport,
-            screen: viewport,
-            deviceScaleFactor: index < 5 ? 1 : 2,
-            locale: locales[(index * 2) % 5],
-            timezoneId: zones[(index * 3) % 5],
-            colorScheme: index % 2 ? 'dark' : 'light',
-            reducedMotion: index % 3 ? 'no-preference' : 'reduce',
-          },
-        })
-      }
+/** Runs `task` over `items` with at most `concurrency` at once, keeping the items' order. */
+async function inPool<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  const worker = async () => {
+    for (let index = next++; index < items.length; index = next++) {
+      const item = items[index] as T
+      results[index] = await task(item)
     }
   }
-  return quick ? profiles.filter((_, index) => index % 10 === 0) : profiles
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker))
+  return results
 }
 
-const browsers = new Map<string, Browser>()
-async function browserFor(fonts: FontSet, webgl: boolean): Promise<Browser> {
-  const key = `${fonts}-${webgl}`
-  let browser = browsers.get(key)
-  if (!browser) {
-    browser = await chromium.launch({
-      executablePath: findChromium(),
-      args: [...chromiumArgs, ...(webgl ? [] : ['--disable-webgl', '--disable-3d-apis'])],
-      env: { ...process.env, FONTCONFIG_FILE: fontconfig(fonts) },
-    })
-    browsers.set(key, browser)
+/** A browser that fails to start or a page that times out on a busy machine gets two more tries. */
+async function withRetries<T>(label: string, task: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await task()
+    } catch (error) {
+      if (attempt === 3) throw error
+      log(`  retrying ${label}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+    }
   }
-  return browser
 }
 
-const userAgents = new Map<Browser, string>()
-async function userAgentOf(browser: Browser): Promise<string> {
-  let userAgent = userAgents.get(browser)
-  if (!userAgent) {
-    const context = await browser.newContext()
-    userAgent = await (await context.newPage()).evaluate(() => navigator.userAgent)
-    await context.close()
-    userAgents.set(browser, userAgent)
-  }
-  return userAgent
+interface Run {
+  server: BenchServer
+  work: string
+  identity: BrowserIdentity
+  peers: string
 }
 
-let peers = ''
-async function bundlePeers() {
-  const result = await build({
-    stdin: {
-      contents: `import FingerprintJS from '@fingerprintjs/fingerprintjs'
-        import { getFingerprint, setOption } from '@thumbmarkjs/thumbmarkjs'
-        setOption('logging', false)
-        window.peerIds = async () => {
-          const [fp, thumb] = await Promise.all([FingerprintJS.load({ monitoring: false }).then((agent) => agent.get()), getFingerprint()])
-          return { fingerprintjs: fp.visitorId, thumbmark: thumb }
-        }`,
-      resolveDir: process.cwd(),
-    },
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    write: false,
-    logLevel: 'warning',
-  })
-  peers = result.outputFiles[0]?.text ?? ''
+interface Job {
+  profile: Profile
+  phase: Recorded['phase']
+  scenario: string
+  state: DeviceState
+  /** A kept profile directory; without one, the launch gets a new empty one. */
+  userDataDir?: string
+  peers: boolean
 }
 
-interface Visit {
-  tessera: string
-  confidence: number
-  fingerprintjs: string
-  thumbmark: string
-}
-
-async function visit(page: Page, url: string): Promise<Visit> {
-  await page.goto(`${url}/device-fingerprint`)
-  const id = page.getByTestId('visitor-id')
-  await id.waitFor({ timeout: 20_000 })
-  const tessera = ((await id.textContent()) ?? '').trim()
-  const confidence =
-    Number(((await page.getByTestId('confidence').textContent()) ?? '0').replace('%', '')) / 100
-  await page.addScriptTag({ content: peers })
-  const ids = await page.evaluate(() =>
-    (window as unknown as { peerIds(): Promise<{ fingerprintjs: string; thumbmark: string }> }).peerIds(),
+/** Visits on a freshly started server, then stops it and joins each visit to its stored event. */
+async function runVisits(run: Run, label: string, jobs: readonly Job[]): Promise<Recorded[]> {
+  await run.server.start()
+  const visits = await inPool(jobs, (job) =>
+    withRetries(`${job.profile.name} (${job.scenario})`, async () => {
+      // A first visit that failed half-way may have stored a token: its retry starts empty again.
+      if (job.phase === 'first' && job.userDataDir) rmSync(job.userDataDir, { recursive: true, force: true })
+      const userDataDir = job.userDataDir ?? mkdtempSync(path.join(run.work, 'launch-'))
+      try {
+        return await visit(job.state, {
+          url: run.server.url,
+          userDataDir,
+          work: run.work,
+          identity: run.identity,
+          peers: job.peers ? run.peers : undefined,
+        })
+      } finally {
+        if (!job.userDataDir) rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5 })
+      }
+    }),
   )
-  return { tessera, confidence, ...ids }
+  const events = await run.server.stop()
+  log(`  ${label}: ${jobs.length} visits, ${elapsed()}`)
+  return jobs.map((job, index) => {
+    const result = visits[index]
+    if (!result) throw new Error('A job without its visit')
+    const { userDataDir: _dir, peers: _peers, ...rest } = job
+    return { ...rest, visit: result, event: events.get(result.requestId) }
+  })
 }
 
 async function main() {
+  assertProductionBuild()
   ensureFonts()
-  await bundlePeers()
-  const server = await startTesseraServer({ port: 3421, env: { TESSERA_LOG_LEVEL: 'warn' } })
-  const profiles = corpus()
-  const firsts = new Map<string, Visit>()
-  const revisits: { profile: string; scenario: string; visit: Visit }[] = []
+  const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-accuracy-'))
+  // Every scenario of the full run constrains the corpus, so a quick run's profiles are its first ones.
+  const changes = [...storageGoneScenarios, ...storageKeptScenarios].map(
+    (scenario) => (profile: Profile) => scenario.change(profile.state, profile),
+  )
+  const profiles = buildCorpus({ size: corpusSize, changes }).slice(0, profileCount)
+  const twins = twinPairs(profiles)
+  log(
+    `Corpus: ${profiles.length} profiles in ${new Set(profiles.map((profile) => profile.group)).size} hardware groups ` +
+      `(font set, GPU path, screen), ${twins.length} twin pairs, ` +
+      `${new Set(profiles.map((profile) => profile.state.fonts.join('+'))).size} font sets; ` +
+      `${goneScenarios.length} storage-gone scenarios, ${keptScenarios.length} storage-kept ones taking turns; concurrency ${concurrency}`,
+  )
+  const server = new BenchServer(work, port)
+  const recorded: Recorded[] = []
+  let chromeMajor = 0
   try {
-    for (const profile of profiles) {
-      const browser = await browserFor(profile.fonts, profile.webgl)
-      const context = await browser.newContext(profile.options)
-      const page = await context.newPage()
-      const first = await visit(page, server.url)
-      firsts.set(profile.name, first)
-      const storage = await context.storageState()
-      const record = (scenario: string, result: Visit) =>
-        revisits.push({ profile: profile.name, scenario, visit: result })
+    const peers = await bundlePeers()
+    // The first phase's server, started early: client hints need a page of a secure origin.
+    await server.start()
+    const identity = await readBrowserIdentity(server.url, path.join(work, 'identity'))
+    chromeMajor = Number(/Chrome\/(\d+)/.exec(identity.userAgent)?.[1] ?? 0)
+    const run: Run = { server, work, identity, peers }
+    const profileDir = (profile: Profile) => path.join(work, 'profiles', profile.name)
+    mkdirSync(path.join(work, 'profiles'), { recursive: true })
 
-      record('plain revisit', await visit(page, server.url))
-      await context.clearCookies()
-      await page.evaluate(async () => {
-        localStorage.clear()
-        await new Promise((resolve) => {
-          const request = indexedDB.deleteDatabase('tessera')
-          request.onsuccess = request.onerror = request.onblocked = resolve
-        })
-      })
-      record('cookies and storage cleared', await visit(page, server.url))
-      await context.close()
+    log('Phase 1: first visits (new launch, empty profile directory, kept for phase 3)')
+    const firstJobs = profiles.map(
+      (profile): Job => ({
+        profile,
+        phase: 'first',
+        scenario: 'first visit',
+        state: profile.state,
+        userDataDir: profileDir(profile),
+        peers: true,
+      }),
+    )
+    recorded.push(...(await runVisits(run, 'first visit', firstJobs)))
+    server.saveSnapshot()
 
-      const inNewContext = async (
-        scenario: string,
-        options: BrowserContextOptions,
-        keepStorage: boolean,
-        on = browser,
-      ) => {
-        const next = await on.newContext({
-          ...profile.options,
-          ...options,
-          ...(keepStorage ? { storageState: storage } : {}),
-        })
-        record(scenario, await visit(await next.newPage(), server.url))
-        await next.close()
-      }
-      const userAgent = await userAgentOf(browser)
-      await inNewContext('new incognito context', {}, false)
-      await inNewContext(
-        'browser version bump',
-        {
-          userAgent: userAgent.replace(
-            /Chrome\/(\d+)/,
-            (_match: string, major: string) => `Chrome/${Number(major) + 1}`,
-          ),
-        },
-        true,
+    log('Phase 2: storage gone (each revisit a new launch on a new empty profile directory)')
+    for (const scenario of goneScenarios) {
+      // Each scenario meets the population as the first visits left it.
+      server.restoreSnapshot()
+      const jobs = profiles.map(
+        (profile): Job => ({
+          profile,
+          phase: 'gone',
+          scenario: scenario.name,
+          state: scenario.change(profile.state, profile),
+          peers: true,
+        }),
       )
-      const size = profile.options.viewport ?? { width: 1280, height: 800 }
-      await inNewContext(
-        'window resized',
-        { viewport: { width: size.width - 200, height: size.height - 100 } },
-        true,
-      )
-      await inNewContext(
-        'timezone changed',
-        {
-          timezoneId: profile.options.timezoneId === 'Pacific/Auckland' ? 'Africa/Cairo' : 'Pacific/Auckland',
-        },
-        true,
-      )
-      await inNewContext(
-        'language changed',
-        { locale: profile.options.locale === 'it-IT' ? 'es-ES' : 'it-IT' },
-        true,
-      )
-      await inNewContext(
-        'fonts changed',
-        {},
-        true,
-        await browserFor(changedFonts[profile.fonts], profile.webgl),
-      )
-      process.stdout.write('.')
+      recorded.push(...(await runVisits(run, scenario.name, jobs)))
     }
+
+    // One kept revisit per profile, the scenarios taking turns: the token path needs no more, and
+    // the full run stays within its time budget. Peers keep nothing, so they are not run again.
+    log("Phase 3: storage kept (a new launch on the first visit's own profile directory)")
+    server.restoreSnapshot()
+    const keptJobs = profiles.map((profile, index): Job => {
+      const scenario = keptScenarios[index % keptScenarios.length] ?? keptScenarios[0]
+      if (!scenario) throw new Error('No storage-kept scenario')
+      return {
+        profile,
+        phase: 'kept',
+        scenario: scenario.name,
+        state: scenario.change(profile.state, profile),
+        userDataDir: profileDir(profile),
+        peers: false,
+      }
+    })
+    recorded.push(...(await runVisits(run, 'storage kept', keptJobs)))
   } finally {
-    for (const browser of browsers.values()) await browser.close()
-    await server.stop()
-    removeServerFiles(server)
-    rmSync(work, { recursive: true, force: true })
+    await server.stop().catch(() => undefined)
+    rmSync(work, { recursive: true, force: true, maxRetries: 5 })
   }
-  console.log('')
-
-  const libraries = ['tessera', 'fingerprintjs', 'thumbmark'] as const
-  const summary: Record<string, { reid: number; fm: number }> = {}
-  for (const library of libraries) {
-    const same = revisits.filter(
-      (entry) => entry.visit[library] === firsts.get(entry.profile)?.[library],
-    ).length
-    // A false merge: two different profiles that ever got the same ID.
-    const idsOf = new Map<string, Set<string>>()
-    for (const [name, first] of firsts) idsOf.set(name, new Set([first[library]]))
-    for (const entry of revisits) idsOf.get(entry.profile)?.add(entry.visit[library])
-    const names = [...idsOf.keys()]
-    let pairs = 0
-    let merged = 0
-    for (let a = 0; a < names.length; a++) {
-      for (let b = a + 1; b < names.length; b++) {
-        pairs++
-        const left = idsOf.get(names[a] ?? '') ?? new Set()
-        if ([...(idsOf.get(names[b] ?? '') ?? [])].some((id) => left.has(id))) {
-          merged++
-          if (process.env.BENCH_DEBUG) console.log(`  ${library} merged ${names[a]} and ${names[b]}`)
-        }
-      }
-    }
-    summary[library] = { reid: (100 * same) / revisits.length, fm: pairs ? (100 * merged) / pairs : 0 }
-  }
-
-  console.log(
-    `${profiles.length} profiles, ${revisits.length} revisits. Re-identification by scenario (tessera / fingerprintjs / thumbmark):`,
-  )
-  for (const scenario of [...new Set(revisits.map((entry) => entry.scenario))]) {
-    const rows = revisits.filter((entry) => entry.scenario === scenario)
-    const rate = (library: (typeof libraries)[number]) =>
-      `${((100 * rows.filter((entry) => entry.visit[library] === firsts.get(entry.profile)?.[library]).length) / rows.length).toFixed(0)}%`
-    console.log(
-      `  ${scenario.padEnd(28)} ${rate('tessera')} / ${rate('fingerprintjs')} / ${rate('thumbmark')}`,
-    )
-  }
-  console.log('Confidence calibration (Tessera, revisits answered with score >= s: observed precision):')
-  for (const threshold of [0.5, 0.6, 0.7, 0.8, 0.9, 0.95]) {
-    const answered = revisits.filter((entry) => entry.visit.confidence >= threshold)
-    const correct = answered.filter(
-      (entry) => entry.visit.tessera === firsts.get(entry.profile)?.tessera,
-    ).length
-    console.log(
-      `  s >= ${threshold.toFixed(2)}: ${answered.length} answers, precision ${answered.length ? ((100 * correct) / answered.length).toFixed(1) : '-'}%`,
-    )
-  }
-  const format = (library: string) =>
-    `reid ${summary[library]?.reid.toFixed(1)}% fm ${summary[library]?.fm.toFixed(1)}%`
-  console.log(
-    `accuracy: tessera ${format('tessera')} | fingerprintjs ${format('fingerprintjs')} | thumbmark ${format('thumbmark')}`,
-  )
+  log(`Runtime: ${elapsed()}`)
+  printReport({ profiles, twins, recorded, chromeMajor, debug: process.env.BENCH_DEBUG === '1' })
 }
 
 await main()

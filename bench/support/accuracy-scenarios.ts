@@ -1,0 +1,98 @@
+// The revisits of bench:accuracy: each is a new browser launch of a profile, with one ordinary
+// change or two at once. Every change is a pure function of the profile, so runs are repeatable.
+import {
+  addedLanguages,
+  type DeviceState,
+  type Profile,
+  seededRandom,
+  travelAddress,
+  travelZones,
+} from './accuracy-corpus'
+import { optionalFamilies } from './accuracy-fonts'
+
+type Change = (state: DeviceState, profile: Profile) => DeviceState
+
+/** A choice made for one profile and one kind of change, the same on every run. */
+function choose<T>(profile: Profile, salt: number, list: readonly T[]): T {
+  const item = list[Math.floor(seededRandom(profile.index * 31 + salt)() * list.length)]
+  if (item === undefined) throw new Error('choice from an empty list')
+  return item
+}
+
+const nothing: Change = (state) => ({ ...state })
+const versionBump: Change = (state) => ({ ...state, versionBump: state.versionBump + 1 })
+/** A maximised window is restored to a smaller size; a smaller one is maximised. */
+const windowSize: Change = (state) => {
+  const maximised = state.window.width === state.screen.width
+  const window = maximised
+    ? { width: Math.round(state.screen.width * 0.75), height: Math.round((state.screen.height - 85) * 0.8) }
+    : { width: state.screen.width, height: state.screen.height - 85 }
+  return { ...state, window }
+}
+/** Travel: another time zone, and the address of another network. */
+const timeZone: Change = (state, profile) => ({
+  ...state,
+  timezone: choose(profile, 1, travelZones),
+  address: travelAddress(profile),
+})
+/** One more language at the end of the list; the primary language and the locale stay. */
+const languageAdded: Change = (state, profile) => ({
+  ...state,
+  languages: [...state.languages, choose(profile, 2, addedLanguages)],
+})
+const fontAdded: Change = (state, profile) => ({
+  ...state,
+  fonts: [
+    ...state.fonts,
+    choose(
+      profile,
+      3,
+      optionalFamilies.filter((family) => !state.fonts.includes(family)),
+    ),
+  ].sort(),
+})
+/** DejaVu, the system's default family, stays. */
+const fontRemoved: Change = (state, profile) => {
+  const removed = choose(
+    profile,
+    4,
+    state.fonts.filter((family) => family !== 'dejavu'),
+  )
+  return { ...state, fonts: state.fonts.filter((family) => family !== removed) }
+}
+const both =
+  (first: Change, second: Change): Change =>
+  (state, profile) =>
+    second(first(state, profile), profile)
+
+export interface Scenario {
+  name: string
+  change: Change
+}
+
+/** Storage gone: a new launch with an empty profile directory. */
+export const storageGoneScenarios: Scenario[] = [
+  { name: 'nothing changed (launch A)', change: nothing },
+  { name: 'nothing changed (launch B)', change: nothing },
+  { name: 'browser version bump', change: versionBump },
+  { name: 'window size', change: windowSize },
+  { name: 'time zone', change: timeZone },
+  { name: 'language added', change: languageAdded },
+  { name: 'font family added', change: fontAdded },
+  { name: 'font family removed', change: fontRemoved },
+  { name: 'time zone + language', change: both(timeZone, languageAdded) },
+  { name: 'window + version', change: both(windowSize, versionBump) },
+]
+
+/** Storage kept: a new launch on the first visit's own profile directory (the token path);
+ *  each profile revisits once, the scenarios taking turns. */
+export const storageKeptScenarios: Scenario[] = [
+  { name: 'kept: nothing changed', change: nothing },
+  { name: 'kept: time zone', change: timeZone },
+  { name: 'kept: font family added', change: fontAdded },
+]
+
+export const quickGoneScenarios = storageGoneScenarios.filter((scenario) =>
+  ['nothing changed (launch A)', 'nothing changed (launch B)', 'time zone'].includes(scenario.name),
+)
+export const quickKeptScenarios = storageKeptScenarios
