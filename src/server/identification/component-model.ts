@@ -76,7 +76,7 @@ export const facets = {
   },
   zoom: {
     members: ['devicePixelRatio'],
-    changeRate: 0.08,
+    changeRate: 0.03,
     closeShare: 0,
     commonness: 0.4,
     closeChance: 0,
@@ -162,10 +162,10 @@ export const facets = {
     closeChance: 0,
     twinDifference: 0.1,
   },
-  // Automatic dark mode switches with the time of day on many systems.
+  // Some systems switch to dark mode with the time of day; most people keep one scheme.
   colorScheme: {
     members: ['colorScheme'],
-    changeRate: 0.08,
+    changeRate: 0.02,
     closeShare: 0,
     commonness: 0.5,
     closeChance: 0,
