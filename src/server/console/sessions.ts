@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
 import { HttpError } from '../http/errors'
+import { isHttps } from '../http/is-https'
 
 export const SESSION_COOKIE = 'tessera_session'
 export const SESSION_HOURS = 12
@@ -63,8 +64,7 @@ export async function requireOperator(db: Database, request: Request): Promise<O
 }
 
 export function sessionCookie(request: Request, token: string, expiresAt: Date): string {
-  const secure =
-    new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https'
+  const secure = isHttps(request)
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Expires=${expiresAt.toUTCString()}${secure ? '; Secure' : ''}`
 }
 
