@@ -15,6 +15,8 @@ const origin = z
 export const SignInRequest = z.object({
   username: z.string().trim().min(1).max(64).default('admin'),
   password: z.string().min(1, 'Enter the password.').max(256),
+  /** A solved proof-of-work challenge, asked for after a few wrong passwords from this address. */
+  challenge: z.string().max(10_000).optional(),
 })
 
 export const ChangePasswordRequest = z.object({

@@ -1,6 +1,6 @@
 import { ChangePasswordRequest } from '@/contracts/console'
+import { changePassword } from '@/server/console/change-password'
 import { consoleHandler } from '@/server/console/console-handler'
-import { changePassword } from '@/server/console/sign-in'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
 
