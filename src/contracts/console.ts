@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { weakOperatorPasswordFeedback } from './password-strength'
 
 const origin = z
   .string()
@@ -21,7 +22,15 @@ export const SignInRequest = z.object({
 
 export const ChangePasswordRequest = z.object({
   currentPassword: z.string().min(1, 'Enter your current password.').max(256),
-  newPassword: z.string().min(12, 'Use at least 12 characters.').max(128),
+  newPassword: z
+    .string()
+    .min(12, 'Use at least 12 characters.')
+    .max(128, 'Use at most 128 characters.')
+    .superRefine((password, context) => {
+      if (password.length < 12 || password.length > 128) return
+      const weakness = weakOperatorPasswordFeedback(password)
+      if (weakness) context.addIssue({ code: 'custom', message: weakness })
+    }),
 })
 
 export const SiteInput = z.object({

@@ -1,6 +1,6 @@
 import 'server-only'
 import { z } from 'zod'
-import { weakPasswordFeedback } from '../contracts/password-strength'
+import { weakOperatorPasswordFeedback } from '../contracts/password-strength'
 
 const flag = z
   .enum(['0', '1', 'true', 'false'])
@@ -28,7 +28,7 @@ export const EnvSchema = z.object({
     .superRefine((password, context) => {
       // The same strength rule as every other operator password (and sign-up).
       if (password.length < 12 || password.length > 128) return
-      const weakness = weakPasswordFeedback(password, ['admin', 'tessera'])
+      const weakness = weakOperatorPasswordFeedback(password)
       if (weakness) context.addIssue({ code: 'custom', message: weakness })
     })
     .optional(),

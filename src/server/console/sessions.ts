@@ -48,6 +48,22 @@ export async function endSession({ db, token }: { db: Database; token?: string }
   if (token) await db.execute(sql`delete from operator_sessions where token_hash = ${hashToken(token)}`)
 }
 
+/** Signs an operator out everywhere but the session `keepToken` belongs to. */
+export async function endOtherSessions({
+  db,
+  operatorId,
+  keepToken,
+}: {
+  db: Database
+  operatorId: string
+  keepToken?: string
+}) {
+  await db.execute(
+    sql`delete from operator_sessions
+        where operator_id = ${operatorId} and token_hash <> ${keepToken ? hashToken(keepToken) : ''}`,
+  )
+}
+
 export function sessionTokenOf(request: Request): string | undefined {
   const cookie = (request.headers.get('cookie') ?? '')
     .split(';')

@@ -233,3 +233,35 @@ describe('console sign-in throttle', () => {
     expect(elsewhere.headers.get('cache-control')).toBe('no-store')
   })
 })
+
+// Last: it changes the admin password.
+describe('changing the operator password', () => {
+  const change = (cookie: string, newPassword: string, currentPassword = PASSWORD) =>
+    password.POST(
+      request('/api/console/password', { method: 'POST', cookie, body: { currentPassword, newPassword } }),
+    )
+
+  it('refuses a password that is easy to guess, with the sign-up rule’s reason', async () => {
+    const cookie = await signInCookie()
+    for (const weak of ['password1234', 'admin-admin-admin', 'tessera12345']) {
+      const response = await change(cookie, weak)
+      expect(response.status, weak).toBe(400)
+      expect((await response.json()).error.message, weak).toMatch(
+        /newPassword: This password is too easy to guess/,
+      )
+    }
+  })
+
+  it('ends every other session of the operator, and keeps the one that made the change', async () => {
+    const laptop = await signInCookie()
+    const phone = await signInCookie()
+    const changed = await change(laptop, 'quartz-ember-harbour-51')
+    expect(changed.status).toBe(200)
+    expect((await session.GET(request('/api/console/session', { cookie: laptop }))).status).toBe(200)
+    expect((await session.GET(request('/api/console/session', { cookie: phone }))).status).toBe(401)
+    const withNew = await session.POST(
+      request('/api/console/session', { method: 'POST', body: { password: 'quartz-ember-harbour-51' } }),
+    )
+    expect(withNew.status).toBe(200)
+  })
+})
