@@ -131,6 +131,7 @@ describe('keys made in the console', () => {
       request('/api/console/keys', { method: 'POST', cookie, body: { siteId: site.id, name: 'checkout' } }),
     )
     expect(created.status).toBe(201)
+    expect(created.headers.get('cache-control')).toBe('no-store')
     const { id, key } = await created.json()
     const identified = await (
       await identify(
@@ -162,6 +163,29 @@ describe('keys made in the console', () => {
     const after = JSON.stringify(await (await sites.GET(request('/api/console/sites', { cookie }))).json())
     expect(after).not.toContain(key.split('.')[1])
     expect(after).toContain('"revokedAt":"')
+  })
+
+  it('show a webhook signing secret once, in the no-store answer that creates it', async () => {
+    const cookie = await signInCookie()
+    const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const site = list.find((entry: { isDefault: boolean }) => entry.isDefault)
+    const created = await webhooks.POST(
+      request('/api/console/webhooks', {
+        method: 'POST',
+        cookie,
+        body: { siteId: site.id, url: 'https://shop.example/hooks/tessera' },
+      }),
+    )
+    expect(created.status).toBe(201)
+    expect(created.headers.get('cache-control')).toBe('no-store')
+    const { secret } = await created.json()
+    expect(secret).toMatch(/^whsec_/)
+    const listing = await sites.GET(request('/api/console/sites', { cookie }))
+    expect(listing.headers.get('cache-control')).toBe('no-store')
+    const text = await listing.text()
+    expect(text).toContain('https://shop.example/hooks/tessera')
+    expect(text).not.toContain(secret)
+    expect(text).not.toContain('whsec_')
   })
 
   it('validates site input with plain messages', async () => {
