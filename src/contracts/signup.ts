@@ -1,3 +1,4 @@
+import './browser-zod'
 import { z } from 'zod'
 import { weakPasswordFeedback } from './password-strength'
 
