@@ -66,13 +66,16 @@ test('wrong passwords slow down this address, then the form solves a proof of wo
   await page.waitForTimeout(2_100)
   // …and from the third failure the next attempt needs a solved puzzle.
   await submitWith('nor this')
-  await expect(form.getByRole('status')).toHaveText('Puzzle solved. You can sign in again.', { timeout: 15_000 })
-  await page.screenshot({ path: 'test-results/playwright/sign-in-challenge.png', fullPage: false })
+  await expect(form.getByRole('status')).toHaveText('Puzzle solved. You can sign in again.', {
+    timeout: 15_000,
+  })
   await page.waitForTimeout(4_100)
   await submitWith(ADMIN_PASSWORD)
   await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
   // Wrong passwords for another account from this address left the admin alone.
-  const other = await request.post('/api/console/session', { data: { username: 'auditor', password: 'guess' } })
+  const other = await request.post('/api/console/session', {
+    data: { username: 'auditor', password: 'guess' },
+  })
   expect(other.status()).toBe(401)
   const admin = await request.post('/api/console/session', { data: { password: ADMIN_PASSWORD } })
   expect(admin.status()).toBe(200)
