@@ -99,3 +99,10 @@ test('a webhook signing secret is shown once, and answers with secrets are not s
   await expect(page.getByText('https://shop.example/hooks/csp').first()).toBeVisible()
   expect(await page.content()).not.toContain(value)
 })
+
+test('the embed snippet never reflects X-Forwarded-Host', async ({ request, baseURL }) => {
+  const page = await request.get('/', { headers: { 'x-forwarded-host': 'evil.example' } })
+  const html = await page.text()
+  expect(html).not.toContain('evil.example')
+  expect(html).toContain(`${baseURL}/agent.js`)
+})
