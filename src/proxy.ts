@@ -1,18 +1,49 @@
 import { type NextRequest, NextResponse } from 'next/server'
 
 /**
- * /frame may be framed only by the origins allowed for its site key (CSP frame-ancestors);
- * next.config.ts makes every other screen refuse framing outright.
+ * Every screen gets a Content-Security-Policy with a fresh script nonce (Next.js reads it from
+ * the request's CSP header and puts it on its own scripts), and HSTS over HTTPS. Only /frame may
+ * be framed, and only by the origins allowed for its site key (frame-ancestors).
  */
 export async function proxy(request: NextRequest) {
+  const { contentSecurityPolicy, STRICT_TRANSPORT_SECURITY } = await import(
+    './server/http/content-security-policy'
+  )
+  const { isHttps } = await import('./server/http/is-https')
+  const { getEnv } = await import('./server/env')
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64')
+  const policy = contentSecurityPolicy({
+    nonce,
+    frameAncestors: request.nextUrl.pathname === '/frame' ? await frameAncestors(request) : "'none'",
+    development: getEnv().NODE_ENV === 'development',
+  })
+  const headers = new Headers(request.headers)
+  headers.set('content-security-policy', policy)
+  const response = NextResponse.next({ request: { headers } })
+  response.headers.set('Content-Security-Policy', policy)
+  if (isHttps(request)) response.headers.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY)
+  return response
+}
+
+/** 'self' and the origins allowed for the site key in the query. */
+async function frameAncestors(request: NextRequest): Promise<string> {
   const { getDb } = await import('./server/db/client')
   const { findSite } = await import('./server/sites/find-site')
   const siteKey = request.nextUrl.searchParams.get('siteKey')
   const site = siteKey ? await findSite({ db: await getDb(), publicKey: siteKey }) : undefined
-  const ancestors = ["'self'", ...(site?.allowedOrigins ?? [])].join(' ')
-  const response = NextResponse.next()
-  response.headers.set('Content-Security-Policy', `frame-ancestors ${ancestors}`)
-  return response
+  return ["'self'", ...(site?.allowedOrigins ?? [])].join(' ')
 }
 
-export const config = { matcher: '/frame' }
+export const config = {
+  // Screens only: not the API (its bodies must stream to the handlers untouched), not the
+  // loader or static files. Prefetches are left alone, as the Next.js guide does.
+  matcher: [
+    {
+      source: '/((?!api/|_next/static|_next/image|agent\\.js|icon\\.svg|favicon\\.ico).*)',
+      missing: [
+        { type: 'header', key: 'next-router-prefetch' },
+        { type: 'header', key: 'purpose', value: 'prefetch' },
+      ],
+    },
+  ],
+}

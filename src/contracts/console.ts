@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { weakOperatorPasswordFeedback } from './password-strength'
 
 const origin = z
   .string()
@@ -15,11 +16,21 @@ const origin = z
 export const SignInRequest = z.object({
   username: z.string().trim().min(1).max(64).default('admin'),
   password: z.string().min(1, 'Enter the password.').max(256),
+  /** A solved proof-of-work challenge, asked for after a few wrong passwords from this address. */
+  challenge: z.string().max(10_000).optional(),
 })
 
 export const ChangePasswordRequest = z.object({
   currentPassword: z.string().min(1, 'Enter your current password.').max(256),
-  newPassword: z.string().min(12, 'Use at least 12 characters.').max(128),
+  newPassword: z
+    .string()
+    .min(12, 'Use at least 12 characters.')
+    .max(128, 'Use at most 128 characters.')
+    .superRefine((password, context) => {
+      if (password.length < 12 || password.length > 128) return
+      const weakness = weakOperatorPasswordFeedback(password)
+      if (weakness) context.addIssue({ code: 'custom', message: weakness })
+    }),
 })
 
 export const SiteInput = z.object({

@@ -20,3 +20,8 @@ export function weakPasswordFeedback(password: string, userInputs: string[] = []
   const hint = result.feedback.warning || result.feedback.suggestions[0]
   return `This password is too easy to guess${hint ? `: ${hint.replace(/\.$/, '').toLowerCase()}` : ''}.`
 }
+
+/** The rule for operator passwords (the console and TESSERA_ADMIN_PASSWORD): the same as sign-up's. */
+export function weakOperatorPasswordFeedback(password: string): string | undefined {
+  return weakPasswordFeedback(password, ['admin', 'tessera', 'operator', 'console'])
+}

@@ -1,3 +1,4 @@
+import './browser-zod'
 import { z } from 'zod'
 
 const ruleOutcome = z.enum(['deny', 'challenge', 'off'])

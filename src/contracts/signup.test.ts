@@ -16,7 +16,7 @@ describe('SignupFields', () => {
       email: '  Ada+shop@EXAMPLE.Com ',
     })
     expect(parsed.name).toBe('Ada Lovelace')
-    expect(parsed.email).toBe('Ada+shop@example.com')
+    expect(parsed.email).toBe('ada+shop@example.com')
   })
 
   it('keeps unicode names and plus-addressing', () => {
@@ -50,7 +50,38 @@ describe('SignupFields', () => {
     })
   }
 
-  it('lower-cases only the domain of an email', () => {
-    expect(normaliseEmail(' MixedCase@Example.ORG ')).toBe('MixedCase@example.org')
+  it('trims and lower-cases the whole email address', () => {
+    expect(normaliseEmail(' MixedCase@Example.ORG ')).toBe('mixedcase@example.org')
+  })
+
+  it('accepts ordinary and international addresses', () => {
+    for (const email of [
+      'grace.hopper+tessera@example.com',
+      'o_k-1%x@mail.example.co.uk',
+      'jürgen@müller.de',
+    ])
+      expect(SignupFields.safeParse({ ...good, email }).success, email).toBe(true)
+  })
+
+  it('refuses markup, quotes and spaces in an email address', () => {
+    for (const email of [
+      '<script>alert(1)</script>@example.com',
+      'a<b>@example.com',
+      '"quoted"@example.com',
+      "o'brien@example.com",
+      'two words@example.com',
+      'x@exa mple.com',
+      'x@example.com<img src=x>',
+      'x@[127.0.0.1]',
+      'a&b@example.com',
+      '.dot@example.com',
+      'dot.@example.com',
+      'do..t@example.com',
+      'x@example',
+    ]) {
+      const result = SignupFields.safeParse({ ...good, email })
+      expect(result.success, email).toBe(false)
+      if (!result.success) expect(fieldErrors(result.error).email, email).toMatch(/like name@example.com/)
+    }
   })
 })

@@ -1,12 +1,22 @@
+import './browser-zod'
 import { z } from 'zod'
 import { weakPasswordFeedback } from './password-strength'
 
-/** Trims, and lower-cases the domain (the local part is the mailbox owner's and stays as typed). */
+/**
+ * Trims and lower-cases the whole address: addresses that differ only in case are one account.
+ * (RFC 5321 lets a mailbox's local part be case-sensitive; no mail provider in use treats it so,
+ * and multi-accounting through `Grace@` and `grace@` is the abuse this service exists to stop.)
+ */
 export function normaliseEmail(email: string): string {
-  const trimmed = email.trim()
-  const at = trimmed.lastIndexOf('@')
-  return at < 0 ? trimmed : `${trimmed.slice(0, at)}@${trimmed.slice(at + 1).toLowerCase()}`
+  return email.trim().toLowerCase()
 }
+
+/**
+ * A deliberately plain address: letters (any script), digits and `. _ % + -` before the `@`, then
+ * dot-separated labels and a top-level domain of 2+ letters. No quotes, spaces, `<`, `>` or `&`:
+ * RFC 5322 allows them, but here they are only ever markup smuggled into the console and emails.
+ */
+const EMAIL = /^[\p{L}\p{N}._%+-]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,63}$/u
 
 /** The sign-up form: one schema for the browser's inline errors and the server's checks. */
 export const SignupFields = z
@@ -20,7 +30,10 @@ export const SignupFields = z
       .max(254, 'This email address is too long.')
       .transform(normaliseEmail)
       .pipe(
-        z.email({ pattern: z.regexes.unicodeEmail, error: 'Enter an email address like name@example.com.' }),
+        z
+          .string()
+          .regex(EMAIL, 'Enter an email address like name@example.com.')
+          .refine((email) => !/^\.|\.\.|\.@/.test(email), 'Enter an email address like name@example.com.'),
       ),
     password: z
       .string()

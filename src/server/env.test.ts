@@ -40,3 +40,28 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ TESSERA_ALLOWED_ORIGINS: 'https://a.example/path' })).toThrow(/not an origin/)
   })
 })
+
+describe('operator and public URL settings', () => {
+  it('stops start-up on a weak TESSERA_ADMIN_PASSWORD, with the reason', () => {
+    expect(() => parseEnv({ TESSERA_ADMIN_PASSWORD: 'password1234' })).toThrow(
+      /TESSERA_ADMIN_PASSWORD: This password is too easy to guess/,
+    )
+    expect(parseEnv({ TESSERA_ADMIN_PASSWORD: 'cobalt-meridian-lantern-77' }).TESSERA_ADMIN_PASSWORD).toBe(
+      'cobalt-meridian-lantern-77',
+    )
+  })
+
+  it("accepts the test suites' and benchmarks' own admin passwords", () => {
+    for (const password of ['e2e correct horse battery', 'bench detection operator password'])
+      expect(parseEnv({ TESSERA_ADMIN_PASSWORD: password }).TESSERA_ADMIN_PASSWORD).toBe(password)
+  })
+
+  it('reads TESSERA_PUBLIC_URL as an origin', () => {
+    expect(parseEnv({ TESSERA_PUBLIC_URL: 'https://tessera.example.com/' }).TESSERA_PUBLIC_URL).toBe(
+      'https://tessera.example.com',
+    )
+    expect(() => parseEnv({ TESSERA_PUBLIC_URL: 'https://tessera.example.com/app' })).toThrow(
+      /TESSERA_PUBLIC_URL must be an origin/,
+    )
+  })
+})

@@ -1,5 +1,6 @@
 import 'server-only'
 import { z } from 'zod'
+import { weakOperatorPasswordFeedback } from '../contracts/password-strength'
 
 const flag = z
   .enum(['0', '1', 'true', 'false'])
@@ -23,6 +24,23 @@ export const EnvSchema = z.object({
   TESSERA_ADMIN_PASSWORD: z
     .string()
     .min(12, 'TESSERA_ADMIN_PASSWORD must have at least 12 characters.')
+    .max(128, 'TESSERA_ADMIN_PASSWORD must have at most 128 characters.')
+    .superRefine((password, context) => {
+      // The same strength rule as every other operator password (and sign-up).
+      if (password.length < 12 || password.length > 128) return
+      const weakness = weakOperatorPasswordFeedback(password)
+      if (weakness) context.addIssue({ code: 'custom', message: weakness })
+    })
+    .optional(),
+  /**
+   * The public origin of this server (https://tessera.example.com): the embed snippets point at it,
+   * and the console's forms are accepted from it. Unset: the Host header the browser sent.
+   */
+  TESSERA_PUBLIC_URL: z
+    .string()
+    .trim()
+    .transform((value) => value.replace(/\/+$/, ''))
+    .refine(isOrigin, 'TESSERA_PUBLIC_URL must be an origin like https://tessera.example.com (no path).')
     .optional(),
   /** HMAC key that signs proof-of-work challenges; generated and kept in the database when unset. */
   TESSERA_CHALLENGE_HMAC_KEY: z

@@ -29,7 +29,7 @@ export function AccountMenu({ username }: { username: string }) {
         },
       })
       form.reset()
-      setMessage({ tone: 'success', text: 'Password changed.' })
+      setMessage({ tone: 'success', text: 'Password changed. Every other session is signed out.' })
     } catch (error) {
       setMessage({
         tone: 'error',
@@ -61,7 +61,7 @@ export function AccountMenu({ username }: { username: string }) {
             <input name="current" type="password" autoComplete="current-password" required />
           </label>
           <label className={styles.field}>
-            <span>New password (12 characters or more)</span>
+            <span>New password (12 characters or more, hard to guess)</span>
             <input name="next" type="password" autoComplete="new-password" minLength={12} required />
           </label>
           {message && (

@@ -1,15 +1,25 @@
 'use client'
 
 import { useRouter } from 'next/navigation'
-import { type FormEvent, useState } from 'react'
-import { callConsole } from './api'
+import { type FormEvent, useCallback, useState } from 'react'
+import { ProofOfWork } from '../ProofOfWork'
+import { ConsoleError, callConsole } from './api'
 import styles from './console.module.css'
 
-/** Operator sign-in; on success the page re-renders as the dashboard. */
+/**
+ * Operator sign-in; on success the page re-renders as the dashboard. After a few wrong passwords
+ * from this address the server asks for a proof of work: the puzzle is solved in the background
+ * and its one-use answer goes with the next attempt.
+ */
 export function SignInForm() {
   const router = useRouter()
   const [error, setError] = useState<string | null>(null)
   const [pending, setPending] = useState(false)
+  // A new puzzle per attempt: each solution is accepted once.
+  const [puzzle, setPuzzle] = useState(0)
+  const [solution, setSolution] = useState<string | null>(null)
+  const onSolved = useCallback((payload: string) => setSolution(payload), [])
+  const challenged = puzzle > 0
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -22,11 +32,16 @@ export function SignInForm() {
         body: {
           username: String(form.get('username') || 'admin'),
           password: String(form.get('password') ?? ''),
+          ...(solution ? { challenge: solution } : {}),
         },
       })
       router.refresh()
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'Sign-in failed.')
+      if (solution || needsPuzzle(failure)) {
+        setSolution(null)
+        setPuzzle((count) => count + 1)
+      }
       setPending(false)
     }
   }
@@ -55,9 +70,19 @@ export function SignInForm() {
           {error}
         </p>
       )}
-      <button type="submit" className="button" disabled={pending}>
+      {challenged && (
+        <ProofOfWork key={puzzle} onSolved={onSolved} solvedText="Puzzle solved. You can sign in again." />
+      )}
+      <button type="submit" className="button" disabled={pending || (challenged && !solution)}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
     </form>
   )
+}
+
+/** The server wants a solved puzzle with the next attempt. */
+function needsPuzzle(failure: unknown): boolean {
+  if (!(failure instanceof ConsoleError)) return false
+  const details = failure.details as { challenge?: boolean } | undefined
+  return failure.code === 'challenge_required' || details?.challenge === true
 }

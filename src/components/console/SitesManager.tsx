@@ -83,6 +83,7 @@ function splitOrigins(text: string): string[] {
 
 function SiteCard({ site, origin, onChange }: { site: Site; origin: string; onChange: () => Promise<void> }) {
   const [newKey, setNewKey] = useState<string | null>(null)
+  const [newWebhookSecret, setNewWebhookSecret] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
 
@@ -129,13 +130,14 @@ function SiteCard({ site, origin, onChange }: { site: Site; origin: string; onCh
     event.preventDefault()
     const form = event.currentTarget
     const url = String(new FormData(form).get('url') ?? '')
-    if (
-      await run(() =>
-        callConsole('/api/console/webhooks', { method: 'POST', body: { siteId: site.id, url } }),
-      )
-    ) {
+    await run(async () => {
+      const created = await callConsole<{ secret: string }>('/api/console/webhooks', {
+        method: 'POST',
+        body: { siteId: site.id, url },
+      })
+      setNewWebhookSecret(created.secret)
       form.reset()
-    }
+    })
   }
 
   const snippet = `<script src="${origin}/agent.js"></script>
@@ -231,6 +233,18 @@ function SiteCard({ site, origin, onChange }: { site: Site; origin: string; onCh
       </form>
 
       <h4>Webhooks</h4>
+      {newWebhookSecret && (
+        <div className={styles.secret} role="status">
+          <p>
+            <strong>Copy this signing secret now.</strong> It is shown only once; your server checks each
+            delivery's <code>tessera-signature</code> with it.
+          </p>
+          <CodeBlock code={newWebhookSecret} label="Webhook signing secret" />
+          <button type="button" className="button button-secondary" onClick={() => setNewWebhookSecret(null)}>
+            I have copied it
+          </button>
+        </div>
+      )}
       {site.webhooks.length === 0 ? (
         <p className="muted">No webhooks. Each identification can be POSTed to your server, signed.</p>
       ) : (
@@ -274,7 +288,7 @@ function WebhookItem({ webhook, onDelete }: { webhook: Site['webhooks'][number];
   return (
     <li className={styles.webhook}>
       <span>
-        <code>{webhook.url}</code> · signing secret <code>{webhook.secret}</code>
+        <code>{webhook.url}</code> · created {formatTime(webhook.createdAt)}
       </span>
       <span className={styles.row}>
         <button

@@ -13,7 +13,7 @@ export async function callConsole<T>(
   const body = await response.json().catch(() => undefined)
   if (!response.ok) {
     const message = body?.error?.message ?? `The server answered ${response.status}.`
-    throw new ConsoleError(message, response.status)
+    throw new ConsoleError(message, response.status, body?.error?.code, body?.error?.details)
   }
   return body as T
 }
@@ -22,6 +22,9 @@ export class ConsoleError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** The error catalogue's code, e.g. `challenge_required`. */
+    readonly code?: string,
+    readonly details?: unknown,
   ) {
     super(message)
   }

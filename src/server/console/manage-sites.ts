@@ -17,10 +17,13 @@ export interface SiteSummary {
     lastUsedAt: string | null
     revokedAt: string | null
   }[]
-  webhooks: { id: string; url: string; secret: string; enabled: boolean; createdAt: string }[]
+  webhooks: { id: string; url: string; enabled: boolean; createdAt: string }[]
 }
 
-/** Every site with its keys (never their secrets) and webhooks, for the console. */
+/**
+ * Every site with its keys and webhooks, for the console; never a secret: API keys and webhook
+ * signing secrets are shown once, in the answer that creates them.
+ */
 export async function listSites({ db }: { db: Database }): Promise<SiteSummary[]> {
   return queryRows<SiteSummary>(
     db,
@@ -29,7 +32,7 @@ export async function listSites({ db }: { db: Database }): Promise<SiteSummary[]
           coalesce((select json_agg(json_build_object('id', k.id, 'name', k.name, 'createdAt', k.created_at,
                       'lastUsedAt', k.last_used_at, 'revokedAt', k.revoked_at) order by k.created_at desc)
                     from api_keys k where k.site_id = s.id), '[]') as "apiKeys",
-          coalesce((select json_agg(json_build_object('id', w.id, 'url', w.url, 'secret', w.secret,
+          coalesce((select json_agg(json_build_object('id', w.id, 'url', w.url,
                       'enabled', w.enabled, 'createdAt', w.created_at) order by w.created_at)
                     from webhooks w where w.site_id = s.id), '[]') as webhooks
         from sites s order by s.is_default desc, s.created_at`,

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
 import { HttpError } from '../http/errors'
+import { isHttps } from '../http/is-https'
 
 export const SESSION_COOKIE = 'tessera_session'
 export const SESSION_HOURS = 12
@@ -47,6 +48,22 @@ export async function endSession({ db, token }: { db: Database; token?: string }
   if (token) await db.execute(sql`delete from operator_sessions where token_hash = ${hashToken(token)}`)
 }
 
+/** Signs an operator out everywhere but the session `keepToken` belongs to. */
+export async function endOtherSessions({
+  db,
+  operatorId,
+  keepToken,
+}: {
+  db: Database
+  operatorId: string
+  keepToken?: string
+}) {
+  await db.execute(
+    sql`delete from operator_sessions
+        where operator_id = ${operatorId} and token_hash <> ${keepToken ? hashToken(keepToken) : ''}`,
+  )
+}
+
 export function sessionTokenOf(request: Request): string | undefined {
   const cookie = (request.headers.get('cookie') ?? '')
     .split(';')
@@ -63,8 +80,7 @@ export async function requireOperator(db: Database, request: Request): Promise<O
 }
 
 export function sessionCookie(request: Request, token: string, expiresAt: Date): string {
-  const secure =
-    new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https'
+  const secure = isHttps(request)
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Expires=${expiresAt.toUTCString()}${secure ? '; Secure' : ''}`
 }
 

@@ -12,6 +12,8 @@ export const errorCatalogue = {
     message: 'Send a valid secret API key as `Authorization: Bearer <key>`.',
   },
   forbidden: { status: 403, message: 'This API key belongs to another site.' },
+  cross_origin: { status: 403, message: 'This request must come from Tessera’s own pages.' },
+  challenge_required: { status: 403, message: 'Solve the proof-of-work puzzle, then try again.' },
   rate_limited: { status: 429, message: 'Too many requests; slow down.' },
   request_reused: { status: 409, message: 'This request ID was already used.' },
   request_expired: { status: 400, message: 'This request ID is too old.' },

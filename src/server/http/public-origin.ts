@@ -1,10 +1,32 @@
 import 'server-only'
 import { headers } from 'next/headers'
+import { getEnv } from '../env'
+import { isHttps } from './is-https'
 
-/** The origin this request reached Tessera on, for snippets that point back at it. */
+/**
+ * The origin browsers reach Tessera on: TESSERA_PUBLIC_URL when configured, else the Host header
+ * the browser itself sent. X-Forwarded-Host is never read: any client can send it, and a cache in
+ * front that does not key on it would serve the forged snippet to everyone.
+ */
+export function ownOrigin(
+  request: { headers: Headers; url?: string },
+  configured = getEnv().TESSERA_PUBLIC_URL,
+): string {
+  if (configured) return configured
+  return `${isHttps(request) ? 'https' : 'http'}://${requestHost(request.headers)}`
+}
+
+// A name or IPv4 address, or a bracketed IPv6 address, and an optional port: nothing that could
+// carry markup or a path into a snippet.
+const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/
+
+/** The Host header when it is a plain host[:port], else localhost on this server's port. */
+export function requestHost(incoming: Headers): string {
+  const host = incoming.get('host')?.trim().toLowerCase() ?? ''
+  return HOST.test(host) ? host : `localhost:${getEnv().PORT}`
+}
+
+/** ownOrigin for server components, which see headers but no Request. */
 export async function publicOrigin(): Promise<string> {
-  const incoming = await headers()
-  const host = incoming.get('x-forwarded-host') ?? incoming.get('host') ?? 'localhost:3000'
-  const protocol = incoming.get('x-forwarded-proto') ?? 'http'
-  return `${protocol}://${host}`
+  return ownOrigin({ headers: await headers() })
 }

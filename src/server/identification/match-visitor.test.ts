@@ -61,7 +61,7 @@ const changes: Record<string, (values: Device) => Device> = {
   'language added': (values) => ({ ...values, languages: [...(values.languages as string[]), 'it'] }),
   'font added': (values) => ({ ...values, fonts: [...(values.fonts as string[]), 'Cantarell'] }),
   'font removed': (values) => ({ ...values, fonts: (values.fonts as string[]).slice(1) }),
-  zoom: (values) => ({ ...values, devicePixelRatio: 1.25 }),
+  'another monitor': (values) => ({ ...values, screen: [3440, 1440], availableScreen: [3440, 1400, 0, 0] }),
   'webgpu adapter missing this launch': (values) => ({ ...values, webgpu: 'no-adapter' }),
   'canvas text rendered differently': (values) => ({
     ...values,
@@ -70,7 +70,7 @@ const changes: Record<string, (values: Device) => Device> = {
 }
 const pairs: [string, string][] = [
   ['time zone', 'language added'],
-  ['browser version bump', 'zoom'],
+  ['browser version bump', 'another monitor'],
   ['font added', 'canvas text rendered differently'],
 ]
 

@@ -1,15 +1,10 @@
 import 'server-only'
+import { isHttps } from '../http/is-https'
 
 export const VISITOR_COOKIE = 'tessera_vid'
 /** Header the agent uses to present its stored token when third-party cookies are blocked. */
 export const VISITOR_TOKEN_HEADER = 'x-tessera-visitor-token'
 const ONE_YEAR = 365 * 24 * 60 * 60
-
-function isSecure(request: Request): boolean {
-  return (
-    (request.headers.get('x-forwarded-proto') ?? new URL(request.url).protocol.replace(':', '')) === 'https'
-  )
-}
 
 /**
  * The persistent identifier cookie. Over HTTPS it also works inside a third-party iframe
@@ -17,12 +12,12 @@ function isSecure(request: Request): boolean {
  */
 export function visitorCookie(request: Request, token: string): string {
   const base = `${VISITOR_COOKIE}=${token}; Path=/; Max-Age=${ONE_YEAR}; HttpOnly`
-  return isSecure(request) ? `${base}; SameSite=None; Secure; Partitioned` : `${base}; SameSite=Lax`
+  return isHttps(request) ? `${base}; SameSite=None; Secure; Partitioned` : `${base}; SameSite=Lax`
 }
 
 export function clearedVisitorCookie(request: Request): string {
   const base = `${VISITOR_COOKIE}=; Path=/; Max-Age=0; HttpOnly`
-  return isSecure(request) ? `${base}; SameSite=None; Secure; Partitioned` : `${base}; SameSite=Lax`
+  return isHttps(request) ? `${base}; SameSite=None; Secure; Partitioned` : `${base}; SameSite=Lax`
 }
 
 /** The token from the cookie, else from the agent's header. */

@@ -73,11 +73,29 @@ export async function secondsLocked({ db, limit, key }: { db: Database; limit: L
   return state && state.consumedPoints >= limit.points ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0
 }
 
-/** Records one failure for `key` (for lock-outs that count failures only). */
+/** Points spent by `key` in its current window (spends nothing). */
+export async function pointsSpent({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
+  return (await limiterFor(db, limit).get(await storedKey(db, key)))?.consumedPoints ?? 0
+}
+
+/** Records one failure for `key` (for limits that count failures only); the new count. */
 export async function recordFailure({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
-  await limiterFor(db, limit)
-    .penalty(await storedKey(db, key), 1)
-    .catch(() => undefined)
+  return (await limiterFor(db, limit).penalty(await storedKey(db, key), 1)).consumedPoints
+}
+
+/** Refuses `key` for the next `seconds` (secondsLocked answers how long is left). */
+export async function lockFor({
+  db,
+  limit,
+  key,
+  seconds,
+}: {
+  db: Database
+  limit: Limit
+  key: string
+  seconds: number
+}) {
+  await limiterFor(db, limit).block(await storedKey(db, key), seconds)
 }
 
 export async function resetLimit({ db, limit, key }: { db: Database; limit: Limit; key: string }) {

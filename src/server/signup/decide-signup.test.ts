@@ -66,7 +66,7 @@ describe.each(engines)('decideSignup on %s', (engine) => {
     expect(answer).toEqual({ outcome: 'allow', name: 'Grace Hopper' })
     const [account] = await queryRows<{ email: string; visitor_id: string; password_hash: string }>(
       handle.db,
-      sql`select email, visitor_id, password_hash from accounts where email = 'Grace@example.com'`,
+      sql`select email, visitor_id, password_hash from accounts where email = 'grace@example.com'`,
     )
     expect(account?.visitor_id).toBe(event.visitorId)
     expect(account?.password_hash).toMatch(/^\$argon2id\$/)
@@ -228,15 +228,20 @@ describe.each(engines)('decideSignup on %s', (engine) => {
     await writeSetting({ db: handle.db, key: POLICY_SETTING, value: {} })
   })
 
-  it('creates exactly one account when 20 sign-ups race with one email', async () => {
+  it('creates exactly one account when 20 sign-ups race with one email in three spellings', async () => {
     // Twenty devices on twenty networks, so no attempt limit interferes.
     const events = await Promise.all(
       Array.from({ length: 20 }, (_, index) => identify(100 + index, {}, `10.1.0.${index}`)),
     )
     const email = 'race@example.com'
+    // The same address in three spellings: one account.
+    const spellings = [email, 'Race@Example.com', ' RACE@EXAMPLE.COM ']
     const results = await Promise.allSettled(
       events.map((event, index) =>
-        decide({ fields: fields(email), requestId: event.requestId }, `10.1.0.${index}`),
+        decide(
+          { fields: fields(spellings[index % spellings.length]), requestId: event.requestId },
+          `10.1.0.${index}`,
+        ),
       ),
     )
     const allowed = results.filter(
@@ -252,7 +257,7 @@ describe.each(engines)('decideSignup on %s', (engine) => {
     expect(taken).toHaveLength(19)
     const [row] = await queryRows<{ n: number }>(
       handle.db,
-      sql`select count(*)::int as n from accounts where email = ${email}`,
+      sql`select count(*)::int as n from accounts where lower(email) = ${email}`,
     )
     expect(row?.n).toBe(1)
   })

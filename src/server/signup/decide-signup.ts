@@ -4,6 +4,7 @@ import { hash } from '@node-rs/argon2'
 import { sql } from 'drizzle-orm'
 import {
   fieldErrors,
+  normaliseEmail,
   type SignupFields,
   SignupFields as SignupFieldsSchema,
   type SignupOutcome,
@@ -166,13 +167,14 @@ async function createAccountWithDecision(
               ${JSON.stringify(reasons)}::jsonb, ${challengeSolved}, ${accountId})`,
       )
       await tx.execute(
-        sql`insert into accounts (id, email, name, password_hash, visitor_id, device_mark)
-            values (${accountId}, ${fields.email}, ${fields.name}, ${passwordHash}, ${event.visitor_id}, ${event.mark})`,
+        sql`insert into accounts (id, email, email_normalised, name, password_hash, visitor_id, device_mark)
+            values (${accountId}, ${fields.email}, ${normaliseEmail(fields.email)}, ${fields.name},
+              ${passwordHash}, ${event.visitor_id}, ${event.mark})`,
       )
     })
   } catch (error) {
     const constraint = violatedConstraint(error)
-    if (constraint === 'accounts_email_unique') {
+    if (constraint === 'accounts_email_normalised') {
       throw new HttpError('email_taken', 'An account with this email already exists.', {
         fields: { email: 'An account with this email already exists. Sign in instead?' },
       })

@@ -2,8 +2,8 @@
 
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react'
 import { identify } from '@/agent/identify'
+import { ProofOfWork } from '@/components/ProofOfWork'
 import type { SignupOutcome } from '@/contracts/signup'
-import { ProofOfWork } from './ProofOfWork'
 import styles from './SignupForm.module.css'
 
 type Fields = { name: string; email: string; password: string; terms: boolean }

@@ -3,6 +3,7 @@ import { getDb } from '@/server/db/client'
 import { clientAddress } from '@/server/http/client-address'
 import { parseRequest } from '@/server/http/parse-request'
 import { handle, json } from '@/server/http/respond'
+import { requireSameOrigin } from '@/server/http/same-origin'
 import { consumeRateLimit } from '@/server/rate-limit/rate-limiter'
 import { decideSignup } from '@/server/signup/decide-signup'
 
@@ -13,6 +14,7 @@ const PER_IP = { name: 'signup-ip', points: 30, durationSeconds: 600 }
 
 /** The protected sign-up: allow (account created), challenge (solve the puzzle) or deny. */
 export const POST = handle(async (request: Request) => {
+  requireSameOrigin(request)
   const input = await parseRequest(request, SignupRequest, { maxBytes: 16 * 1024 })
   const db = await getDb()
   const ip = clientAddress(request.headers)

@@ -5,7 +5,13 @@ export const accounts = pgTable(
   'accounts',
   {
     id: text('id').primaryKey(),
-    email: text('email').notNull().unique(),
+    email: text('email').notNull(),
+    /**
+     * The address trimmed and lower-cased: one account per address, whatever its case. NULL only
+     * for an older account that repeated an earlier account's address in another case, from before
+     * addresses were normalised (migration 0010 keeps such records rather than delete them).
+     */
+    emailNormalised: text('email_normalised').unique('accounts_email_normalised'),
     name: text('name').notNull(),
     passwordHash: text('password_hash').notNull(),
     /** Kept without a foreign key: forgetting a visitor must not delete the person's account. */

@@ -1,6 +1,7 @@
 import { ChangePasswordRequest } from '@/contracts/console'
+import { changePassword } from '@/server/console/change-password'
 import { consoleHandler } from '@/server/console/console-handler'
-import { changePassword } from '@/server/console/sign-in'
+import { sessionTokenOf } from '@/server/console/sessions'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
 
@@ -8,6 +9,6 @@ export const dynamic = 'force-dynamic'
 
 export const POST = consoleHandler(async ({ db, operator, request }) => {
   const input = await parseRequest(request, ChangePasswordRequest, { maxBytes: 4096 })
-  await changePassword({ db, operatorId: operator.id, ...input })
+  await changePassword({ db, operatorId: operator.id, ...input, sessionToken: sessionTokenOf(request) })
   return json({ changed: true })
 })

@@ -5,8 +5,16 @@ import { useEffect, useRef, useState } from 'react'
 /**
  * The ALTCHA proof-of-work widget. The browser solves a small puzzle (a few seconds at most) and
  * hands back a payload the server verifies; nothing to click, no data sent anywhere else.
+ * Used by the sign-up form and by the console sign-in after a few wrong passwords.
  */
-export function ProofOfWork({ onSolved }: { onSolved: (payload: string) => void }) {
+export function ProofOfWork({
+  onSolved,
+  solvedText = 'Puzzle solved. Creating your account…',
+}: {
+  onSolved: (payload: string) => void
+  /** What the status line says once the puzzle is solved. */
+  solvedText?: string
+}) {
   const holder = useRef<HTMLDivElement>(null)
   const [state, setState] = useState('verifying')
 
@@ -37,7 +45,7 @@ export function ProofOfWork({ onSolved }: { onSolved: (payload: string) => void 
       <div ref={holder} />
       <p role="status" aria-live="polite" className="muted">
         {state === 'verified'
-          ? 'Puzzle solved. Creating your account…'
+          ? solvedText
           : state === 'error' || state === 'expired'
             ? 'The puzzle could not be solved. Reload the page to try again.'
             : 'Your browser is solving a short puzzle to confirm you are human. This takes a few seconds…'}

@@ -1,0 +1,218 @@
+import { sql } from 'drizzle-orm'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
+import { getDb, queryRows } from '@/server/db/client'
+import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
+import { POST as register } from '../registration/route'
+import * as keyById from './keys/[keyId]/route'
+import * as keys from './keys/route'
+import * as password from './password/route'
+import * as rules from './rules/route'
+import * as session from './session/route'
+import * as siteById from './sites/[siteId]/route'
+import * as sites from './sites/route'
+import * as visitorById from './visitors/[visitorId]/route'
+import * as webhookById from './webhooks/[webhookId]/route'
+import * as webhooks from './webhooks/route'
+
+const own = 'http://127.0.0.1:3000'
+// Same site as Tessera (same host, another port): SameSite=Strict cookies are sent from there.
+const attacker = 'http://127.0.0.1:3999'
+const PASSWORD = 'correct horse battery staple'
+
+interface Sent {
+  method?: string
+  body?: string
+  contentType?: string
+  cookie?: string
+  origin?: string
+  fetchSite?: string
+}
+
+function request(path: string, sent: Sent = {}) {
+  const headers: Record<string, string> = { host: '127.0.0.1:3000', 'x-forwarded-for': '10.0.0.1' }
+  if (sent.contentType) headers['content-type'] = sent.contentType
+  if (sent.cookie) headers.cookie = sent.cookie
+  if (sent.origin) headers.origin = sent.origin
+  if (sent.fetchSite) headers['sec-fetch-site'] = sent.fetchSite
+  return new Request(`${own}${path}`, { method: sent.method ?? 'GET', headers, body: sent.body })
+}
+
+const params = <T>(value: T) => ({ params: Promise.resolve(value) })
+
+async function signInCookie(): Promise<string> {
+  const response = await session.POST(
+    request('/api/console/session', {
+      method: 'POST',
+      body: JSON.stringify({ password: PASSWORD }),
+      contentType: 'application/json',
+      origin: own,
+      fetchSite: 'same-origin',
+    }),
+  )
+  expect(response.status).toBe(200)
+  return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+}
+
+async function webhookCount(): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from webhooks`)
+  return row?.n ?? -1
+}
+
+async function sessionCount(): Promise<number> {
+  const db = await getDb()
+  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from operator_sessions`)
+  return row?.n ?? -1
+}
+
+let siteId = ''
+
+beforeAll(async () => {
+  const db = await getDb()
+  await ensureDefaultSite({ db, origins: [] })
+  await ensureFirstOperator({ db, configuredPassword: PASSWORD })
+  const [site] = await queryRows<{ id: string }>(db, sql`select id from sites where is_default`)
+  siteId = site?.id ?? ''
+})
+
+describe('a signed-in operator’s browser, sent a forged request by a page of the same site', () => {
+  const forgeries: [string, Sent][] = [
+    ['a text/plain form', { contentType: 'text/plain', origin: attacker }],
+    ['a JSON fetch', { contentType: 'application/json', origin: attacker }],
+    ['a JSON fetch that says same-site', { contentType: 'application/json', fetchSite: 'same-site' }],
+    ['a sandboxed frame (Origin: null)', { contentType: 'application/json', origin: 'null' }],
+  ]
+
+  for (const [label, forged] of forgeries) {
+    it(`cannot create a webhook with ${label}`, async () => {
+      const cookie = await signInCookie()
+      const before = await webhookCount()
+      const body = JSON.stringify({ siteId, url: 'https://attacker.example/hook' })
+      const response = await webhooks.POST(
+        request('/api/console/webhooks', { method: 'POST', body, cookie, ...forged }),
+      )
+      expect(response.status).toBe(403)
+      expect((await response.json()).error).toEqual({
+        code: 'cross_origin',
+        message: 'This request must come from Tessera’s own pages.',
+      })
+      expect(await webhookCount()).toBe(before)
+    })
+
+    it(`cannot sign the browser in (login CSRF) with ${label}`, async () => {
+      const before = await sessionCount()
+      const response = await session.POST(
+        request('/api/console/session', {
+          method: 'POST',
+          body: JSON.stringify({ password: PASSWORD }),
+          ...forged,
+        }),
+      )
+      expect(response.status).toBe(403)
+      expect(response.headers.get('set-cookie')).toBeNull()
+      expect(await sessionCount()).toBe(before)
+    })
+  }
+
+  it('is refused on every other state-changing console and sign-up route', async () => {
+    const cookie = await signInCookie()
+    const forged = { cookie, origin: attacker, contentType: 'application/json', body: '{}' }
+    const calls: [string, Promise<Response>][] = [
+      ['password', password.POST(request('/api/console/password', { method: 'POST', ...forged }))],
+      ['new site', sites.POST(request('/api/console/sites', { method: 'POST', ...forged }))],
+      [
+        'site',
+        siteById.PATCH(
+          request(`/api/console/sites/${siteId}`, { method: 'PATCH', ...forged }),
+          params({ siteId }),
+        ),
+      ],
+      ['new key', keys.POST(request('/api/console/keys', { method: 'POST', ...forged }))],
+      [
+        'key',
+        keyById.DELETE(
+          request('/api/console/keys/x', { method: 'DELETE', cookie, origin: attacker }),
+          params({ keyId: 'x' }),
+        ),
+      ],
+      [
+        'webhook',
+        webhookById.DELETE(
+          request('/api/console/webhooks/x', { method: 'DELETE', cookie, origin: attacker }),
+          params({ webhookId: 'x' }),
+        ),
+      ],
+      ['rules', rules.PUT(request('/api/console/rules', { method: 'PUT', ...forged }))],
+      [
+        'visitor',
+        visitorById.DELETE(
+          request('/api/console/visitors/x', { method: 'DELETE', cookie, origin: attacker }),
+          params({ visitorId: 'x' }),
+        ),
+      ],
+      [
+        'sign-out',
+        session.DELETE(request('/api/console/session', { method: 'DELETE', cookie, origin: attacker })),
+      ],
+      ['sign-up', register(request('/api/registration', { method: 'POST', ...forged }))],
+    ]
+    for (const [label, call] of calls) {
+      const response = await call
+      expect(response.status, label).toBe(403)
+      expect((await response.json()).error.code, label).toBe('cross_origin')
+    }
+    // The session survived the forged sign-out.
+    expect((await session.GET(request('/api/console/session', { cookie }))).status).toBe(200)
+  })
+})
+
+describe('Tessera’s own pages', () => {
+  it('create a webhook with a same-origin JSON request, by Origin or by Sec-Fetch-Site', async () => {
+    const cookie = await signInCookie()
+    const body = JSON.stringify({ siteId, url: 'https://shop.example/hook' })
+    for (const sent of [{ origin: own }, { fetchSite: 'same-origin', origin: own }]) {
+      const response = await webhooks.POST(
+        request('/api/console/webhooks', {
+          method: 'POST',
+          body,
+          cookie,
+          contentType: 'application/json',
+          ...sent,
+        }),
+      )
+      expect(response.status).toBe(201)
+    }
+  })
+
+  it('must send JSON: a same-origin text/plain body is 415 and changes nothing', async () => {
+    const cookie = await signInCookie()
+    const before = await webhookCount()
+    const body = JSON.stringify({ siteId, url: 'https://shop.example/plain' })
+    const response = await webhooks.POST(
+      request('/api/console/webhooks', {
+        method: 'POST',
+        body,
+        cookie,
+        contentType: 'text/plain',
+        origin: own,
+      }),
+    )
+    expect(response.status).toBe(415)
+    expect((await response.json()).error.code).toBe('unsupported_media_type')
+    expect(await webhookCount()).toBe(before)
+  })
+
+  it('accept the configured public URL as the origin behind a proxy that rewrites Host', async () => {
+    const { requireSameOrigin } = await import('@/server/http/same-origin')
+    const proxied = new Request('http://internal:3000/api/console/keys', {
+      method: 'POST',
+      headers: {
+        host: 'internal:3000',
+        origin: 'https://tessera.example.com',
+        'content-type': 'application/json',
+      },
+    })
+    expect(() => requireSameOrigin(proxied, 'https://tessera.example.com')).not.toThrow()
+    expect(() => requireSameOrigin(proxied, undefined)).toThrow(/own pages/)
+  })
+})

@@ -1,0 +1,56 @@
+import { NextRequest } from 'next/server'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { proxy } from './proxy'
+import { getDb } from './server/db/client'
+import { ensureDefaultSite } from './server/sites/ensure-default-site'
+
+let siteKey = ''
+
+beforeAll(async () => {
+  siteKey = (await ensureDefaultSite({ db: await getDb(), origins: ['https://shop.example'] })).publicKey
+})
+
+const visit = (path: string, headers: Record<string, string> = {}) =>
+  proxy(new NextRequest(`http://127.0.0.1:3000${path}`, { headers }))
+
+describe('the screens’ security headers', () => {
+  it('give each response its own script nonce, and hand it to Next.js', async () => {
+    const first = await visit('/')
+    const second = await visit('/')
+    const policy = first.headers.get('content-security-policy') ?? ''
+    const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]{24})'/.exec(policy)?.[1]
+    expect(nonce).toBeDefined()
+    expect(second.headers.get('content-security-policy')).not.toContain(nonce)
+    // Next.js reads the nonce from the request's CSP header, which the proxy overrides.
+    expect(first.headers.get('x-middleware-request-content-security-policy')).toBe(policy)
+    for (const directive of [
+      "default-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ])
+      expect(policy).toContain(directive)
+    expect(policy).not.toContain('unsafe-eval')
+  })
+
+  it('let /frame be framed only by the site’s allowed origins', async () => {
+    const policy = (await visit(`/frame?siteKey=${siteKey}`)).headers.get('content-security-policy')
+    expect(policy).toContain("frame-ancestors 'self' https://shop.example")
+    expect(policy).toMatch(/script-src 'self' 'nonce-/)
+    const unknown = (await visit('/frame?siteKey=pk_unknown')).headers.get('content-security-policy')
+    expect(unknown).toContain("frame-ancestors 'self'")
+    expect(unknown).not.toContain('shop.example')
+    // No site key is not a way around the rule.
+    expect((await visit('/registration')).headers.get('content-security-policy')).toContain(
+      "frame-ancestors 'none'",
+    )
+  })
+
+  it('pin HTTPS (HSTS) only when the request came over HTTPS', async () => {
+    expect((await visit('/')).headers.get('strict-transport-security')).toBeNull()
+    expect(
+      (await visit('/', { 'x-forwarded-proto': 'https' })).headers.get('strict-transport-security'),
+    ).toBe('max-age=31536000')
+  })
+})

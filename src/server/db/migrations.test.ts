@@ -1,0 +1,65 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { sql } from 'drizzle-orm'
+import { drizzle } from 'drizzle-orm/pglite'
+import { migrate } from 'drizzle-orm/pglite/migrator'
+import { afterAll, describe, expect, it } from 'vitest'
+import { queryRows, violatedConstraint } from './client'
+import * as schema from './schema'
+
+const migrations = path.join(process.cwd(), 'src/server/db/migrations')
+const folders: string[] = []
+
+/** The migrations folder as it was up to (and including) `lastTag`. */
+function migrationsUpTo(lastTag: string): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'tessera-migrations-'))
+  folders.push(folder)
+  cpSync(migrations, folder, { recursive: true })
+  const journalFile = path.join(folder, 'meta/_journal.json')
+  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { idx: number; tag: string }[] }
+  const last = journal.entries.findIndex((entry) => entry.tag === lastTag)
+  journal.entries = journal.entries.slice(0, last + 1)
+  writeFileSync(journalFile, JSON.stringify(journal))
+  return folder
+}
+
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
+})
+
+describe('migration 0010 (normalised emails)', () => {
+  it('keeps accounts whose emails differ only in case, and then refuses new ones', async () => {
+    const client = await PGlite.create('memory://')
+    const db = drizzle({ client, schema })
+    try {
+      await migrate(db, { migrationsFolder: migrationsUpTo('0009_privacy_coverage') })
+      await db.execute(sql`insert into accounts (id, email, name, password_hash, created_at) values
+        ('a1', 'Grace@example.com', 'Grace', 'x', '2026-01-01'),
+        ('a2', 'grace@example.com', 'Grace again', 'x', '2026-01-02'),
+        ('a3', 'GRACE@EXAMPLE.COM', 'Grace thrice', 'x', '2026-01-03'),
+        ('a4', 'Ada@example.com', 'Ada', 'x', '2026-01-04')`)
+
+      await migrate(db, { migrationsFolder: migrations })
+
+      const rows = await queryRows<{ id: string; email: string; email_normalised: string | null }>(
+        db,
+        sql`select id, email, email_normalised from accounts order by id`,
+      )
+      expect(rows).toEqual([
+        { id: 'a1', email: 'Grace@example.com', email_normalised: 'grace@example.com' },
+        { id: 'a2', email: 'grace@example.com', email_normalised: null },
+        { id: 'a3', email: 'GRACE@EXAMPLE.COM', email_normalised: null },
+        { id: 'a4', email: 'Ada@example.com', email_normalised: 'ada@example.com' },
+      ])
+      const duplicate = await db
+        .execute(sql`insert into accounts (id, email, email_normalised, name, password_hash)
+          values ('a5', 'ada@example.com', 'ada@example.com', 'Ada again', 'x')`)
+        .catch((error: unknown) => error)
+      expect(violatedConstraint(duplicate)).toBe('accounts_email_normalised')
+    } finally {
+      await client.close()
+    }
+  })
+})
