@@ -1,5 +1,6 @@
 import 'server-only'
 import { type Database, getDb } from '../db/client'
+import { assertStorableParams } from '../http/parse-query'
 import { handle } from '../http/respond'
 import { type Operator, requireOperator } from './sessions'
 
@@ -16,6 +17,8 @@ export function consoleHandler<Params>(
   return handle(async (request: Request, route?: { params: Promise<Params> }) => {
     const db = await getDb()
     const operator = await requireOperator(db, request)
-    return handler({ db, operator, request }, (await route?.params) as Params)
+    const params = await route?.params
+    assertStorableParams(params)
+    return handler({ db, operator, request }, params as Params)
   })
 }
