@@ -51,7 +51,9 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
   const chunks: Uint8Array[] = []
   let size = 0
   while (true) {
-    const { done, value } = await reader.read()
+    const { done, value } = await reader.read().catch(() => {
+      throw new HttpError('invalid_request', 'The request body ended before it was complete.')
+    })
     if (done) break
     size += value.byteLength
     if (size > maxBytes) {
