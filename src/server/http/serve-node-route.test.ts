@@ -212,3 +212,23 @@ describe('serveNodeRoute when the body is not read to its end', () => {
     expect(ending).toBe('end')
   })
 })
+
+describe('serveNodeRoute ahead of Next.js for a path with invalid %-encoding', () => {
+  it('answers 400 with the JSON error shape instead of handing it to Next.js', async () => {
+    for (const path of [
+      '/api/v1/events/%E0%A4%A',
+      '/api/v1/visitors/%zz',
+      '/api/console/keys/%C0%80',
+      '/%',
+    ]) {
+      const response = await fetch(`${origin}${path}`)
+      expect(response.status, path).toBe(400)
+      expect((await response.json()).error.code).toBe('invalid_request')
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    }
+    // A valid encoding, and an invalid one in the query only (Next.js reads queries leniently), pass on.
+    for (const path of ['/api/v1/events/%F0%9F%98%80', '/api/v1/events?x=%zz']) {
+      expect(await (await fetch(`${origin}${path}`)).text(), path).toBe('next')
+    }
+  })
+})

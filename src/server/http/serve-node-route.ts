@@ -24,26 +24,50 @@ const securityHeaders: Record<string, string> = Object.fromEntries(
 
 export { whenTesseraReady } from '../readiness'
 
-/** Answers the request when it is one of nodeRoutes and returns true; otherwise returns false. */
+/**
+ * Answers the request when it is one of nodeRoutes, or its path is not valid %-encoding, and
+ * returns true; otherwise returns false (Next.js answers).
+ */
 export function serveNodeRoute(request: IncomingMessage, response: ServerResponse): boolean {
   const url = request.url ?? '/'
   const query = url.indexOf('?')
-  const handler = nodeRoutes[`${request.method} ${query < 0 ? url : url.slice(0, query)}`]
+  const path = query < 0 ? url : url.slice(0, query)
+  if (!isDecodable(path)) {
+    // Next.js decodes route parameters and answered these with a bare 500, before authentication.
+    sendJson(response, 400, {
+      error: { code: 'invalid_request', message: 'The URL path has invalid %-encoding.' },
+    })
+    return true
+  }
+  const handler = nodeRoutes[`${request.method} ${path}`]
   if (!handler) return false
   answer(handler, request, response).catch((error: unknown) => {
     log.error({ err: error }, 'node route failed')
     if (response.headersSent) return void response.destroy()
-    const body = JSON.stringify({
+    sendJson(response, 500, {
       error: { code: 'internal_error', message: 'Something went wrong on our side.' },
     })
-    response.writeHead(500, {
-      ...securityHeaders,
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-    })
-    response.end(body)
   })
   return true
+}
+
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, payload: unknown) {
+  const body = JSON.stringify(payload)
+  response.writeHead(status, {
+    ...securityHeaders,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  })
+  response.end(body)
 }
 
 async function answer(handler: RouteHandler, request: IncomingMessage, response: ServerResponse) {

@@ -3,6 +3,7 @@ import { createApiKey } from '@/server/api/create-api-key'
 import { getDb } from '@/server/db/client'
 import { syntheticDevice } from '@/server/identification/synthetic-devices'
 import { createSite } from '@/server/sites/create-site'
+import { findSite } from '@/server/sites/find-site'
 import { GET as getEvent } from './events/[requestId]/route'
 import { GET as searchEvents } from './events/route'
 import { POST as identify } from './identify/route'
@@ -95,5 +96,11 @@ describe('Server API parameters the database cannot take', () => {
       const response = await searchEvents(authorised(`/api/v1/events?cursor=${cursorOf([date, 'r'])}`))
       expect(response.status, date).toBe(200)
     }
+  })
+})
+
+describe('findSite (the /frame page and its proxy read site keys from the query)', () => {
+  it('finds no site for a key with NUL, instead of a database error', async () => {
+    expect(await findSite({ db: await getDb(), publicKey: 'a\u0000b' })).toBeUndefined()
   })
 })
