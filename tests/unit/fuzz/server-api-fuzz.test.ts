@@ -27,8 +27,14 @@ const authorization = fc
   .map((junk) => ({ authorization: headerSafe(junk ? `Bearer ${junk}` : `Bearer ${key}`) }))
 
 const isoDate = fc
-  .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+  .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
   .map((date) => date.toISOString())
+// The years PostgreSQL refuses or ISO 8601 writes with six digits.
+const edgeDate = fc.constantFrom(
+  '0000-01-01T00:00:00Z',
+  '0000-12-31T23:59:59+01:00',
+  '+010000-01-01T00:00:00Z',
+)
 const cursor = fc.oneof(
   known(() => cursors),
   fc
@@ -88,8 +94,8 @@ const endpoints: FuzzEndpoint[] = [
         linkedId: edge.plausibleText,
         ip: fc.oneof(fc.ipV4(), fc.ipV6(), edge.text),
         bot: fc.constantFrom('notDetected', 'good', 'bad', 'maybe'),
-        since: fc.oneof(isoDate, edge.text),
-        until: fc.oneof(isoDate, edge.text),
+        since: fc.oneof(isoDate, edgeDate, edge.text),
+        until: fc.oneof(isoDate, edgeDate, edge.text),
         limit,
         cursor,
       },
