@@ -18,7 +18,12 @@ const { serveNodeRoute, whenTesseraReady } = await import('../dist/server/serve-
 // Next.js runs start-up (src/instrumentation.ts) without waiting for it: listen once it is done.
 await whenTesseraReady()
 
-createServer((request, response) => {
+// A client that stalls must not hold a connection for Node's default 300 s: the whole request
+// (head and body; a 64 KB body at most) must arrive within 15 s, its head within 10 s. Only the
+// request is timed, so a slow answer (or a long poll) is not cut off. Checked every second.
+const timeouts = { requestTimeout: 15_000, headersTimeout: 10_000, connectionsCheckingInterval: 1_000 }
+
+createServer(timeouts, (request, response) => {
   const header = request.headers['x-forwarded-for']
   const chain = (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')

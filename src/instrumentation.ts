@@ -18,7 +18,8 @@ export const onRequestError: Instrumentation.onRequestError = async (error, requ
       digest,
       err: error,
       method: request.method,
-      path: request.path,
+      // Without the query (it can hold linked IDs or IPs), and bounded.
+      path: (request.path.split('?')[0] ?? '').slice(0, 500),
       route: context.routePath,
       routeType: context.routeType,
     },

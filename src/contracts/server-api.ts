@@ -43,6 +43,19 @@ export const VisitorHistory = z
   .openapi('VisitorHistory')
 export type VisitorHistory = z.infer<typeof VisitorHistory>
 
+// Years 0001–9999: the ISO pattern also admits year 0000, which PostgreSQL refuses (a 500 before).
+const EARLIEST_INSTANT = Date.parse('0001-01-01T00:00:00Z')
+const LATEST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
+
+/** Whether a time (ms since the epoch) is one PostgreSQL reads back from its ISO string. */
+export function isStorableInstant(time: number): boolean {
+  return time >= EARLIEST_INSTANT && time <= LATEST_INSTANT
+}
+
+const instant = z.iso
+  .datetime({ offset: true })
+  .refine((value) => isStorableInstant(Date.parse(value)), 'Dates must fall in the years 0001 to 9999.')
+
 const limit = z.coerce.number().int().min(1).max(100).default(20)
 const cursor = z.string().max(200).optional()
 
@@ -54,8 +67,8 @@ export const EventSearchQuery = z
     linkedId: z.string().max(256).optional(),
     ip: z.string().max(64).optional(),
     bot: z.enum(['notDetected', 'good', 'bad']).optional(),
-    since: z.iso.datetime({ offset: true }).optional(),
-    until: z.iso.datetime({ offset: true }).optional(),
+    since: instant.optional(),
+    until: instant.optional(),
     limit,
     cursor,
   })

@@ -1,7 +1,8 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import type { StoredEvent } from '@/contracts/server-api'
+import { isStorableInstant, type StoredEvent } from '@/contracts/server-api'
 import { HttpError } from '../http/errors'
+import { isStorableText } from '../http/storable-text'
 
 /** The columns every Server API event answer selects. */
 export const eventColumns = sql`request_id, visitor_id, visitor_found, created_at, confidence, ip, user_agent,
@@ -51,12 +52,15 @@ export function encodeCursor(row: EventRow): string {
 export function decodeCursor(cursor: string): { createdAt: string; requestId: string } {
   try {
     const [createdAt, requestId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+    const time = typeof createdAt === 'string' ? Date.parse(createdAt) : Number.NaN
+    // A forged cursor reaches SQL: only a normalised date PostgreSQL accepts and storable text.
     if (
-      typeof createdAt === 'string' &&
       typeof requestId === 'string' &&
-      !Number.isNaN(Date.parse(createdAt))
+      requestId.length <= 64 &&
+      isStorableText(requestId) &&
+      isStorableInstant(time)
     ) {
-      return { createdAt, requestId }
+      return { createdAt: new Date(time).toISOString(), requestId }
     }
   } catch {}
   throw new HttpError('invalid_request', 'The cursor is not valid; pass back nextCursor unchanged.')

@@ -1,5 +1,6 @@
 import 'server-only'
 import { type Database, getDb } from '../db/client'
+import { assertStorableParams } from '../http/parse-query'
 import { handle } from '../http/respond'
 import { requireSameOrigin } from '../http/same-origin'
 import { type Operator, requireOperator } from './sessions'
@@ -21,7 +22,9 @@ export function consoleHandler<Params>(
     requireSameOrigin(request)
     const db = await getDb()
     const operator = await requireOperator(db, request)
-    const response = await handler({ db, operator, request }, (await route?.params) as Params)
+    const params = await route?.params
+    assertStorableParams(params)
+    const response = await handler({ db, operator, request }, params as Params)
     response.headers.set('Cache-Control', 'no-store')
     return response
   })

@@ -1,14 +1,21 @@
 import 'server-only'
 import type { z } from 'zod'
 import { HttpError } from './errors'
+import { isStorableJson, UNSTORABLE_TEXT_MESSAGE } from './storable-text'
 
 /** Validates query-string or path parameters; a bad value is a 400 naming the parameter. */
 export function parseParams<Schema extends z.ZodType>(input: unknown, schema: Schema): z.infer<Schema> {
+  assertStorableParams(input)
   const result = schema.safeParse(input)
   if (result.success) return result.data
   const issue = result.error.issues[0]
   const name = issue?.path.join('.') || 'parameters'
   throw new HttpError('invalid_request', `${name}: ${issue?.message ?? 'not valid'}`)
+}
+
+/** Path or query parameters with NUL or a lone surrogate (e.g. `%00`) are a 400, never a database error. */
+export function assertStorableParams(input: unknown): void {
+  if (!isStorableJson(input)) throw new HttpError('invalid_request', UNSTORABLE_TEXT_MESSAGE)
 }
 
 export function queryOf(request: Request): Record<string, string> {

@@ -1,8 +1,11 @@
 import 'server-only'
 import type { z } from 'zod'
 import { HttpError } from './errors'
+import { isStorableJson, nestsDeeperThan, UNSTORABLE_TEXT_MESSAGE } from './storable-text'
 
 const DEFAULT_MAX_BYTES = 64 * 1024
+/** Deeper than any agent component or integrator tag needs; bounds every recursive walk after it. */
+export const MAX_JSON_DEPTH = 32
 
 /**
  * Reads a JSON body (size-limited, while streaming) and validates it against a schema.
@@ -20,14 +23,15 @@ export async function parseRequest<Schema extends z.ZodType>(
     throw new HttpError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`)
 
   const text = await readLimited(request, maxBytes)
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    throw new HttpError('invalid_request', `The request body nests more than ${MAX_JSON_DEPTH} levels deep.`)
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch {
     throw new HttpError('invalid_json')
   }
-  if (containsNul(body))
-    throw new HttpError('invalid_request', 'Text in the request must not contain NUL characters (\\u0000).')
+  if (!isStorableJson(body)) throw new HttpError('invalid_request', UNSTORABLE_TEXT_MESSAGE)
   const result = schema.safeParse(body)
   if (!result.success) {
     const issues = result.error.issues.slice(0, 10).map((issue) => ({
@@ -47,7 +51,9 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
   const chunks: Uint8Array[] = []
   let size = 0
   while (true) {
-    const { done, value } = await reader.read()
+    const { done, value } = await reader.read().catch(() => {
+      throw new HttpError('invalid_request', 'The request body ended before it was complete.')
+    })
     if (done) break
     size += value.byteLength
     if (size > maxBytes) {
@@ -56,14 +62,10 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
     }
     chunks.push(value)
   }
-  return new TextDecoder().decode(Buffer.concat(chunks))
-}
-
-/** Whether any string (or object key) in parsed JSON holds U+0000, which PostgreSQL cannot store. */
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000')
-  if (Array.isArray(value)) return value.some(containsNul)
-  if (value !== null && typeof value === 'object')
-    return Object.entries(value).some(([key, entry]) => key.includes('\u0000') || containsNul(entry))
-  return false
+  try {
+    // Fatal: bytes that are not UTF-8 are the caller's mistake, not text to guess at.
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks))
+  } catch {
+    throw new HttpError('invalid_json', 'The request body is not valid UTF-8.')
+  }
 }

@@ -1,5 +1,5 @@
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, connect } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getDb, queryRows } from '../db/client'
@@ -147,6 +147,88 @@ describe('serveNodeRoute (POST /api/v1/identify ahead of Next.js)', () => {
     ] as const) {
       const response = await fetch(`${origin}${path}`, { method, body: method === 'POST' ? '{}' : undefined })
       expect(await response.text(), `${method} ${path}`).toBe('next')
+    }
+  })
+})
+
+interface RawExchange {
+  /** Everything the server sent, as text. */
+  received: string
+  /** How the connection ended at the client: the server's FIN, a reset, or still open at the deadline. */
+  ending: 'end' | 'reset' | 'open'
+}
+
+/**
+ * A POST written by hand on a raw socket: the head, then body bytes every few milliseconds until the
+ * server's answer ends with its FIN (or up to `bodyBytes`), as an uploading client would.
+ */
+function rawPost(head: string, bodyBytes: number, chunked = false): Promise<RawExchange> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(new URL(origin).port), '127.0.0.1')
+    let received = ''
+    let sent = 0
+    let settled = false
+    const finish = (ending: RawExchange['ending']) => {
+      if (settled) return
+      settled = true
+      clearInterval(writer)
+      clearTimeout(deadline)
+      socket.destroy()
+      resolve({ received, ending })
+    }
+    socket.on('data', (chunk) => {
+      received += chunk
+    })
+    socket.on('end', () => finish('end'))
+    socket.on('error', () => finish('reset'))
+    const deadline = setTimeout(() => finish('open'), 5_000)
+    socket.write(head)
+    const writer = setInterval(() => {
+      if (sent >= bodyBytes || !socket.writable) return
+      const chunk = 'x'.repeat(Math.min(16_384, bodyBytes - sent))
+      sent += chunk.length
+      socket.write(chunked ? `${chunk.length.toString(16)}\r\n${chunk}\r\n` : chunk)
+    }, 2)
+  })
+}
+
+describe('serveNodeRoute when the body is not read to its end', () => {
+  const head = (length: string) =>
+    `POST /api/v1/identify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${length}\r\n\r\n`
+
+  it('answers a declared oversized body with an intact 413 and Connection: close, then closes cleanly', async () => {
+    const { received, ending } = await rawPost(head('Content-Length: 4000000'), 4_000_000)
+    expect(received).toMatch(/^HTTP\/1\.1 413 /)
+    expect(received).toMatch(/\r\nconnection: close\r\n/i)
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)).error.code).toBe('payload_too_large')
+    expect(ending).toBe('end')
+  })
+
+  it('answers a body that outgrows the limit while streaming the same way, not with a reset', async () => {
+    // No length declared: the limit is found while reading.
+    const { received, ending } = await rawPost(head('Transfer-Encoding: chunked'), 4_000_000, true)
+    expect(received).toMatch(/^HTTP\/1\.1 413 /)
+    expect(received).toMatch(/\r\nconnection: close\r\n/i)
+    expect(ending).toBe('end')
+  })
+})
+
+describe('serveNodeRoute ahead of Next.js for a path with invalid %-encoding', () => {
+  it('answers 400 with the JSON error shape instead of handing it to Next.js', async () => {
+    for (const path of [
+      '/api/v1/events/%E0%A4%A',
+      '/api/v1/visitors/%zz',
+      '/api/console/keys/%C0%80',
+      '/%',
+    ]) {
+      const response = await fetch(`${origin}${path}`)
+      expect(response.status, path).toBe(400)
+      expect((await response.json()).error.code).toBe('invalid_request')
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    }
+    // A valid encoding, and an invalid one in the query only (Next.js reads queries leniently), pass on.
+    for (const path of ['/api/v1/events/%F0%9F%98%80', '/api/v1/events?x=%zz']) {
+      expect(await (await fetch(`${origin}${path}`)).text(), path).toBe('next')
     }
   })
 })

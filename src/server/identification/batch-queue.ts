@@ -1,3 +1,5 @@
+import { errorCode, log } from '../log'
+
 /**
  * What a batch answers for each of its jobs: a result, or the key (a visitor ID) of an earlier
  * job in the same batch that must be stored first; the job then runs again in a later batch.
@@ -67,9 +69,11 @@ export function createBatchQueue<Job, Result>(
     try {
       outcomes = await runBatch(batch.map((entry) => entry.job))
     } catch (error) {
-      if (batch.length === 1) batch[0]?.reject(error)
-      // One bad job must not fail its neighbours: each runs again alone.
-      else for (const entry of batch) await run([entry])
+      if (batch.length === 1) return batch[0]?.reject(error)
+      // One bad job must not fail its neighbours: each runs again alone. The log names the count
+      // and the error's code only: the error itself holds every job's data.
+      log.warn({ jobs: batch.length, code: errorCode(error) }, 'batch failed; its jobs run again one by one')
+      for (const entry of batch) await run([entry])
       return
     }
     batch.forEach((entry, index) => {

@@ -1,6 +1,7 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
+import { isStorableText } from '../http/storable-text'
 import { processWide } from '../process-wide'
 
 export interface Site {
@@ -44,6 +45,8 @@ export async function findSite({
   db: Database
   publicKey?: string
 }): Promise<Site | undefined> {
+  // A key PostgreSQL cannot even compare (`/frame?siteKey=a%00b`) names no site.
+  if (publicKey !== undefined && !isStorableText(publicKey)) return undefined
   const cacheKey = publicKey ?? ''
   const cache = siteCache()
   const cached = cache.get(cacheKey)

@@ -91,6 +91,43 @@ describe('POST /api/v1/identify', () => {
       400,
       'invalid_request',
     ],
+    ...(
+      [
+        [
+          'components',
+          { components: { ...syntheticDevice(2), fonts: { value: ['Arial\ud800'], duration: 1 } } },
+        ],
+        ['a component name', { components: { ...syntheticDevice(2), 'x\udc00': { value: 1, duration: 1 } } }],
+        ['tag', { components: syntheticDevice(2), tag: { deep: [{ note: 'a\udbff b' }] } }],
+        ['a tag key', { components: syntheticDevice(2), tag: { '\ud83d': true } }],
+        ['linkedId', { components: syntheticDevice(2), linkedId: 'account-\ud800' }],
+        ['url', { components: syntheticDevice(2), url: 'https://shop.example/\udfff' }],
+      ] as const
+    ).map(([where, body]): [string, string, Record<string, string>, number, string] => [
+      // JSON.stringify writes a lone surrogate as its \u escape, as an attacker's client would.
+      `a lone surrogate in ${where}, which jsonb cannot store`,
+      JSON.stringify(body),
+      {},
+      400,
+      'invalid_request',
+    ]),
+    [
+      'JSON nested 5,000 deep',
+      `{"components":{"a":{"value":${'['.repeat(5000)}${']'.repeat(5000)},"duration":1}}}`,
+      {},
+      400,
+      'invalid_request',
+    ],
+    [
+      'a tag nested 40 deep',
+      JSON.stringify({
+        components: syntheticDevice(2),
+        tag: { t: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) },
+      }),
+      {},
+      400,
+      'invalid_request',
+    ],
     [
       'a form body',
       'components=1',
@@ -160,6 +197,27 @@ describe('POST /api/v1/identify from a browser page (Origin)', () => {
       const response = await post(body(siteKey), headers)
       expect(response.status, JSON.stringify(headers)).toBe(200)
     }
+  })
+})
+
+describe('POST /api/v1/identify with raw bytes', () => {
+  it('refuses a body that is not UTF-8 (an encoded lone surrogate) with 400 and stores nothing', async () => {
+    const before = await eventCount()
+    const prefix = Buffer.from('{"components":{"a":{"value":"')
+    const body = Buffer.concat([prefix, Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","duration":1}}}')])
+    const response = await POST(
+      new Request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } }),
+    )
+    expect(response.status).toBe(400)
+    expect((await response.json()).error.code).toBe('invalid_json')
+    expect(await eventCount()).toBe(before)
+  })
+
+  it('still accepts a surrogate pair (an emoji) anywhere', async () => {
+    const response = await post(
+      JSON.stringify({ components: syntheticDevice(7), linkedId: 'me 😀', tag: { '😀': '😀' } }),
+    )
+    expect(response.status).toBe(200)
   })
 })
 

@@ -1,0 +1,66 @@
+import fc from 'fast-check'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { GET as challenge } from '@/app/api/registration/challenge/route'
+import { POST as register } from '@/app/api/registration/route'
+import { POST as identify } from '@/app/api/v1/identify/route'
+import { getDb } from '@/server/db/client'
+import { syntheticDevice } from '@/server/identification/synthetic-devices'
+import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
+import { edge, FUZZ_TIMEOUT_MS, type FuzzEndpoint, fuzzEndpoint } from './fuzz-harness'
+
+let requestIds: string[] = []
+
+beforeAll(async () => {
+  await ensureDefaultSite({ db: await getDb(), origins: [] })
+  for (let seed = 0; seed < 4; seed++) {
+    const response = await identify(
+      new Request('http://127.0.0.1:3000/api/v1/identify', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.77' },
+        body: JSON.stringify({ components: syntheticDevice(seed) }),
+      }),
+    )
+    requestIds = [...requestIds, (await response.json()).requestId]
+  }
+})
+
+const endpoints: FuzzEndpoint[] = [
+  {
+    method: 'POST',
+    path: '/api/registration',
+    handler: register,
+    body: fc.record(
+      {
+        fields: fc.record(
+          {
+            name: edge.plausibleText,
+            email: fc.oneof(fc.emailAddress(), edge.text),
+            password: fc.oneof(fc.constant('correct horse battery staple'), edge.plausibleText),
+            terms: fc.oneof(fc.constant(true), edge.value),
+          },
+          { requiredKeys: [] },
+        ),
+        requestId: fc.oneof(
+          fc.nat().map((index) => requestIds[index % requestIds.length] ?? ''),
+          edge.plausibleText,
+        ),
+        challenge: edge.plausibleText,
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { method: 'GET', path: '/api/registration/challenge', handler: challenge },
+]
+
+describe('fuzz: the protected sign-up', () => {
+  for (const endpoint of endpoints) {
+    it(
+      `${endpoint.method} ${endpoint.path}: never a 5xx, always in time, refusals change nothing`,
+      async () => {
+        const statuses = await fuzzEndpoint(await getDb(), endpoint)
+        expect(Object.values(statuses).reduce((sum, count) => sum + count, 0)).toBeGreaterThan(0)
+      },
+      FUZZ_TIMEOUT_MS,
+    )
+  }
+})
