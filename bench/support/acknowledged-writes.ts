@@ -177,10 +177,22 @@ export async function signInToConsole(url: string, password: string): Promise<st
   return cookie
 }
 
+/** fetch, waiting out the server's rate limits (429 with `retryAfter`) like a polite client. */
+async function send(url: string, init?: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(url, init)
+    if (response.status !== 429 || attempt === 5) return response
+    const body: unknown = await response.json()
+    const details = isObject(body) && isObject(body.error) ? body.error.details : undefined
+    const seconds = isObject(details) && typeof details.retryAfter === 'number' ? details.retryAfter : 1
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+  }
+}
+
 /** Why an acknowledged write is missing, or undefined when it is there. */
 export async function findMissing(reader: Reader, ack: Ack): Promise<string | undefined> {
   if (ack.kind === 'identify') {
-    const response = await fetch(`${reader.url}/api/v1/events/${ack.requestId}`, {
+    const response = await send(`${reader.url}/api/v1/events/${ack.requestId}`, {
       headers: { authorization: `Bearer ${reader.apiKey}` },
     })
     if (response.status === 404) return `event ${ack.requestId} not found`
@@ -188,7 +200,7 @@ export async function findMissing(reader: Reader, ack: Ack): Promise<string | un
     return body.visitorId === ack.visitorId ? undefined : `event ${ack.requestId} has another visitor`
   }
   // The decision is stored if replaying its requestId is refused as already used.
-  const replay = await fetch(`${reader.url}/api/registration`, {
+  const replay = await send(`${reader.url}/api/registration`, {
     method: 'POST',
     headers: signupHeaders(reader.url, ack.ip),
     body: signupBody(ack.requestId, `replay-${ack.email}`),
@@ -198,7 +210,7 @@ export async function findMissing(reader: Reader, ack: Ack): Promise<string | un
   if (code !== 'request_reused')
     return `sign-up decision ${ack.requestId} not found (replay answered ${replay.status} ${code})`
   if (ack.outcome !== 'allow') return undefined
-  const lookup = await fetch(`${reader.url}/api/console/lookup?q=${encodeURIComponent(ack.email)}`, {
+  const lookup = await send(`${reader.url}/api/console/lookup?q=${encodeURIComponent(ack.email)}`, {
     headers: { cookie: reader.sessionCookie },
   })
   if (lookup.status === 404) return `account ${ack.email} not found`
@@ -209,13 +221,43 @@ export async function findMissing(reader: Reader, ack: Ack): Promise<string | un
     : `account ${ack.email} not found`
 }
 
-/** Checks every write, a few at a time; returns the reasons of the missing ones. */
-export async function verifyWrites(reader: Reader, acks: Ack[], concurrency = 8): Promise<string[]> {
+/** Every stored event since a moment (the Server API's search, 100 a page): request ID → visitor ID. */
+async function listEvents(reader: Reader, since?: Date): Promise<Map<string, unknown>> {
+  const stored = new Map<string, unknown>()
+  let cursor: string | undefined
+  do {
+    const query = new URLSearchParams({ limit: '100' })
+    if (since) query.set('since', since.toISOString())
+    if (cursor) query.set('cursor', cursor)
+    const page = await expectJson(
+      await send(`${reader.url}/api/v1/events?${query}`, {
+        headers: { authorization: `Bearer ${reader.apiKey}` },
+      }),
+    )
+    for (const event of Array.isArray(page.events) ? page.events : [])
+      if (isObject(event) && typeof event.requestId === 'string') stored.set(event.requestId, event.visitorId)
+    cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined
+  } while (cursor)
+  return stored
+}
+
+/**
+ * Checks every write; returns the reasons of the missing ones. Identifications are first looked
+ * for in the event listing (one request per 100, within the API key's rate limit); any not found
+ * there is asked for by its own URL before it counts as lost.
+ */
+export async function verifyWrites(
+  reader: Reader,
+  acks: Ack[],
+  { since, concurrency = 8 }: { since?: Date; concurrency?: number } = {},
+): Promise<string[]> {
+  const stored = await listEvents(reader, since)
+  const toCheck = acks.filter((ack) => ack.kind === 'signup' || stored.get(ack.requestId) !== ack.visitorId)
   const missing: string[] = []
   let next = 0
   const worker = async () => {
-    while (next < acks.length) {
-      const ack = acks[next++]
+    while (next < toCheck.length) {
+      const ack = toCheck[next++]
       if (!ack) continue
       const reason = await findMissing(reader, ack)
       if (reason) missing.push(reason)
