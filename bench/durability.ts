@@ -110,9 +110,10 @@ async function runEngine(engine: string, postgresUrl?: string): Promise<EngineRe
         devices,
         identifyWorkers: 12,
         signupWorkers: 4,
-        stop: new Promise((resolve) => setTimeout(resolve, killAfter)).then(() => running.crash()),
+        killAfterMs: killAfter,
+        kill: () => running.crash(),
       })
-      acks.push(...load)
+      acks.push(...load.acks)
       const restartedAt = performance.now()
       server = await start()
       const restartMs = performance.now() - restartedAt
@@ -121,7 +122,7 @@ async function runEngine(engine: string, postgresUrl?: string): Promise<EngineRe
       all.push(...acks)
       const signups = acks.filter((ack) => ack.kind === 'signup').length
       console.log(
-        `${engine} cycle ${cycle}: killed after ${(killAfter / 1000).toFixed(2)} s; ${acks.length - signups} identifications and ${signups} sign-ups acknowledged, ${missing.length} lost; restart ${(restartMs / 1000).toFixed(1)} s`,
+        `${engine} cycle ${cycle}: killed after ${(killAfter / 1000).toFixed(2)} s with ${load.inFlightAtKill} requests in flight; ${acks.length - signups} identifications and ${signups} sign-ups acknowledged, ${missing.length} lost; restart ${(restartMs / 1000).toFixed(1)} s`,
       )
       for (const reason of missing.slice(0, 5)) console.log(`  lost: ${reason}`)
     }

@@ -115,31 +115,37 @@ export async function warmUp(url: string, devices: DeviceSource): Promise<Ack[]>
 
 /**
  * Sends identifications (three new devices for one returning) and sign-ups from concurrent
- * workers until `stop()` resolves; returns every acknowledged write. Failed requests (the server
- * being killed) are simply not acknowledged.
+ * workers, runs `kill` after `killAfterMs`, and returns every acknowledged write and how many
+ * requests were in flight at the kill. Failed requests are simply not acknowledged.
  */
 export async function driveWrites({
   url,
   devices,
   identifyWorkers,
   signupWorkers,
-  stop,
+  killAfterMs,
+  kill,
 }: {
   url: string
   devices: DeviceSource
   identifyWorkers: number
   signupWorkers: number
-  stop: Promise<void>
-}): Promise<Ack[]> {
+  killAfterMs: number
+  kill: () => Promise<void>
+}): Promise<{ acks: Ack[]; inFlightAtKill: number }> {
   const acks: Ack[] = []
   let stopped = false
+  let inFlight = 0
   const worker = async (step: () => Promise<void>) => {
     while (!stopped) {
+      inFlight++
       try {
         await step()
       } catch {
-        // Connection refused or reset: the server is gone; a new one may be starting.
+        // Connection refused or reset: the server is gone.
         if (!stopped) await new Promise((resolve) => setTimeout(resolve, 20))
+      } finally {
+        inFlight--
       }
     }
   }
@@ -152,10 +158,12 @@ export async function driveWrites({
     ...Array.from({ length: identifyWorkers }, () => worker(identifyStep)),
     ...Array.from({ length: signupWorkers }, () => worker(() => signUp(url, devices.next(), acks))),
   ]
-  await stop
+  await new Promise((resolve) => setTimeout(resolve, killAfterMs))
+  const inFlightAtKill = inFlight
+  await kill()
   stopped = true
   await Promise.all(workers)
-  return acks
+  return { acks, inFlightAtKill }
 }
 
 /** A reader through the product's own APIs: the Server API for events, the console for accounts. */
