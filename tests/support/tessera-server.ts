@@ -8,7 +8,11 @@ export interface RunningServer {
   url: string
   logFile: string
   dataDir: string
+  /** PID of the node process that serves (no wrapper in between). */
+  pid: number
   stop(): Promise<void>
+  /** kill -9 of the server (its whole process group when started with `ownProcessGroup`). */
+  crash(): Promise<void>
 }
 
 /** Throws unless `npm run build` has produced both the Next.js build and the identify front's bundle. */
@@ -22,6 +26,8 @@ export async function startTesseraServer(options: {
   port: number
   env?: Record<string, string>
   dataDir?: string
+  /** Runs the server in a process group of its own, so that `crash()` kills everything it started. */
+  ownProcessGroup?: boolean
 }): Promise<RunningServer> {
   assertProductionBuild()
   // Another server on the port would answer the health check in place of ours.
@@ -40,7 +46,11 @@ export async function startTesseraServer(options: {
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup === true,
   })
+  const pid = child.pid
+  if (pid === undefined) throw new Error('Tessera could not be spawned')
+  const exited = new Promise((resolve) => child.once('exit', resolve))
   child.stdout?.pipe(log)
   child.stderr?.pipe(log)
   const url = `http://127.0.0.1:${options.port}`
@@ -61,13 +71,20 @@ export async function startTesseraServer(options: {
     url,
     logFile,
     dataDir,
+    pid,
     async stop() {
       if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve))
         child.kill('SIGTERM')
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
         if (child.exitCode === null) child.kill('SIGKILL')
       }
+      log.end()
+    },
+    async crash() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      if (options.ownProcessGroup) process.kill(-pid, 'SIGKILL')
+      else child.kill('SIGKILL')
+      await exited
       log.end()
     },
   }
