@@ -1,6 +1,7 @@
 import { getDb } from '@/server/db/client'
 import { HttpError } from '@/server/http/errors'
 import { handle, json } from '@/server/http/respond'
+import { requireSameOrigin } from '@/server/http/same-origin'
 import { currentBrowser } from '@/server/identification/current-visitor'
 import { forgetBrowser } from '@/server/identification/forget-visitor'
 import { readDeviceReport } from '@/server/identification/read-device-report'
@@ -19,6 +20,7 @@ export const GET = handle(async (request: Request) => {
 
 /** "Forget this device": deletes what the calling browser produced (see forgetBrowser). */
 export const DELETE = handle(async (request: Request) => {
+  requireSameOrigin(request)
   const db = await getDb()
   const browser = await currentBrowser(db, request)
   if (browser) await forgetBrowser({ db, browserId: browser.browserId })

@@ -254,6 +254,28 @@ describe('the device endpoints', () => {
     expect(next.visitorId).not.toBe(visitorId)
   })
 
+  it("forgets nothing for a page of another origin, even with the browser's cookie", async () => {
+    const { visitorId, storedToken } = await (
+      await post(JSON.stringify({ components: syntheticDevice(5) }))
+    ).json()
+    const refused = await forgetDevice(
+      new Request('http://127.0.0.1:3000/api/v1/device', {
+        method: 'DELETE',
+        headers: {
+          cookie: `tessera_vid=${storedToken}`,
+          origin: 'http://127.0.0.1:4000',
+          'sec-fetch-site': 'same-site',
+        },
+      }),
+    )
+    expect(refused.status).toBe(403)
+    const [left] = await queryRows<{ n: number }>(
+      await getDb(),
+      sql`select count(*)::int as n from visitors where id = ${visitorId}`,
+    )
+    expect(left?.n).toBe(1)
+  })
+
   it('does not accept a claimed visitor ID without a valid token', async () => {
     const response = await readDevice(
       new Request('http://x/api/v1/device', { headers: { cookie: 'tessera_vid=v1.someone-else.forged' } }),
