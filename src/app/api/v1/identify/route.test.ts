@@ -256,7 +256,7 @@ describe('the device endpoints', () => {
 
   it("forgets nothing for a page of another origin, even with the browser's cookie", async () => {
     const { visitorId, storedToken } = await (
-      await post(JSON.stringify({ components: syntheticDevice(5) }))
+      await post(JSON.stringify({ components: syntheticDevice(501) }))
     ).json()
     const refused = await forgetDevice(
       new Request('http://127.0.0.1:3000/api/v1/device', {
