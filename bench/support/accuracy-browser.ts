@@ -157,6 +157,9 @@ export async function visit(state: DeviceState, options: VisitOptions): Promise<
     contrast: state.contrast,
     forcedColors: state.forcedColors,
     extraHTTPHeaders: { 'X-Forwarded-For': state.address },
+    // The peers are injected into Tessera's own page, whose Content-Security-Policy (rightly)
+    // refuses inline scripts.
+    bypassCSP: true,
   })
   try {
     const page = context.pages()[0] ?? (await context.newPage())
