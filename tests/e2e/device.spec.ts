@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
+import { chromium, expect, type Page, test } from '@playwright/test'
 import { chromiumArgs, findChromium } from '../support/chromium'
 import { signIn } from '../support/helpers'
 
@@ -39,6 +39,31 @@ test('keeps the visitor ID after cookies and storage are cleared, and in a new c
   const fresh = await browser.newContext()
   expect(await visitorId(await fresh.newPage())).toBe(first)
   await fresh.close()
+})
+
+test('a new browser process with no storage and another time zone is the same visitor, matched by fingerprint', async ({
+  baseURL,
+}) => {
+  // A device of its own, launched twice as separate processes with nothing stored in between.
+  const launch = async (timezoneId: string) => {
+    const process = await chromium.launch({ executablePath: findChromium(), args: chromiumArgs })
+    const context = await process.newContext({
+      baseURL,
+      timezoneId,
+      locale: 'fi-FI',
+      viewport: { width: 1234, height: 700 },
+      screen: { width: 1234, height: 700 },
+    })
+    const page = await context.newPage()
+    const id = await visitorId(page)
+    const summary = await page.getByTestId('match-summary').textContent()
+    await process.close()
+    return { id, summary }
+  }
+  const home = await launch('Europe/Helsinki')
+  const away = await launch('America/Chicago')
+  expect(away.id).toBe(home.id)
+  expect(away.summary).toMatch(/Recognised by its fingerprint alone/)
 })
 
 test('flags this Playwright-driven browser as a bad bot, with reasons', async ({ page }) => {
