@@ -1,6 +1,7 @@
 // The device profiles of bench:accuracy, generated deterministically: groups of profiles that share
 // one "hardware" (font set, GPU path, screen), where the members of a group are twins differing
 // only in one or two settings that no change scenario touches.
+import { seededRandom } from '../../src/server/identification/synthetic-devices'
 import { type FontFamily, optionalFamilies } from './accuracy-fonts'
 
 export type Gpu = 'webgl2' | 'webgl1' | 'none'
@@ -99,18 +100,6 @@ export const travelZones = [
 /** Public-looking first octets of home networks; travel addresses use others. */
 const homeOctets = [31, 45, 62, 77, 81, 89, 92, 109, 151, 178, 185, 203]
 const travelOctets = [5, 37, 102, 196]
-
-/** mulberry32: a small seeded generator, so the corpus is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 type Random = () => number
 const pick = <T>(random: Random, list: readonly T[]): T => {

@@ -1,13 +1,8 @@
 // The revisits of bench:accuracy: each is a new browser launch of a profile, with one ordinary
 // change or two at once. Every change is a pure function of the profile, so runs are repeatable.
-import {
-  addedLanguages,
-  type DeviceState,
-  type Profile,
-  seededRandom,
-  travelAddress,
-  travelZones,
-} from './accuracy-corpus'
+
+import { seededRandom } from '../../src/server/identification/synthetic-devices'
+import { addedLanguages, type DeviceState, type Profile, travelAddress, travelZones } from './accuracy-corpus'
 import { optionalFamilies } from './accuracy-fonts'
 
 type Change = (state: DeviceState, profile: Profile) => DeviceState

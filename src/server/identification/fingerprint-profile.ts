@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto'
+import { hash as fastHash } from '@/agent/marker'
 import type { SourceName } from '@/agent/sources'
 import type { ComponentResult, Json } from '@/contracts/identify'
 import { isIdentifying, type PartsKind, partsKinds } from './component-model'
@@ -16,7 +17,7 @@ export interface FingerprintProfile {
   parts: Record<string, string>
 }
 
-/** Width of one part digest: 36 bits, plenty to compare two values' parts. */
+/** Width of one part digest: plenty to compare two values' parts. */
 export const PART_WIDTH = 6
 
 /** JSON with object keys sorted, so equal values always digest equally. */
@@ -33,26 +34,13 @@ export function digestValue(value: Json): string {
   return hash('sha256', canonicalJson(value), 'base64url').slice(0, 16)
 }
 
-const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
-
 /**
- * A part's digest: a fast non-cryptographic hash (two multiplicative 32-bit lanes, as cyrb53),
- * 36 bits in six URL-safe characters. Parts are only compared with each other, and a request has
- * a hundred of them: SHA-256 cost more than the rest of matching.
+ * A part's digest: the agent's fast 53-bit hash (cyrb53), its last six base-36 digits (31 bits).
+ * Parts are only compared with the parts of one other value, and a request has a hundred of
+ * them: SHA-256 cost more than the rest of matching.
  */
 function digestPart(text: string): string {
-  let h1 = 0xdeadbeef
-  let h2 = 0x41c6ce57
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    h1 = Math.imul(h1 ^ code, 2654435761)
-    h2 = Math.imul(h2 ^ code, 1597334677)
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
-  let digest = ''
-  for (let shift = 0; shift < 30; shift += 6) digest += DIGITS[(h1 >>> shift) & 63]
-  return digest + DIGITS[((h1 >>> 30) | ((h2 & 15) << 2)) & 63]
+  return fastHash(text).padStart(PART_WIDTH, '0').slice(-PART_WIDTH)
 }
 
 /**
