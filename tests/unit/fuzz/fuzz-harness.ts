@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import fc from 'fast-check'
-import { expect } from 'vitest'
-import { type Database, queryRows } from '@/server/db/client'
+import { expect, it } from 'vitest'
+import { type Database, getDb, queryRows } from '@/server/db/client'
 
 /**
  * Property-based checks over every endpoint's input (issue #15, "keep it closed"): whatever arrives,
@@ -326,4 +326,18 @@ export async function fuzzEndpoint(db: Database, endpoint: FuzzEndpoint): Promis
     { numRuns: FUZZ_RUNS, endOnFailure: true },
   )
   return statuses
+}
+
+/** One test per endpoint: never a 5xx, always in time, refusals change nothing (see fuzzEndpoint). */
+export function itFuzzesEach(endpoints: readonly FuzzEndpoint[]): void {
+  for (const endpoint of endpoints) {
+    it(
+      `${endpoint.method} ${endpoint.path}: never a 5xx, always in time, refusals change nothing`,
+      async () => {
+        const statuses = await fuzzEndpoint(await getDb(), endpoint)
+        expect(Object.values(statuses).reduce((sum, count) => sum + count, 0)).toBeGreaterThan(0)
+      },
+      FUZZ_TIMEOUT_MS,
+    )
+  }
 }
