@@ -41,6 +41,15 @@ const componentValue = (visit: Visit, name: string): unknown => {
     : undefined
 }
 
+/** ICU's own name of a zone: Chromium shows Asia/Kolkata as Asia/Calcutta. */
+function canonicalZone(zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
+  } catch {
+    return zone
+  }
+}
+
 /** The bench checks itself: each page must have shown the state it was launched with. */
 function printChecks(recorded: readonly Recorded[], chromeMajor: number) {
   const fontNames = (entry: Recorded) => entry.state.fonts.map((family) => fontFamilies[family].name).sort()
@@ -62,7 +71,11 @@ function printChecks(recorded: readonly Recorded[], chromeMajor: number) {
       (entry) => entry.state.locale,
       (entry) => (componentValue(entry.visit, 'intlLocale') as { locale?: string } | undefined)?.locale,
     ],
-    ['time zone', (entry) => entry.state.timezone, (entry) => componentValue(entry.visit, 'timezone')],
+    [
+      'time zone',
+      (entry) => canonicalZone(entry.state.timezone),
+      (entry) => canonicalZone(String(componentValue(entry.visit, 'timezone'))),
+    ],
     ['font families', fontNames, sortedSeen],
     [
       'browser major version',
@@ -156,7 +169,7 @@ function printDebug(
     const first = firstOf.get(entry.profile.name)
     if (entry.phase === 'first' || !first || entry.visit.visitorId === first.visit.visitorId) continue
     const owner = ownerOf.get(entry.visit.visitorId)
-    const got = owner ? `the first-visit ID of ${owner}` : 'a new ID'
+    const got = owner ? `the first-visit ID of ${owner}` : 'an ID no first visit had'
     const changed = changedComponents(first.visit, entry.visit).join(', ') || 'none'
     log(
       `  ${entry.profile.name} ${entry.scenario}: ${got} (method ${entry.event?.method ?? '?'}, ` +
