@@ -81,5 +81,5 @@ test('a path with invalid %-encoding is a 400 with the JSON error shape, before 
 test('/frame with a NUL in its site key is a frame for an unknown site, not a 500', async ({ request }) => {
   const response = await request.get('/frame?siteKey=a%00b')
   expect(response.status()).toBe(200)
-  expect(response.headers()['content-security-policy']).toBe("frame-ancestors 'self'")
+  expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'self'")
 })
