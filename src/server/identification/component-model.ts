@@ -50,10 +50,12 @@ export const facets = {
     closeChance: 0.3,
     twinDifference: 0.3,
   },
+  // Most changes to a language list add or drop a further language; switching the primary
+  // language (and with it Intl's formats) is rare, and is what tells language twins apart.
   locale: {
     members: ['languages', 'intlLocale'],
     changeRate: 0.05,
-    closeShare: 0.6,
+    closeShare: 0.9,
     commonness: 0.1,
     closeChance: 0.02,
     twinDifference: 0.2,
