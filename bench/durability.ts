@@ -13,6 +13,7 @@ import { updateSignupPolicy } from '../src/server/console/update-signup-policy'
 import { type DatabaseOptions, openDatabase } from '../src/server/db/client'
 import { ensureDefaultSite } from '../src/server/sites/ensure-default-site'
 import { findSite } from '../src/server/sites/find-site'
+import { allRulesOff } from '../tests/support/helpers'
 import {
   assertProductionBuild,
   type RunningServer,
@@ -51,15 +52,7 @@ async function prepareDatabase(options: DatabaseOptions): Promise<string> {
     const site = await findSite({ db })
     if (!site) throw new Error('no default site')
     // Every rule off: each device signs up once, and each sign-up creates an account to read back.
-    const policy = {
-      ...defaultSignupPolicy,
-      botRule: 'off',
-      accountLimitRule: 'off',
-      tamperingRule: 'off',
-      visitorAttemptsRule: 'off',
-      ipAttemptsRule: 'off',
-      suspectScoreRule: 'off',
-    } as const
+    const policy = { ...defaultSignupPolicy, ...allRulesOff } as const
     await updateSignupPolicy({ db, operator: 'bench:durability', policy })
     return (await createApiKey({ db, siteId: site.id, name: 'bench:durability' })).key
   } finally {

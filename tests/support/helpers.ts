@@ -52,7 +52,7 @@ export const allRulesOff = {
   visitorAttemptsRule: 'off',
   ipAttemptsRule: 'off',
   suspectScoreRule: 'off',
-}
+} as const
 
 export function uniqueEmail(label: string): string {
   return `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`
