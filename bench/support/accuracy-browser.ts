@@ -48,18 +48,7 @@ export async function bundlePeers(): Promise<string> {
 /** Client hints of the installed Chromium, read once, so a version bump can claim the next major. */
 export interface BrowserIdentity {
   userAgent: string
-  metadata: {
-    brands: { brand: string; version: string }[]
-    fullVersionList: { brand: string; version: string }[]
-    fullVersion: string
-    platform: string
-    platformVersion: string
-    architecture: string
-    model: string
-    mobile: boolean
-    bitness: string
-    wow64: boolean
-  }
+  metadata: Omit<HighEntropyValues, 'uaFullVersion'> & { fullVersion: string }
 }
 
 interface HighEntropyValues {
