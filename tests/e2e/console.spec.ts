@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
-import { ADMIN_PASSWORD } from '../support/e2e-constants'
+import { ADMIN_PASSWORD, EXTRA_SERVER_PORTS } from '../support/e2e-constants'
 import { serverLog, setPolicy } from '../support/helpers'
 import { removeServerFiles, startTesseraServer } from '../support/tessera-server'
 
@@ -139,7 +139,7 @@ test('an API key created in the console authorises the Server API until it is re
 test('without TESSERA_ADMIN_PASSWORD a random first password is printed once and works', async ({
   request,
 }) => {
-  const server = await startTesseraServer({ port: 3191 })
+  const server = await startTesseraServer({ port: EXTRA_SERVER_PORTS.console })
   try {
     const line = serverLogOf(server.logFile).find((entry) => entry.includes('first operator created'))
     const password = line ? JSON.parse(line).password : undefined
@@ -150,7 +150,7 @@ test('without TESSERA_ADMIN_PASSWORD a random first password is printed once and
     await server.stop()
   }
   // A restart never prints it again.
-  const again = await startTesseraServer({ port: 3191, dataDir: server.dataDir })
+  const again = await startTesseraServer({ port: EXTRA_SERVER_PORTS.console, dataDir: server.dataDir })
   await again.stop()
   expect(
     serverLogOf(server.logFile).filter((entry) => entry.includes('first operator created')),

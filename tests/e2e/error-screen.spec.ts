@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
+import { EXTRA_SERVER_PORTS } from '../support/e2e-constants'
 import { serverLog } from '../support/helpers'
 import { removeServerFiles, startTesseraServer } from '../support/tessera-server'
 
@@ -64,7 +65,7 @@ test('a fault in the root layout shows the global error screen with a digest', a
 })
 
 test('a server started without TESSERA_TEST_FAULTS ignores the fault switch', async ({ page }) => {
-  const server = await startTesseraServer({ port: 3190 })
+  const server = await startTesseraServer({ port: EXTRA_SERVER_PORTS.errorScreen })
   try {
     await page.context().addCookies([{ name: FAULT_COOKIE, value: 'server', url: server.url }])
     const response = await page.goto(`${server.url}/registration`)

@@ -5,3 +5,11 @@ export const ADMIN_PASSWORD = 'e2e correct horse battery'
  * it is not. Derived from the e2e port, so parallel runs on other ports do not collide.
  */
 export const EMBEDDING_PORT = Number(process.env.TESSERA_E2E_PORT ?? 3100) + 9
+/**
+ * Specs that start a second Tessera of their own take a port from here, one per spec, derived from the
+ * e2e port like the embedding port.
+ */
+export const EXTRA_SERVER_PORTS = {
+  errorScreen: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 90,
+  console: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 91,
+} as const
