@@ -5,7 +5,9 @@
 // own profile directory (the token path). Before each scenario the server's database is put back
 // as it was after (1), so each scenario is measured against the first visits alone. FingerprintJS 5
 // and ThumbmarkJS run in the same pages. BENCH_QUICK=1: a smoke run; BENCH_PROFILES=N: fewer
-// profiles; BENCH_CONCURRENCY (default 2): browsers at once; BENCH_DEBUG=1: every miss and merge.
+// profiles; BENCH_CONCURRENCY (default 2): browsers at once; BENCH_DEBUG=1: every miss and merge;
+// BENCH_RECORD=<file>: keep what Tessera saw; BENCH_REPLAY=<file>: re-measure matching on it
+// without browsers (see support/accuracy-replay.ts).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -14,6 +16,7 @@ import { type BrowserIdentity, bundlePeers, readBrowserIdentity, visit } from '.
 import { buildCorpus, type DeviceState, type Profile, twinPairs } from './support/accuracy-corpus'
 import { ensureFonts } from './support/accuracy-fonts'
 import { printReport, type Recorded } from './support/accuracy-output'
+import { loadRecording, replay, saveRecording } from './support/accuracy-replay'
 import {
   quickGoneScenarios,
   quickKeptScenarios,
@@ -107,7 +110,18 @@ async function runVisits(run: Run, label: string, jobs: readonly Job[]): Promise
   })
 }
 
+async function replayRecording(file: string) {
+  const recording = loadRecording(file)
+  log(
+    `Replay of ${file}: ${recording.profiles.length} profiles, ${recording.recorded.length} visits, no browsers`,
+  )
+  const recorded = await replay(recording)
+  log(`Runtime: ${elapsed()}`)
+  printReport({ ...recording, recorded, debug: process.env.BENCH_DEBUG === '1' })
+}
+
 async function main() {
+  if (process.env.BENCH_REPLAY) return replayRecording(process.env.BENCH_REPLAY)
   assertProductionBuild()
   ensureFonts()
   const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-accuracy-'))
@@ -188,6 +202,8 @@ async function main() {
     rmSync(work, { recursive: true, force: true, maxRetries: 5 })
   }
   log(`Runtime: ${elapsed()}`)
+  if (process.env.BENCH_RECORD)
+    saveRecording(process.env.BENCH_RECORD, { profiles, twins, recorded, chromeMajor })
   printReport({ profiles, twins, recorded, chromeMajor, debug: process.env.BENCH_DEBUG === '1' })
 }
 
