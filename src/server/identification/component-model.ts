@@ -230,11 +230,14 @@ export function isIdentifying(name: string): boolean {
 
 /**
  * How a component's value is split into parts for comparison by structure: a set compares by
- * overlap (fonts, languages), a record field by field (screen, Intl settings), a user agent by
- * its version-free form. Components not listed are split by their JSON shape (arrays as sets,
- * objects as records); a scalar has no parts and compares whole.
+ * overlap (fonts, voices), a record field by field (screen), a user agent by its version-free
+ * form. A preference list is a set whose first entry counts twice: adding a further language
+ * keeps a list close, putting another one first does not. A value compared `whole` is one fact
+ * (Intl's formats all follow from the one locale they resolve to): any change makes it different.
+ * Components not listed are split by their JSON shape (arrays as sets, objects as records); a
+ * scalar has no parts and compares whole.
  */
-export type PartsKind = 'set' | 'record' | 'userAgent' | 'positions'
+export type PartsKind = 'set' | 'record' | 'userAgent' | 'positions' | 'preferences' | 'whole'
 export const partsKinds: Partial<Record<SourceName, PartsKind>> = {
   userAgent: 'userAgent',
   userAgentData: 'userAgent',
@@ -243,6 +246,8 @@ export const partsKinds: Partial<Record<SourceName, PartsKind>> = {
   mathQuirks: 'record',
   codecs: 'positions',
   jsFeatures: 'positions',
+  languages: 'preferences',
+  intlLocale: 'whole',
 }
 
 /** Blocking: every group hashes to one indexed key; see blocking-keys.ts. */

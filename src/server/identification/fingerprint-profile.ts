@@ -63,7 +63,12 @@ function partTexts(value: Json, kind: PartsKind | undefined): string[] {
     // Without version numbers a browser update keeps the same form.
     return [(typeof value === 'string' ? value : canonicalJson(value)).replace(/\d+(?:[._]\d+)*/g, '#')]
   }
+  if (kind === 'whole') return []
   if (kind === 'positions' && typeof value === 'string') return [...value].map((char, at) => `${at}=${char}`)
+  if (kind === 'preferences' && Array.isArray(value) && value.length > 0) {
+    const entries = value.map((entry) => canonicalJson(entry))
+    return [`first=${entries[0]}`, ...entries]
+  }
   if (Array.isArray(value)) {
     return kind === 'record'
       ? value.map((entry, at) => `${at}=${canonicalJson(entry)}`)

@@ -106,6 +106,43 @@ describe('matchVisitor without a token', () => {
     expect(merged.length / twins.length).toBeLessThanOrEqual(0.005)
   })
 
+  it('keeps apart language twins: the same machine set up with another primary language', () => {
+    const primary = (values: Device) => (values.languages as string[])[0] as string
+    const withFurther = (values: Device): Device => ({
+      ...values,
+      languages: [...(values.languages as string[]), 'en-US', 'fr'],
+    })
+    const local = stored.map((entry) => ({ ...entry, values: withFurther(entry.values) }))
+    const localPopulation = populationOf(local.map((entry) => profile(entry.values)))
+    const localCandidates = local.map((entry, index) => ({
+      ...(candidates[index] as Candidate),
+      profile: { ...profile(entry.values), previous: {} },
+    }))
+    const twinOf = (values: Device): Device => {
+      const locale = primary(values) === 'zh-CN' ? 'pt-BR' : 'zh-CN'
+      return {
+        ...values,
+        languages: [locale, ...(values.languages as string[]).slice(1)],
+        intlLocale: { ...(values.intlLocale as Record<string, Json>), locale },
+      }
+    }
+    const decide = (values: Device) =>
+      matchVisitor({
+        current: profile(values),
+        candidates: localCandidates,
+        population: localPopulation,
+        context: noAddress,
+      })
+    const merged = local.filter((entry) => decide(twinOf(entry.values)).method !== 'new')
+    expect(merged.length / local.length).toBeLessThanOrEqual(0.005)
+    // Another further language keeps the list close: the same device is still found.
+    const found = local.filter((entry) => {
+      const result = decide({ ...entry.values, languages: [...(entry.values.languages as string[]), 'it'] })
+      return result.method === 'fingerprint' && result.visitorId === entry.id
+    })
+    expect(found.length / local.length).toBeGreaterThanOrEqual(0.97)
+  })
+
   it('keeps apart identical machines whose font sets differ', () => {
     const strangers = stored.map((entry) => ({
       ...entry.values,
