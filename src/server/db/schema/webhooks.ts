@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import type { WebhookFormat } from '../../../contracts/console'
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { sites } from './sites'
 
@@ -13,7 +14,7 @@ export const webhooks = pgTable(
     url: text('url').notNull(),
     secret: text('secret').notNull(),
     /** The body and signature each delivery gets: Tessera's own, or Fingerprint Server API v4's event. */
-    format: text('format').$type<'tessera' | 'fingerprint-v4'>().notNull().default('tessera'),
+    format: text('format').$type<WebhookFormat>().notNull().default('tessera'),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
