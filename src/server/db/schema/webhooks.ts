@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
-import type { WebhookFormat } from '../../../contracts/console'
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import type { WebhookFormat } from '../../../contracts/console'
 import { sites } from './sites'
 
 /** A site's webhook: every identification event is POSTed to `url`, signed with `secret`. */
