@@ -70,7 +70,8 @@ export async function searchEvents({
     filters.push(sql`suspect_score >= ${filter.minSuspectScore}::float8`)
   for (const [name, value] of Object.entries(filter.signals ?? {})) {
     // jsonb equality: an event without this signal matches neither true nor false.
-    if (value !== undefined) filters.push(sql`signals->${name}->'result' = ${JSON.stringify(value)}::jsonb`)
+    if (value !== undefined)
+      filters.push(sql`signals->${name}::text->'result' = ${JSON.stringify(value)}::jsonb`)
   }
   if (filter.cursor) {
     const cursor = decodeCursor(filter.cursor)
