@@ -12,4 +12,5 @@ export const EMBEDDING_PORT = Number(process.env.TESSERA_E2E_PORT ?? 3100) + 9
 export const EXTRA_SERVER_PORTS = {
   errorScreen: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 90,
   console: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 91,
+  fingerprint: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 92,
 } as const
