@@ -1,16 +1,22 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { partsOf, partsOverlap } from '@/server/identification/fingerprint-profile'
 
-// Set-valued sources send their members, not one hash of the list, so that the server can compare
-// them by overlap (a browser update adding one WebGL extension keeps the rest in common).
+// Structured sources send their members or fields, not one hash of the whole, so that the server can
+// compare them by overlap (a browser update adding one WebGL extension keeps the rest in common).
 
 afterEach(() => {
   vi.unstubAllGlobals()
   vi.resetModules()
 })
 
-function stubWebgl(extensions: string[] | null) {
-  const gl = { getSupportedExtensions: () => extensions }
+function stubWebgl(extensions: string[] | null, limits: Record<string, number> = {}) {
+  const gl = {
+    getSupportedExtensions: () => extensions,
+    // Constants are their own names here, so getParameter can look a limit up by name.
+    MAX_TEXTURE_SIZE: 'MAX_TEXTURE_SIZE',
+    getParameter: (name: string) => limits[name] ?? 8,
+    getShaderPrecisionFormat: () => ({ rangeMin: 127, rangeMax: 127, precision: 23 }),
+  }
   vi.stubGlobal('document', { createElement: () => ({ getContext: () => gl }) })
 }
 
@@ -34,6 +40,22 @@ describe('webglExtensions', () => {
     stubWebgl(null)
     const { webglExtensions } = await import('./webgl-extensions')
     expect(webglExtensions()).toBe('unsupported')
+  })
+})
+
+describe('webglParameters', () => {
+  it('sends each limit as a field, so one raised limit keeps the others in common', async () => {
+    stubWebgl([], { MAX_TEXTURE_SIZE: 8192 })
+    const { webglParameters } = await import('./webgl-parameters')
+    const before = webglParameters() as Record<string, unknown>
+    expect(before.MAX_TEXTURE_SIZE).toBe(8192)
+    expect(before['FRAGMENT_SHADER.HIGH_FLOAT']).toEqual([127, 127, 23])
+    const fields = Object.keys(before).length
+    expect(fields).toBe(28)
+
+    const after = { ...before, MAX_TEXTURE_SIZE: 16384 }
+    const overlap = partsOverlap(partsOf('webglParameters', before), partsOf('webglParameters', after))
+    expect(overlap).toBeCloseTo((fields - 1) / (fields + 1))
   })
 })
 
