@@ -47,7 +47,7 @@ describe('webglParameters', () => {
   it('sends each limit as a field, so one raised limit keeps the others in common', async () => {
     stubWebgl([], { MAX_TEXTURE_SIZE: 8192 })
     const { webglParameters } = await import('./webgl-parameters')
-    const before = webglParameters() as Record<string, unknown>
+    const before = webglParameters() as Record<string, number | number[]>
     expect(before.MAX_TEXTURE_SIZE).toBe(8192)
     expect(before['FRAGMENT_SHADER.HIGH_FLOAT']).toEqual([127, 127, 23])
     const fields = Object.keys(before).length

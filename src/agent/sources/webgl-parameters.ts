@@ -31,12 +31,14 @@ const precisions = ['LOW_FLOAT', 'MEDIUM_FLOAT', 'HIGH_FLOAT', 'HIGH_INT'] as co
  * and the server compares them field by field, so a driver update that raises one limit keeps
  * the others in common.
  */
-export function webglParameters(): Record<string, unknown> | Unsupported {
+type Parameter = number | boolean | string | number[] | null
+
+export function webglParameters(): Record<string, Parameter> | Unsupported {
   const gl = webglContext()
   if (!gl) return UNSUPPORTED
-  const values: Record<string, unknown> = {}
+  const values: Record<string, Parameter> = {}
   for (const name of names) {
-    const value = gl.getParameter(gl[name])
+    const value: Parameter | ArrayBufferView = gl.getParameter(gl[name])
     values[name] = ArrayBuffer.isView(value) ? Array.from(value as Float32Array) : value
   }
   for (const shader of ['VERTEX_SHADER', 'FRAGMENT_SHADER'] as const) {
