@@ -1,4 +1,5 @@
-import { hash, UNSUPPORTED, type Unsupported } from '../marker'
+import { hash } from '../hash'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 /**
  * Installed speech-synthesis voices, one short digest each (sorted), so that the server compares

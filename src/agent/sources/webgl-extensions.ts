@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 import { webglContext } from './webgl'
 
 /** The WebGL extensions this browser supports, by name and sorted: the server compares them as a set. */
