@@ -5,7 +5,7 @@
 // own profile directory (the token path). Before each scenario the server's database is put back
 // as it was after (1), so each scenario is measured against the first visits alone. FingerprintJS 5
 // and ThumbmarkJS run in the same pages. BENCH_QUICK=1: a smoke run; BENCH_PROFILES=N: fewer
-// profiles; BENCH_CONCURRENCY (default 2): browsers at once; BENCH_DEBUG=1: every miss and merge;
+// profiles; BENCH_SEED=N: another corpus of the same kind (held out); BENCH_CONCURRENCY (default 2): browsers at once; BENCH_DEBUG=1: every miss and merge;
 // BENCH_RECORD=<file>: keep what Tessera saw; BENCH_REPLAY=<file>: re-measure matching on it
 // without browsers (see support/accuracy-replay.ts).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -129,10 +129,11 @@ async function main() {
   const changes = [...storageGoneScenarios, ...storageKeptScenarios].map(
     (scenario) => (profile: Profile) => scenario.change(profile.state, profile),
   )
-  const profiles = buildCorpus({ size: corpusSize, changes }).slice(0, profileCount)
+  const seed = process.env.BENCH_SEED ? Number(process.env.BENCH_SEED) : undefined
+  const profiles = buildCorpus({ size: corpusSize, changes, seed }).slice(0, profileCount)
   const twins = twinPairs(profiles)
   log(
-    `Corpus: ${profiles.length} profiles in ${new Set(profiles.map((profile) => profile.group)).size} hardware groups ` +
+    `Corpus${seed === undefined ? '' : ` (seed ${seed})`}: ${profiles.length} profiles in ${new Set(profiles.map((profile) => profile.group)).size} hardware groups ` +
       `(font set, GPU path, screen), ${twins.length} twin pairs, ` +
       `${new Set(profiles.map((profile) => profile.state.fonts.join('+'))).size} font sets; ` +
       `${goneScenarios.length} storage-gone scenarios, ${keptScenarios.length} storage-kept ones taking turns; concurrency ${concurrency}`,

@@ -35,11 +35,11 @@ async function frameAncestors(request: NextRequest): Promise<string> {
 }
 
 export const config = {
-  // Screens only: not the API (its bodies must stream to the handlers untouched), not the
-  // loader or static files. Prefetches are left alone, as the Next.js guide does.
+  // Screens only: not the API, /api or /v4 (its bodies must stream to the handlers untouched), not
+  // the loader or static files. Prefetches are left alone, as the Next.js guide does.
   matcher: [
     {
-      source: '/((?!api/|_next/static|_next/image|agent\\.js|icon\\.svg|favicon\\.ico).*)',
+      source: '/((?!api/|v4/|_next/static|_next/image|agent\\.js|icon\\.svg|favicon\\.ico).*)',
       missing: [
         { type: 'header', key: 'next-router-prefetch' },
         { type: 'header', key: 'purpose', value: 'prefetch' },

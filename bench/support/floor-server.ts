@@ -1,15 +1,19 @@
 // The floor for bench:identify: a bare node:http server doing the same validation and the same
 // database work as POST /api/v1/identify, without Next.js. Runs in its own process (like
-// Tessera's server), so it never shares an event loop with the load generator.
+// Tessera's server), so it never shares an event loop with the load generator. It keeps the
+// embedded database's planner statistics as Tessera's server does (analyze-tables.ts), so the two
+// differ only in what answers HTTP.
 // Usage: tsx --conditions=react-server bench/support/floor-server.ts <dataDir> <port>
 import { createServer } from 'node:http'
 import { IdentifyRequest } from '../../src/contracts/identify'
+import { runTableAnalysis } from '../../src/server/db/analyze-tables'
 import { openDatabase } from '../../src/server/db/client'
 import { identifyVisitor } from '../../src/server/identification/identify-visitor'
 
 const [dataDir, port] = process.argv.slice(2)
 if (!dataDir || !port) throw new Error('usage: floor-server.ts <dataDir> <port>')
 const handle = await openDatabase({ dataDir })
+runTableAnalysis(handle.db, { analyzed: () => undefined, failed: (error) => console.error(error) })
 
 const server = createServer(async (request, response) => {
   if (request.method === 'GET') {

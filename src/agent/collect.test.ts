@@ -46,7 +46,7 @@ describe('collect', () => {
 
 describe('hash', () => {
   it('is stable, short and spreads similar inputs', async () => {
-    const { hash } = await import('./marker')
+    const { hash } = await import('./hash')
     expect(hash('abc')).toBe(hash('abc'))
     expect(hash('abc')).not.toBe(hash('abd'))
     expect(hash('x'.repeat(10_000))).toMatch(/^[0-9a-z]{1,11}$/)

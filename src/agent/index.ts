@@ -4,5 +4,5 @@
  */
 export { type CollectOptions, type CollectResult, type Component, type Components, collect } from './collect'
 export { type Agent, type GetOptions, type IdentifyResult, type LoadOptions, load } from './loader'
-export { UNSUPPORTED } from './marker'
 export { type SourceName, sources, volatileSources } from './sources'
+export { UNSUPPORTED } from './unsupported'

@@ -30,6 +30,8 @@ export interface IdentifyResult {
   lastSeenAt: string
   signals: Record<string, { result: unknown; reasons: string[] }>
   suspectScore: number
+  /** Present when the site has a sealing key: send it to your back end, which opens it with the key. */
+  sealed_result?: string
   /** What the agent collected; only when asked for with `withCollection`. */
   collection?: CollectResult
 }

@@ -43,10 +43,17 @@ export const CreateApiKeyRequest = z.object({
   name: z.string().trim().min(1, 'Name the key after what uses it.').max(100),
 })
 
+export const WebhookFormat = z.enum(['tessera', 'fingerprint-v4'])
+export type WebhookFormat = z.infer<typeof WebhookFormat>
+
 export const CreateWebhookRequest = z.object({
   siteId: z.string().min(1).max(64),
   url: z.url({ protocol: /^https?$/, error: 'Enter an http:// or https:// URL.' }).max(2000),
+  /** Tessera's own body and `tessera-signature`, or Fingerprint v4's event and `fpjs-event-signature`. */
+  format: WebhookFormat.default('tessera'),
 })
+
+export const CreateSealingKeyRequest = z.object({ siteId: z.string().min(1).max(64) })
 
 export const OverviewQuery = z.object({ range: z.enum(['24h', '7d', '30d']).default('24h') })
 export type Range = z.infer<typeof OverviewQuery>['range']

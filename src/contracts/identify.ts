@@ -61,5 +61,10 @@ export const IdentifyResponse = z.object({
   suspectScore: z.number().int(),
   /** Signed visitor token for the agent's localStorage/IndexedDB copies. */
   storedToken: z.string(),
+  /**
+   * Only for a site with a sealing key: the event as GET /v4/events/{id} answers it, sealed in
+   * Fingerprint's format (base64), for the back end to open with the key.
+   */
+  sealed_result: z.string().optional(),
 })
 export type IdentifyResponse = z.infer<typeof IdentifyResponse>

@@ -41,6 +41,22 @@ describe('parseEnv', () => {
   })
 })
 
+describe('TESSERA_ENCRYPTION_KEY', () => {
+  it('takes 32 bytes in base64 and refuses anything else, naming the variable', () => {
+    const key = Buffer.alloc(32, 7)
+    expect(parseEnv({ TESSERA_ENCRYPTION_KEY: key.toString('base64') }).TESSERA_ENCRYPTION_KEY).toEqual(key)
+    expect(parseEnv({ TESSERA_ENCRYPTION_KEY: key.toString('base64url') }).TESSERA_ENCRYPTION_KEY).toEqual(
+      key,
+    )
+    expect(parseEnv({}).TESSERA_ENCRYPTION_KEY).toBeUndefined()
+    for (const wrong of ['', 'secret', Buffer.alloc(16).toString('base64'), `${key.toString('base64')}!`]) {
+      expect(() => parseEnv({ TESSERA_ENCRYPTION_KEY: wrong })).toThrow(
+        /TESSERA_ENCRYPTION_KEY must be 32 bytes/,
+      )
+    }
+  })
+})
+
 describe('operator and public URL settings', () => {
   it('stops start-up on a weak TESSERA_ADMIN_PASSWORD, with the reason', () => {
     expect(() => parseEnv({ TESSERA_ADMIN_PASSWORD: 'password1234' })).toThrow(

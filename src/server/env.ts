@@ -49,6 +49,19 @@ export const EnvSchema = z.object({
     .string()
     .min(16, 'TESSERA_CHALLENGE_HMAC_KEY must have at least 16 characters.')
     .optional(),
+  /**
+   * 32 random bytes in base64 (`openssl rand -base64 32`): encrypts the sealed-result keys kept in
+   * the database, so a dump of it alone cannot open sealed results. Unset: they are kept unencrypted.
+   */
+  TESSERA_ENCRYPTION_KEY: z
+    .string()
+    .trim()
+    .refine(
+      (value) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32,
+      'TESSERA_ENCRYPTION_KEY must be 32 bytes in base64, e.g. from `openssl rand -base64 32`.',
+    )
+    .transform((value) => Buffer.from(value, 'base64'))
+    .optional(),
   /** Proof-of-work difficulty: the highest counter a browser may have to reach (about 1 s per 100 000). */
   TESSERA_CHALLENGE_DIFFICULTY: z.coerce.number().int().min(1_000).max(10_000_000).default(50_000),
   /** Days after which identification events are purged. */

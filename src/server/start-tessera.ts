@@ -45,6 +45,14 @@ async function bootTessera() {
   const { markTesseraReady } = await import('./readiness')
   markTesseraReady()
   runWebhookWorker(db)
+  if (engine === 'pglite') {
+    // The embedded database has no autovacuum: its planner statistics are kept here.
+    const { runTableAnalysis } = await import('./db/analyze-tables')
+    runTableAnalysis(db, {
+      analyzed: (tables) => log.debug({ tables }, 'tables analyzed'),
+      failed: (error) => log.warn({ err: error }, 'analyzing tables failed'),
+    })
+  }
   const { runRetention } = await import('./retention/purge-expired-data')
   runRetention(db, env.TESSERA_RETENTION_DAYS, (removed) => {
     if (Object.values(removed).some((count) => count > 0))

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { APIRequestContext } from '@playwright/test'
+import { defaultSignupPolicy } from '../../src/contracts/signup-policy'
 import { ADMIN_PASSWORD } from './e2e-constants'
 
 export function serverLog(): string {
@@ -27,21 +28,8 @@ export async function signIn(request: APIRequestContext) {
 /** Replaces the sign-up policy (missing fields take their defaults). */
 export async function setPolicy(request: APIRequestContext, policy: Record<string, unknown>) {
   await signIn(request)
-  const response = await request.put('/api/console/rules', { data: { ...defaults, ...policy } })
+  const response = await request.put('/api/console/rules', { data: { ...defaultSignupPolicy, ...policy } })
   if (!response.ok()) throw new Error(`policy update failed: ${await response.text()}`)
-}
-
-const defaults = {
-  botRule: 'deny',
-  accountLimitRule: 'deny',
-  maxAccountsPerVisitor: 3,
-  tamperingRule: 'challenge',
-  visitorAttemptsRule: 'challenge',
-  maxAttemptsPerVisitor: 5,
-  ipAttemptsRule: 'challenge',
-  maxAttemptsPerIp: 10,
-  suspectScoreRule: 'challenge',
-  suspectScoreThreshold: 20,
 }
 
 /** Every rule switched off: each test switches on the one it is about. */

@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 /** The output device's base latency and sample rate, from a context that never plays. */
 export function audioLatency(): { baseLatency: number; sampleRate: number } | Unsupported {

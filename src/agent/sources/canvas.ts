@@ -1,4 +1,5 @@
-import { hash, UNSUPPORTED, type Unsupported } from '../marker'
+import { hash } from '../hash'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 type CanvasValue = { winding: boolean; text: string; geometry: string } | { randomized: true } | Unsupported
 

@@ -1,4 +1,4 @@
-import { matchMedia } from '../marker'
+import { matchMedia } from './media-query'
 
 export function colorScheme() {
   return matchMedia('prefers-color-scheme', ['light', 'dark'])

@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 type NetworkInformation = { rtt?: number; effectiveType?: string; saveData?: boolean }
 

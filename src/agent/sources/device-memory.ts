@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 export function deviceMemory(): number | Unsupported {
   return (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? UNSUPPORTED

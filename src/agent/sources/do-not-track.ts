@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 export function doNotTrack(): string | Unsupported {
   const legacy = window as unknown as { doNotTrack?: string; msDoNotTrack?: string }

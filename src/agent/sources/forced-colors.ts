@@ -1,4 +1,4 @@
-import { matchMedia } from '../marker'
+import { matchMedia } from './media-query'
 
 export function forcedColors() {
   return matchMedia('forced-colors', ['none', 'active'])

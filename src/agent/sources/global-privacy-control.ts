@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 export function globalPrivacyControl(): boolean | Unsupported {
   return (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl ?? UNSUPPORTED

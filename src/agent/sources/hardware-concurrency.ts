@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 export function hardwareConcurrency(): number | Unsupported {
   return navigator.hardwareConcurrency || UNSUPPORTED

@@ -1,4 +1,4 @@
-import { matchMedia } from '../marker'
+import { matchMedia } from './media-query'
 
 export function hdr() {
   return matchMedia('dynamic-range', ['high', 'standard'])

@@ -1,4 +1,4 @@
-import { matchMedia } from '../marker'
+import { matchMedia } from './media-query'
 
 /** Primary and any-input hover and pointer capabilities. */
 export function hoverPointer() {

@@ -1,4 +1,4 @@
-import { matchMedia } from '../marker'
+import { matchMedia } from './media-query'
 
 export function invertedColors() {
   return matchMedia('inverted-colors', ['none', 'inverted'])

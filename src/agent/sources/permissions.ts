@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 /** Notification permission as two APIs report it; headless browsers have answered inconsistently. */
 export async function permissions(): Promise<{ notification: string; query: string } | Unsupported> {

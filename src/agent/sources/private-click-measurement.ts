@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 /** Safari's Private Click Measurement attribute. */
 export function privateClickMeasurement(): string | Unsupported {

@@ -1,4 +1,4 @@
-import { matchMedia } from '../marker'
+import { matchMedia } from './media-query'
 
 export function reducedMotion() {
   return matchMedia('prefers-reduced-motion', ['no-preference', 'reduce'])

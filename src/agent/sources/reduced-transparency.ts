@@ -1,4 +1,4 @@
-import { matchMedia } from '../marker'
+import { matchMedia } from './media-query'
 
 export function reducedTransparency() {
   return matchMedia('prefers-reduced-transparency', ['no-preference', 'reduce'])

@@ -1,7 +1,12 @@
-import { hash, UNSUPPORTED, type Unsupported } from '../marker'
+import { hash } from '../hash'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
-/** Installed speech-synthesis voices; they load asynchronously, so wait briefly for them. */
-export async function speechVoices(): Promise<{ count: number; hash: string } | Unsupported> {
+/**
+ * Installed speech-synthesis voices, one short digest each (sorted), so that the server compares
+ * them as a set: an added or removed voice keeps the rest in common. They load asynchronously, so
+ * wait briefly for them.
+ */
+export async function speechVoices(): Promise<string[] | Unsupported> {
   const synthesis = window.speechSynthesis
   if (!synthesis) return UNSUPPORTED
   let voices = synthesis.getVoices()
@@ -12,8 +17,5 @@ export async function speechVoices(): Promise<{ count: number; hash: string } | 
       setTimeout(done, 30)
     })
   }
-  return {
-    count: voices.length,
-    hash: hash(voices.map((voice) => `${voice.name}:${voice.lang}:${voice.localService}`).join()),
-  }
+  return voices.map((voice) => hash(`${voice.name}:${voice.lang}:${voice.localService}`)).sort()
 }

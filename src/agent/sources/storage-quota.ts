@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 /** The storage quota in MiB: private windows get a small, memory-bound one. */
 export async function storageQuota(): Promise<number | Unsupported> {

@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 export function timezone(): string | Unsupported {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || UNSUPPORTED

@@ -1,4 +1,4 @@
-import { UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 import { webglContext } from './webgl'
 
 /** GPU vendor and renderer, unmasked where the browser allows it. */

@@ -1,8 +1,9 @@
-import { hash, UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 import { webglContext } from './webgl'
 
-export function webglExtensions(): { count: number; hash: string } | Unsupported {
+/** The WebGL extensions this browser supports, by name and sorted: the server compares them as a set. */
+export function webglExtensions(): string[] | Unsupported {
   const extensions = webglContext()?.getSupportedExtensions()
   if (!extensions) return UNSUPPORTED
-  return { count: extensions.length, hash: hash(extensions.join()) }
+  return [...extensions].sort()
 }

@@ -1,4 +1,4 @@
-import { hash, UNSUPPORTED, type Unsupported } from '../marker'
+import { UNSUPPORTED, type Unsupported } from '../unsupported'
 import { webglContext } from './webgl'
 
 const names = [
@@ -24,19 +24,28 @@ const names = [
   'SUBPIXEL_BITS',
 ] as const
 
-/** Implementation limits and shader precisions, hashed; they vary with GPU and driver. */
-export function webglParameters(): string | Unsupported {
+const precisions = ['LOW_FLOAT', 'MEDIUM_FLOAT', 'HIGH_FLOAT', 'HIGH_INT'] as const
+
+/**
+ * Implementation limits and shader precisions, one field each: they vary with GPU and driver,
+ * and the server compares them field by field, so a driver update that raises one limit keeps
+ * the others in common.
+ */
+type Parameter = number | boolean | string | number[] | null
+
+export function webglParameters(): Record<string, Parameter> | Unsupported {
   const gl = webglContext()
   if (!gl) return UNSUPPORTED
-  const values: unknown[] = names.map((name) => {
-    const value = gl.getParameter(gl[name])
-    return ArrayBuffer.isView(value) ? Array.from(value as Float32Array) : value
-  })
-  for (const shader of [gl.VERTEX_SHADER, gl.FRAGMENT_SHADER]) {
-    for (const precision of [gl.LOW_FLOAT, gl.MEDIUM_FLOAT, gl.HIGH_FLOAT, gl.HIGH_INT]) {
-      const format = gl.getShaderPrecisionFormat(shader, precision)
-      values.push(format ? [format.rangeMin, format.rangeMax, format.precision] : null)
+  const values: Record<string, Parameter> = {}
+  for (const name of names) {
+    const value: Parameter | ArrayBufferView = gl.getParameter(gl[name])
+    values[name] = ArrayBuffer.isView(value) ? Array.from(value as Float32Array) : value
+  }
+  for (const shader of ['VERTEX_SHADER', 'FRAGMENT_SHADER'] as const) {
+    for (const precision of precisions) {
+      const format = gl.getShaderPrecisionFormat(gl[shader], gl[precision])
+      values[`${shader}.${precision}`] = format ? [format.rangeMin, format.rangeMax, format.precision] : null
     }
   }
-  return hash(JSON.stringify(values))
+  return values
 }

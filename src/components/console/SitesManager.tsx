@@ -1,17 +1,22 @@
 'use client'
 
 import { type FormEvent, useState } from 'react'
+import type { WebhookFormat } from '@/contracts/console'
 import type { SiteSummary } from '@/server/console/manage-sites'
 import { CodeBlock } from '../CodeBlock'
 import { callConsole, formatTime } from './api'
 import styles from './console.module.css'
+import { SealingKeys } from './SealingKeys'
 import { usePolling } from './usePolling'
 
 type Site = SiteSummary
 
 /** Sites (public keys, allowed origins), secret API keys and webhooks. */
 export function SitesManager({ origin }: { origin: string }) {
-  const { loaded, reload } = usePolling<{ sites: Site[] }>('/api/console/sites', 60_000)
+  const { loaded, reload } = usePolling<{ sites: Site[]; sealingKeysEncrypted: boolean }>(
+    '/api/console/sites',
+    60_000,
+  )
   const [error, setError] = useState<string | null>(null)
 
   async function createSite(event: FormEvent<HTMLFormElement>) {
@@ -49,7 +54,13 @@ export function SitesManager({ origin }: { origin: string }) {
       )}
       {loaded.state === 'ready' &&
         loaded.data.sites.map((site) => (
-          <SiteCard key={site.id} site={site} origin={origin} onChange={reload} />
+          <SiteCard
+            key={site.id}
+            site={site}
+            origin={origin}
+            encryptedAtRest={loaded.data.sealingKeysEncrypted}
+            onChange={reload}
+          />
         ))}
       <form className={`card ${styles.stack}`} onSubmit={createSite} aria-labelledby="new-site-heading">
         <h3 id="new-site-heading">Add a site</h3>
@@ -81,9 +92,26 @@ function splitOrigins(text: string): string[] {
     .filter(Boolean)
 }
 
-function SiteCard({ site, origin, onChange }: { site: Site; origin: string; onChange: () => Promise<void> }) {
+const WEBHOOK_FORMATS = {
+  tessera: { label: 'Tessera', header: 'tessera-signature' },
+  'fingerprint-v4': { label: 'Fingerprint v4', header: 'fpjs-event-signature' },
+} as const
+
+function SiteCard({
+  site,
+  origin,
+  encryptedAtRest,
+  onChange,
+}: {
+  site: Site
+  origin: string
+  encryptedAtRest: boolean
+  onChange: () => Promise<void>
+}) {
   const [newKey, setNewKey] = useState<string | null>(null)
-  const [newWebhookSecret, setNewWebhookSecret] = useState<string | null>(null)
+  const [newWebhookSecret, setNewWebhookSecret] = useState<{ secret: string; format: WebhookFormat } | null>(
+    null,
+  )
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
 
@@ -129,13 +157,15 @@ function SiteCard({ site, origin, onChange }: { site: Site; origin: string; onCh
   async function createWebhook(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = event.currentTarget
-    const url = String(new FormData(form).get('url') ?? '')
+    const data = new FormData(form)
+    const url = String(data.get('url') ?? '')
+    const format: WebhookFormat = data.get('format') === 'fingerprint-v4' ? 'fingerprint-v4' : 'tessera'
     await run(async () => {
       const created = await callConsole<{ secret: string }>('/api/console/webhooks', {
         method: 'POST',
-        body: { siteId: site.id, url },
+        body: { siteId: site.id, url, format },
       })
-      setNewWebhookSecret(created.secret)
+      setNewWebhookSecret({ secret: created.secret, format })
       form.reset()
     })
   }
@@ -232,14 +262,23 @@ function SiteCard({ site, origin, onChange }: { site: Site; origin: string; onCh
         </button>
       </form>
 
+      <SealingKeys site={site} encryptedAtRest={encryptedAtRest} run={run} />
+
       <h4>Webhooks</h4>
       {newWebhookSecret && (
         <div className={styles.secret} role="status">
           <p>
             <strong>Copy this signing secret now.</strong> It is shown only once; your server checks each
-            delivery's <code>tessera-signature</code> with it.
+            delivery's <code>{WEBHOOK_FORMATS[newWebhookSecret.format].header}</code> with it
+            {newWebhookSecret.format === 'fingerprint-v4' && (
+              <>
+                {' '}
+                (<code>isValidWebhookSignature</code> of Fingerprint's SDKs)
+              </>
+            )}
+            .
           </p>
-          <CodeBlock code={newWebhookSecret} label="Webhook signing secret" />
+          <CodeBlock code={newWebhookSecret.secret} label="Webhook signing secret" />
           <button type="button" className="button button-secondary" onClick={() => setNewWebhookSecret(null)}>
             I have copied it
           </button>
@@ -265,6 +304,13 @@ function SiteCard({ site, origin, onChange }: { site: Site; origin: string; onCh
           <span>URL</span>
           <input name="url" type="url" required placeholder="https://shop.example/hooks/tessera" />
         </label>
+        <label className={styles.inlineField}>
+          <span>Format</span>
+          <select name="format" defaultValue="tessera">
+            <option value="tessera">Tessera (tessera-signature)</option>
+            <option value="fingerprint-v4">Fingerprint v4 event (fpjs-event-signature)</option>
+          </select>
+        </label>
         <button type="submit" className="button">
           Add webhook
         </button>
@@ -288,7 +334,8 @@ function WebhookItem({ webhook, onDelete }: { webhook: Site['webhooks'][number];
   return (
     <li className={styles.webhook}>
       <span>
-        <code>{webhook.url}</code> · created {formatTime(webhook.createdAt)}
+        <code>{webhook.url}</code> <span className="badge">{WEBHOOK_FORMATS[webhook.format].label}</span> ·
+        created {formatTime(webhook.createdAt)}
       </span>
       <span className={styles.row}>
         <button

@@ -7,7 +7,8 @@ import type { ApiCaller } from './authenticate-api-key'
 /**
  * DELETE /api/v1/visitors/{id} for one site: that site's events of the visitor go, with their
  * webhook deliveries and sign-up decisions (their accounts unlinked). The visitor itself (keys,
- * statistics, everything else) goes only when no other site's event of it remains.
+ * statistics, everything else) goes only when no other site's event of it remains. Returns how many
+ * of the site's events went.
  */
 export async function deleteSiteVisitor({
   db,
@@ -15,10 +16,10 @@ export async function deleteSiteVisitor({
   visitorId,
 }: {
   db: Database
-  caller: ApiCaller
+  caller: Pick<ApiCaller, 'sitePublicKey'>
   visitorId: string
-}): Promise<void> {
-  await db.transaction(async (tx) => {
+}): Promise<{ deleted: number }> {
+  return db.transaction(async (tx) => {
     const [result] = await queryRows<{ deleted: number; elsewhere: boolean }>(
       tx,
       sql`with gone as (
@@ -34,5 +35,6 @@ export async function deleteSiteVisitor({
     )
     // A visitor this site never saw is not this site's to erase, even with no events left anywhere.
     if (result && result.deleted > 0 && !result.elsewhere) await forgetVisitor({ db: tx, visitorId })
+    return { deleted: result?.deleted ?? 0 }
   })
 }

@@ -1,5 +1,16 @@
 import 'server-only'
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi'
+import {
+  FingerprintErrorResponse,
+  FingerprintEvent,
+  FingerprintEventIdParam,
+  FingerprintEventSearch,
+  FingerprintEventUpdate,
+  FingerprintGetEventQuery,
+  FingerprintNoQuery,
+  FingerprintSearchQuery,
+  FingerprintVisitorIdParam,
+} from '@/contracts/fingerprint-v4'
 import { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import {
   ApiError,
@@ -17,6 +28,15 @@ const errors = (...statuses: number[]) =>
     statuses.map((status) => [
       status,
       { description: 'Error', content: { 'application/json': { schema: ApiError } } },
+    ]),
+  )
+
+/** /v4 answers its errors in Fingerprint Server API v4's shape. */
+const fingerprintErrors = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: 'Error', content: { 'application/json': { schema: FingerprintErrorResponse } } },
     ]),
   )
 
@@ -83,6 +103,8 @@ export function buildOpenApiDocument(serverUrl: string) {
     responses: { 204: { description: 'Deleted (or nothing of it on this site)' }, ...errors(400, 401, 429) },
   })
 
+  registerFingerprintPaths(registry, secured)
+
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -91,5 +113,67 @@ export function buildOpenApiDocument(serverUrl: string) {
       description: 'Device identification and sign-up protection, self-hosted.',
     },
     servers: [{ url: serverUrl }],
+  })
+}
+
+/**
+ * The Fingerprint Server API v4 face (`/v4`): the same events, in Fingerprint's shapes, so that
+ * Fingerprint's server SDKs work against Tessera with another base URL.
+ */
+function registerFingerprintPaths(registry: OpenAPIRegistry, secured: Record<string, string[]>[]) {
+  const tags = ['Fingerprint Server API v4']
+  registry.registerPath({
+    method: 'get',
+    path: '/v4/events/{event_id}',
+    tags,
+    summary: "One event in v4's shape (Fingerprint's getEvent).",
+    security: secured,
+    request: { params: FingerprintEventIdParam, query: FingerprintGetEventQuery },
+    responses: {
+      200: { description: 'The event', content: { 'application/json': { schema: FingerprintEvent } } },
+      ...fingerprintErrors(400, 403, 404, 429),
+    },
+  })
+  registry.registerPath({
+    method: 'patch',
+    path: '/v4/events/{event_id}',
+    tags,
+    summary: "Set an event's linked_id, tags (replaced whole) or suspect flag (Fingerprint's updateEvent).",
+    security: secured,
+    request: {
+      params: FingerprintEventIdParam,
+      query: FingerprintNoQuery,
+      body: { content: { 'application/json': { schema: FingerprintEventUpdate } } },
+    },
+    responses: { 200: { description: 'Updated' }, ...fingerprintErrors(400, 403, 404, 413, 415, 429) },
+  })
+  registry.registerPath({
+    method: 'get',
+    path: '/v4/events',
+    tags,
+    summary: "Search the site's events with v4's filters, newest first (Fingerprint's searchEvents).",
+    description:
+      'Searches the last 7 days unless `start` says otherwise. Filters for signals Tessera does not compute (vpn, proxy, bot_info, mobile signals…) are refused with 400.',
+    security: secured,
+    request: { query: FingerprintSearchQuery },
+    responses: {
+      200: {
+        description: 'A page of events',
+        content: { 'application/json': { schema: FingerprintEventSearch } },
+      },
+      ...fingerprintErrors(400, 403, 429),
+    },
+  })
+  registry.registerPath({
+    method: 'delete',
+    path: '/v4/visitors/{visitor_id}',
+    tags,
+    summary: "Delete the visitor's data on the key's site (Fingerprint's deleteVisitorData).",
+    security: secured,
+    request: { params: FingerprintVisitorIdParam, query: FingerprintNoQuery },
+    responses: {
+      200: { description: 'Deleted' },
+      ...fingerprintErrors(400, 403, 404, 429),
+    },
   })
 }

@@ -13,7 +13,7 @@ export async function readEvent({
   requestId,
 }: {
   db: Database
-  caller: ApiCaller
+  caller: Pick<ApiCaller, 'sitePublicKey'>
   requestId: string
 }): Promise<StoredEvent> {
   const [row] = await queryRows<EventRow>(

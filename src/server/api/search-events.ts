@@ -1,35 +1,89 @@
 import 'server-only'
 import { type SQL, sql } from 'drizzle-orm'
-import type { EventPage, EventSearchQuery } from '@/contracts/server-api'
+import type { EventPage } from '@/contracts/server-api'
 import { type Database, queryRows } from '../db/client'
 import type { ApiCaller } from './authenticate-api-key'
 import { decodeCursor, type EventRow, eventColumns, toPage } from './event-rows'
 
-/** Events of the caller's site matching every given filter, newest first. */
+/** Flags of the stored smart signals a search can filter on (`signals-><name>->result`). */
+export type FlagSignalName = 'tampering' | 'privateMode' | 'privacyBrowser' | 'virtualMachine'
+
+/**
+ * What a search can ask for, whichever face (`/api/v1`, `/v4`) it came through; every field is
+ * optional but `limit`, and the given ones must all hold.
+ */
+export interface EventFilter {
+  visitorId?: string
+  linkedId?: string
+  /** An exact address, as stored. */
+  ip?: string
+  /** A CIDR range (`10.0.0.0/24`), already validated by the caller's contract. */
+  ipRange?: string
+  url?: string
+  /** Any of these bot results; an event without a bot signal counts as `notDetected`. */
+  bot?: readonly ('notDetected' | 'good' | 'bad')[]
+  /** At or after (ISO 8601). */
+  since?: string
+  /** Strictly before (ISO 8601). */
+  until?: string
+  /** At or before (ISO 8601). */
+  through?: string
+  /** Only events whose suspect flag was set to this value (never-flagged events are left out). */
+  suspect?: boolean
+  minSuspectScore?: number
+  signals?: Partial<Record<FlagSignalName, boolean>>
+  limit: number
+  cursor?: string
+  /** Oldest first instead of newest first; the cursor then continues forwards in time. */
+  oldestFirst?: boolean
+}
+
+/** Events of the caller's site matching every given filter, newest first (or oldest first). */
 export async function searchEvents({
   db,
   caller,
-  query,
+  filter,
 }: {
   db: Database
-  caller: ApiCaller
-  query: EventSearchQuery
+  caller: Pick<ApiCaller, 'sitePublicKey'>
+  filter: EventFilter
 }): Promise<EventPage> {
   const filters: SQL[] = [sql`site_key = ${caller.sitePublicKey}`]
-  if (query.visitorId) filters.push(sql`visitor_id = ${query.visitorId}`)
-  if (query.linkedId) filters.push(sql`linked_id = ${query.linkedId}`)
-  if (query.ip) filters.push(sql`ip = ${query.ip}`)
-  if (query.bot) filters.push(sql`coalesce(signals->'bot'->>'result', 'notDetected') = ${query.bot}`)
-  if (query.since) filters.push(sql`created_at >= ${query.since}::timestamptz`)
-  if (query.until) filters.push(sql`created_at < ${query.until}::timestamptz`)
-  if (query.cursor) {
-    const cursor = decodeCursor(query.cursor)
-    filters.push(sql`(created_at, request_id) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})`)
+  if (filter.visitorId) filters.push(sql`visitor_id = ${filter.visitorId}`)
+  if (filter.linkedId) filters.push(sql`linked_id = ${filter.linkedId}`)
+  if (filter.ip) filters.push(sql`ip = ${filter.ip}`)
+  // Stored addresses are whatever X-Forwarded-For said: tessera_try_inet reads a malformed one as NULL.
+  if (filter.ipRange) filters.push(sql`tessera_try_inet(ip) <<= ${filter.ipRange}::inet`)
+  if (filter.url) filters.push(sql`url = ${filter.url}`)
+  if (filter.bot?.length) {
+    const results = sql.join(
+      filter.bot.map((result) => sql`${result}`),
+      sql`, `,
+    )
+    filters.push(sql`coalesce(signals->'bot'->>'result', 'notDetected') in (${results})`)
   }
+  if (filter.since) filters.push(sql`created_at >= ${filter.since}::timestamptz`)
+  if (filter.until) filters.push(sql`created_at < ${filter.until}::timestamptz`)
+  if (filter.through) filters.push(sql`created_at <= ${filter.through}::timestamptz`)
+  if (filter.suspect !== undefined) filters.push(sql`suspect = ${filter.suspect}`)
+  if (filter.minSuspectScore !== undefined)
+    filters.push(sql`suspect_score >= ${filter.minSuspectScore}::float8`)
+  for (const [name, value] of Object.entries(filter.signals ?? {})) {
+    // jsonb equality: an event without this signal matches neither true nor false.
+    if (value !== undefined)
+      filters.push(sql`signals->${name}::text->'result' = ${JSON.stringify(value)}::jsonb`)
+  }
+  if (filter.cursor) {
+    const cursor = decodeCursor(filter.cursor)
+    const position = sql`(created_at, request_id)`
+    const after = sql`(${cursor.createdAt}::timestamptz, ${cursor.requestId})`
+    filters.push(filter.oldestFirst ? sql`${position} > ${after}` : sql`${position} < ${after}`)
+  }
+  const order = filter.oldestFirst ? sql`created_at, request_id` : sql`created_at desc, request_id desc`
   const rows = await queryRows<EventRow>(
     db,
     sql`select ${eventColumns} from events where ${sql.join(filters, sql` and `)}
-        order by created_at desc, request_id desc limit ${query.limit + 1}`,
+        order by ${order} limit ${filter.limit + 1}`,
   )
-  return toPage(rows, query.limit)
+  return toPage(rows, filter.limit)
 }

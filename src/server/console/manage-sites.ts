@@ -1,7 +1,9 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
+import type { WebhookFormat } from '@/contracts/console'
 import { type Database, queryRows } from '../db/client'
 import { HttpError } from '../http/errors'
+import { recordSealingKeys } from '../sealing/record-sealing-keys'
 import { clearSiteCache } from '../sites/find-site'
 
 export interface SiteSummary {
@@ -17,7 +19,16 @@ export interface SiteSummary {
     lastUsedAt: string | null
     revokedAt: string | null
   }[]
-  webhooks: { id: string; url: string; enabled: boolean; createdAt: string }[]
+  webhooks: { id: string; url: string; enabled: boolean; format: WebhookFormat; createdAt: string }[]
+  /** Oldest first: the first seals, a second is the next key of a rotation. Never the key itself. */
+  sealingKeys: { id: string; createdAt: string; encrypted: boolean }[]
+  /** The last changes to the site's sealing keys (audit), newest first. */
+  sealingKeyChanges: {
+    operator: string
+    changedAt: string
+    before: { keys: { id: string }[] }
+    after: { keys: { id: string }[] }
+  }[]
 }
 
 /**
@@ -33,8 +44,16 @@ export async function listSites({ db }: { db: Database }): Promise<SiteSummary[]
                       'lastUsedAt', k.last_used_at, 'revokedAt', k.revoked_at) order by k.created_at desc)
                     from api_keys k where k.site_id = s.id), '[]') as "apiKeys",
           coalesce((select json_agg(json_build_object('id', w.id, 'url', w.url,
-                      'enabled', w.enabled, 'createdAt', w.created_at) order by w.created_at)
-                    from webhooks w where w.site_id = s.id), '[]') as webhooks
+                      'enabled', w.enabled, 'format', w.format, 'createdAt', w.created_at) order by w.created_at)
+                    from webhooks w where w.site_id = s.id), '[]') as webhooks,
+          coalesce((select json_agg(json_build_object('id', k.id, 'createdAt', k.created_at,
+                      'encrypted', k.secret like 'a256gcm.%') order by k.created_at, k.id)
+                    from sealing_keys k where k.site_id = s.id), '[]') as "sealingKeys",
+          coalesce((select json_agg(json_build_object('operator', a.operator, 'changedAt', a.changed_at,
+                      'before', a.before, 'after', a.after) order by a.changed_at desc)
+                    from (select * from settings_audit
+                          where key = ${recordSealingKeys.auditKey('')}::text || s.id
+                          order by changed_at desc, id desc limit 5) a), '[]') as "sealingKeyChanges"
         from sites s order by s.is_default desc, s.created_at`,
   )
 }

@@ -63,3 +63,32 @@ describe('migration 0010 (normalised emails)', () => {
     }
   })
 })
+
+describe('migration 0011 (Fingerprint v4)', () => {
+  it("keeps existing webhooks in Tessera's format and events without a suspect flag", async () => {
+    const client = await PGlite.create('memory://')
+    const db = drizzle({ client, schema })
+    try {
+      await migrate(db, { migrationsFolder: migrationsUpTo('0010_normalised_emails') })
+      await db.execute(sql`insert into sites (id, name, public_key) values ('s1', 'Shop', 'pk_1')`)
+      await db.execute(
+        sql`insert into webhooks (id, site_id, url, secret) values ('w1', 's1', 'https://h.example', 'x')`,
+      )
+
+      await migrate(db, { migrationsFolder: migrations })
+
+      const [row] = await queryRows<{ format: string; bad: string | null; good: string }>(
+        db,
+        sql`select (select format from webhooks where id = 'w1') as format,
+                   tessera_try_inet('999.1.1.1')::text as bad, tessera_try_inet('10.0.0.1')::text as good`,
+      )
+      expect(row).toEqual({ format: 'tessera', bad: null, good: '10.0.0.1/32' })
+      const refused = await db
+        .execute(sql`update webhooks set format = 'fingerprint' where id = 'w1'`)
+        .catch((error: unknown) => error)
+      expect(violatedConstraint(refused)).toBe('webhooks_format')
+    } finally {
+      await client.close()
+    }
+  })
+})

@@ -18,6 +18,7 @@ export const errorCatalogue = {
   request_reused: { status: 409, message: 'This request ID was already used.' },
   request_expired: { status: 400, message: 'This request ID is too old.' },
   email_taken: { status: 409, message: 'An account with this email already exists.' },
+  conflict: { status: 409, message: 'This clashes with the current state; reload and try again.' },
   not_found: { status: 404, message: 'Nothing was found here.' },
   service_unavailable: { status: 503, message: 'The service is starting or unavailable; try again shortly.' },
 } as const

@@ -99,10 +99,12 @@ export const facets = {
     closeChance: 0.05,
     twinDifference: 0.1,
   },
+  // Most graphics changes are driver updates that keep the renderer's structure. A different
+  // graphics stack (another GPU, WebGL switched off or blocklisted) is as rare as new hardware.
   graphics: {
     members: ['webglBasics', 'webglParameters', 'webglExtensions'],
     changeRate: 0.03,
-    closeShare: 0.7,
+    closeShare: 0.9,
     commonness: 0.1,
     closeChance: 0.05,
     twinDifference: 0.05,

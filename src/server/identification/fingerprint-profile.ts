@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { hash as fastHash } from '@/agent/marker'
+import { hash as fastHash } from '@/agent/hash'
 import type { SourceName } from '@/agent/sources'
 import type { ComponentResult, Json } from '@/contracts/identify'
 import { isIdentifying, type PartsKind, partsKinds } from './component-model'

@@ -6,6 +6,7 @@ import { clientAddress } from '../http/client-address'
 import { HttpError } from '../http/errors'
 import { parseRequest } from '../http/parse-request'
 import { handle, json } from '../http/respond'
+import { sealIdentification } from '../sealing/seal-identification'
 import { trustsProxies } from '../http/trusted-proxies'
 import { findSite, type Site } from '../sites/find-site'
 import { identifyVisitor } from './identify-visitor'
@@ -31,7 +32,9 @@ export const identifyRoute = handle(async (request: Request) => {
       cookieToken: presentedToken(request),
     },
   })
-  return json(result, {
+  // A site with a sealing key also gets the event sealed, for its back end to open (Fingerprint's format).
+  const sealed = await sealIdentification({ db, site, requestId: result.requestId })
+  return json(sealed ? { ...result, sealed_result: sealed } : result, {
     headers: { 'Set-Cookie': visitorCookie(request, result.storedToken), 'Cache-Control': 'no-store' },
   })
 })

@@ -143,6 +143,33 @@ describe('matchVisitor without a token', () => {
     expect(found.length / local.length).toBeGreaterThanOrEqual(0.97)
   })
 
+  it('passes over a twin that looks closer and finds the device itself', () => {
+    // The twin went on the same trip first: its record now shares the new time zone, and differs
+    // in a setting one device rarely changes. The device's own record differs in the time zone.
+    const found = stored.slice(0, 50).filter((entry) => {
+      const travelled = changes['time zone']?.(entry.values) ?? entry.values
+      const twin = {
+        ...travelled,
+        reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
+      }
+      const twinCandidate: Candidate = {
+        visitorId: 'twin',
+        profile: { ...profile(twin), previous: {} },
+        lastSeenAt: 1,
+        visits: 5,
+        recentIps: [],
+      }
+      const result = matchVisitor({
+        current: profile(travelled),
+        candidates: [twinCandidate, ...candidates],
+        population,
+        context: noAddress,
+      })
+      return result.method === 'fingerprint' && result.visitorId === entry.id
+    })
+    expect(found.length).toBeGreaterThanOrEqual(48)
+  })
+
   it('keeps apart identical machines whose font sets differ', () => {
     const strangers = stored.map((entry) => ({
       ...entry.values,

@@ -106,18 +106,21 @@ export function matchVisitor({
     }
   }
 
+  // A candidate whose differences from this fingerprint look like a twin's (a machine of the same
+  // kind set up otherwise) rather than like one device's changes is not this device: it takes no
+  // part in the decision, and this request may still be another candidate (that twin) or new.
+  const plausible = scored.filter((entry) => entry.evidence.bits > 0 && entry.evidence.twinBits >= 0)
   const priorBits = -Math.log2(size)
   const likelihood = (total: number) => 2 ** Math.min(total + priorBits, 60)
-  const sum = scored.reduce((total, entry) => total + likelihood(entry.total), 0)
-  const best = scored.reduce<(typeof scored)[number] | undefined>(
+  const sum = plausible.reduce((total, entry) => total + likelihood(entry.total), 0)
+  const best = plausible.reduce<(typeof plausible)[number] | undefined>(
     (top, entry) => (!top || entry.total > top.total ? entry : top),
     undefined,
   )
-  if (!best) return { method: 'new', probability: 1 }
-  const tied = scored.filter((entry) => best.total - entry.total < TIE_BITS)
+  if (!best) return { method: 'new', probability: 1 / (1 + sum), evidence: closest(scored)?.evidence }
+  const tied = plausible.filter((entry) => best.total - entry.total < TIE_BITS)
   const probability = tied.reduce((total, entry) => total + likelihood(entry.total), 0) / (1 + sum)
-  // A candidate is taken only when its differences look like one device's changes, not a twin's.
-  if (probability < MATCH_PROBABILITY || best.evidence.bits <= 0 || best.evidence.twinBits < 0) {
+  if (probability < MATCH_PROBABILITY) {
     return { method: 'new', probability: 1 / (1 + sum), evidence: best.evidence }
   }
   // The same device stored twice: the visitor with the longer history keeps the device.
@@ -134,4 +137,12 @@ export function matchVisitor({
     probability,
     evidence: chosen.evidence,
   }
+}
+
+/** The candidate with the most evidence, plausible or not: what a new visitor's answer explains. */
+function closest<T extends { total: number }>(scored: T[]): T | undefined {
+  return scored.reduce<T | undefined>(
+    (top, entry) => (!top || entry.total > top.total ? entry : top),
+    undefined,
+  )
 }

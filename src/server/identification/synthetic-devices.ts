@@ -114,7 +114,8 @@ export function syntheticDevice(seed: number): Record<string, ComponentResult> {
     audio: value(124.04 + (driver % 9) / 1000),
     mathQuirks: value(pick(random, ['v8-a', 'v8-b', 'spidermonkey', 'jsc'])),
     fonts: value(fonts),
-    speechVoices: value(Math.floor(random() * 30)),
+    // One digest per installed voice, as the agent sends them: a system's voices, more or fewer.
+    speechVoices: value(Array.from({ length: Math.floor(random() * 30) }, (_, at) => `voice${at}`)),
     codecs: value(pick(random, ['full', 'no-hevc', 'no-av1'])),
     cookiesEnabled: value(true),
     touchSupport: value(random() < 0.3 ? { maxTouchPoints: 5 } : { maxTouchPoints: 0 }),

@@ -1,4 +1,5 @@
 import type { SmartSignals } from './compute-signals'
+import { VELOCITY_LIMITS } from './velocity'
 
 /**
  * The suspect score's weights: one table, listed in the README. Each visitor's score is the sum of
@@ -20,20 +21,20 @@ export const SUSPECT_WEIGHTS = [
   {
     signal: 'velocity',
     points: 5,
-    when: 'more than 20 identifications in 5 minutes',
-    applies: (s: SmartSignals) => s.velocity.result.events['5m'] > 20,
+    when: `more than ${VELOCITY_LIMITS.events5m} identifications in 5 minutes`,
+    applies: (s: SmartSignals) => s.velocity.result.events['5m'] > VELOCITY_LIMITS.events5m,
   },
   {
     signal: 'velocity',
     points: 5,
-    when: 'more than 4 IP addresses in an hour',
-    applies: (s: SmartSignals) => s.velocity.result.distinctIps['1h'] > 4,
+    when: `more than ${VELOCITY_LIMITS.ips1h} IP addresses in an hour`,
+    applies: (s: SmartSignals) => s.velocity.result.distinctIps['1h'] > VELOCITY_LIMITS.ips1h,
   },
   {
     signal: 'velocity',
     points: 5,
-    when: 'more than 3 linked IDs in 24 hours',
-    applies: (s: SmartSignals) => s.velocity.result.distinctLinkedIds['24h'] > 3,
+    when: `more than ${VELOCITY_LIMITS.linkedIds24h} linked IDs in 24 hours`,
+    applies: (s: SmartSignals) => s.velocity.result.distinctLinkedIds['24h'] > VELOCITY_LIMITS.linkedIds24h,
   },
   {
     signal: 'virtualMachine',

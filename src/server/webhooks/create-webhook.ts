@@ -1,5 +1,6 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
+import type { WebhookFormat } from '@/contracts/console'
 import type { Database } from '../db/client'
 import { webhooks } from '../db/schema'
 import { getEnv } from '../env'
@@ -14,11 +15,14 @@ export async function createWebhook({
   db,
   siteId,
   url,
+  format = 'tessera',
   allowPrivate = getEnv().TESSERA_WEBHOOK_ALLOW_PRIVATE,
 }: {
   db: Database
   siteId: string
   url: string
+  /** Tessera's own body and signature, or Fingerprint v4's event and `fpjs-event-signature`. */
+  format?: WebhookFormat
   allowPrivate?: boolean
 }) {
   const problem = webhookUrlProblem(url, { allowPrivate })
@@ -28,6 +32,7 @@ export async function createWebhook({
     siteId,
     url,
     secret: `whsec_${randomBytes(24).toString('base64url')}`,
+    format,
   }
   await db.insert(webhooks).values(webhook)
   return webhook

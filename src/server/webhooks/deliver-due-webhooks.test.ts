@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { type Event, isValidWebhookSignature } from '@fingerprint/node-sdk'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { type Database, openDatabase, queryRows } from '../db/client'
@@ -22,6 +23,7 @@ vi.hoisted(() => {
 interface Received {
   body: string
   signature: string
+  fingerprintSignature?: string
   delivery: string
 }
 
@@ -36,6 +38,7 @@ function startReceiver() {
       received.push({
         body: Buffer.concat(chunks).toString('utf8'),
         signature: String(request.headers['tessera-signature']),
+        fingerprintSignature: request.headers['fpjs-event-signature']?.toString(),
         delivery: String(request.headers['tessera-delivery']),
       })
       response.writeHead(state.failing ? 500 : 204).end()
@@ -150,6 +153,59 @@ describe('webhook delivery', () => {
       }
     },
   )
+
+  it("sends Fingerprint v4's event with a signature the official SDK accepts, through the same outbox", async () => {
+    const handle = await openDatabase({ dataDir: 'memory://' })
+    try {
+      receiver.state.failing = false
+      const before = receiver.received.length
+      const site = await createSite({ db: handle.db, name: 'Shop', allowedOrigins: [] })
+      const webhook = await createWebhook({
+        db: handle.db,
+        siteId: site.id,
+        url: receiver.url,
+        format: 'fingerprint-v4',
+      })
+      const identified = []
+      for (const linkedId of ['first', 'second']) {
+        identified.push(
+          await identifyVisitor({
+            db: handle.db,
+            input: { components: syntheticDevice(50), siteKey: site.publicKey, linkedId, tag: { n: 1 } },
+            context: { ip: '203.0.113.5', userAgent: 'test' },
+          }),
+        )
+      }
+      expect(await deliverDueWebhooks({ db: handle.db })).toBe(2)
+      const got = receiver.received.slice(before)
+      expect(got).toHaveLength(2)
+      for (const delivery of got) {
+        expect(delivery.signature).toBe('undefined')
+        const header = delivery.fingerprintSignature ?? ''
+        expect(header).toMatch(/^v1=[0-9a-f]{64}$/)
+        const data = Buffer.from(delivery.body)
+        expect(isValidWebhookSignature({ header, data, secret: webhook.secret })).toBe(true)
+        expect(isValidWebhookSignature({ header, data, secret: 'another secret' })).toBe(false)
+        const tampered = Buffer.from(delivery.body.replace('"203.0.113.5"', '"203.0.113.6"'))
+        expect(tampered.equals(data)).toBe(false)
+        expect(isValidWebhookSignature({ header, data: tampered, secret: webhook.secret })).toBe(false)
+      }
+      const events = got.map((delivery) => JSON.parse(delivery.body) as Event)
+      const byId = new Map(events.map((event) => [event.event_id, event]))
+      const [first, second] = identified.map((result) => byId.get(result.requestId))
+      expect(first).toMatchObject({ linked_id: 'first', tags: { n: 1 }, ip_address: '203.0.113.5' })
+      expect(first?.identification).not.toHaveProperty('last_seen_at')
+      expect(second?.identification).toMatchObject({
+        visitor_id: identified[0]?.visitorId,
+        visitor_found: true,
+        first_seen_at: first?.timestamp,
+        last_seen_at: first?.timestamp,
+      })
+      expect(second).not.toHaveProperty('type')
+    } finally {
+      await handle.close()
+    }
+  })
 
   it('backs off exponentially up to an hour', () => {
     expect([1, 2, 3, 10, 20].map(retryDelaySeconds)).toEqual([2, 4, 8, 1024, 3600])

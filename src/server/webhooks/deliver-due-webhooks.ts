@@ -1,9 +1,12 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
+import type { WebhookFormat } from '@/contracts/console'
 import { type Database, queryRows } from '../db/client'
 import { getEnv } from '../env'
+import { readEventContexts } from '../fingerprint/read-fingerprint-events'
+import type { EventContext } from '../fingerprint/to-fingerprint-event'
 import { postWebhook } from './post-webhook'
-import { SIGNATURE_HEADER, signPayload } from './sign-payload'
+import { isIdentificationPayload, renderDelivery } from './render-delivery'
 import type { Resolve } from './webhook-target'
 
 /** Retries with exponential back-off from 2 s up to one hour, for about a day in all. */
@@ -19,6 +22,7 @@ interface DueDelivery {
   id: string
   url: string
   secret: string
+  format: WebhookFormat
   payload: unknown
   attempts: number
 }
@@ -49,10 +53,19 @@ export async function deliverDueWebhooks({
               and (locked_until is null or locked_until < ${now.toISOString()})
             order by next_attempt_at limit ${BATCH} for update skip locked)
           returning id, webhook_id, payload, attempts)
-        select claimed.id, w.url, w.secret, claimed.payload, claimed.attempts
+        select claimed.id, w.url, w.secret, w.format, claimed.payload, claimed.attempts
         from claimed join webhooks w on w.id = claimed.webhook_id`,
   )
-  await Promise.all(due.map((delivery) => attempt(db, delivery, now, { allowPrivate, resolve })))
+  // Fingerprint's body tells the visitor's history on the site: one read for the whole batch.
+  const contexts = await readEventContexts(
+    db,
+    due.flatMap((delivery) =>
+      delivery.format === 'fingerprint-v4' && isIdentificationPayload(delivery.payload)
+        ? [delivery.payload.event.requestId]
+        : [],
+    ),
+  )
+  await Promise.all(due.map((delivery) => attempt(db, delivery, now, { allowPrivate, resolve, contexts })))
   return due.length
 }
 
@@ -60,19 +73,27 @@ async function attempt(
   db: Database,
   delivery: DueDelivery,
   now: Date,
-  options: { allowPrivate: boolean; resolve?: Resolve },
+  { contexts, ...options }: { allowPrivate: boolean; resolve?: Resolve; contexts: Map<string, EventContext> },
 ) {
-  const body = JSON.stringify(delivery.payload)
   const timestamp = Math.floor(now.getTime() / 1000)
   let status: number | null = null
   let error: string | null = null
   try {
+    if (!isIdentificationPayload(delivery.payload))
+      throw new Error('The queued delivery is not an identification.')
+    const { body, headers } = renderDelivery({
+      format: delivery.format,
+      payload: delivery.payload,
+      secret: delivery.secret,
+      timestamp,
+      context: contexts.get(delivery.payload.event.requestId),
+    })
     status = await postWebhook({
       url: delivery.url,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Tessera-Webhook/1',
-        [SIGNATURE_HEADER]: signPayload({ secret: delivery.secret, body, timestamp }),
+        ...headers,
         'tessera-delivery': delivery.id,
       },
       body,

@@ -8,6 +8,8 @@ import * as lookup from '@/app/api/console/lookup/route'
 import * as overview from '@/app/api/console/overview/route'
 import * as password from '@/app/api/console/password/route'
 import * as rules from '@/app/api/console/rules/route'
+import * as sealingKeyById from '@/app/api/console/sealing-keys/[keyId]/route'
+import * as sealingKeys from '@/app/api/console/sealing-keys/route'
 import * as session from '@/app/api/console/session/route'
 import * as siteById from '@/app/api/console/sites/[siteId]/route'
 import * as sites from '@/app/api/console/sites/route'
@@ -101,7 +103,30 @@ const endpoints: FuzzEndpoint[] = [
     handler: webhooks.POST,
     headers: signedIn,
     caseHeaders: sessionCookie,
-    body: fc.record({ siteId, url: fc.oneof(fc.webUrl(), edge.text) }),
+    body: fc.record(
+      {
+        siteId,
+        url: fc.oneof(fc.webUrl(), edge.text),
+        format: fc.constantFrom('tessera', 'fingerprint-v4', 'fingerprint', ''),
+      },
+      { requiredKeys: ['siteId', 'url'] },
+    ),
+  },
+  {
+    method: 'POST',
+    path: '/api/console/sealing-keys',
+    handler: sealingKeys.POST,
+    headers: signedIn,
+    caseHeaders: sessionCookie,
+    body: fc.record({ siteId }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/console/sealing-keys/{keyId}',
+    handler: route(sealingKeyById.DELETE),
+    headers: signedIn,
+    caseHeaders: sessionCookie,
+    params: fc.record({ keyId: edge.plausibleText }),
   },
   {
     method: 'GET',

@@ -1,6 +1,9 @@
+import { unsealEventsResponse } from '@fingerprint/node-sdk'
+import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
-import { getDb } from '@/server/db/client'
+import { getDb, queryRows } from '@/server/db/client'
+import { syntheticDevice } from '@/server/identification/synthetic-devices'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
 import { GET as getEvent } from '../v1/events/[requestId]/route'
 import { POST as identify } from '../v1/identify/route'
@@ -12,6 +15,8 @@ import * as lookup from './lookup/route'
 import * as overview from './overview/route'
 import * as password from './password/route'
 import * as rules from './rules/route'
+import * as sealingKeyById from './sealing-keys/[keyId]/route'
+import * as sealingKeys from './sealing-keys/route'
 import * as session from './session/route'
 import * as siteById from './sites/[siteId]/route'
 import * as sites from './sites/route'
@@ -96,6 +101,18 @@ describe('console endpoints without a session', () => {
         webhookById.DELETE(
           request('/api/console/webhooks/x', { method: 'DELETE' }),
           params({ webhookId: 'x' }),
+        ),
+    ],
+    [
+      'POST sealing keys',
+      () => sealingKeys.POST(request('/api/console/sealing-keys', { method: 'POST', body: {} })),
+    ],
+    [
+      'DELETE sealing key',
+      () =>
+        sealingKeyById.DELETE(
+          request('/api/console/sealing-keys/x', { method: 'DELETE' }),
+          params({ keyId: 'x' }),
         ),
     ],
     ['GET overview', () => overview.GET(request('/api/console/overview'))],
@@ -250,6 +267,137 @@ describe('webhooks made in the console', () => {
     }
     const accepted = await create('https://hooks.example/tessera')
     expect(accepted.status).toBe(201)
+  })
+})
+
+describe('webhook formats', () => {
+  it("takes Tessera's or Fingerprint v4's format, lists it, and refuses any other", async () => {
+    const cookie = await signInCookie()
+    const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const site = list.find((entry: { isDefault: boolean }) => entry.isDefault)
+    const create = (format: unknown) =>
+      webhooks.POST(
+        request('/api/console/webhooks', {
+          method: 'POST',
+          cookie,
+          body: { siteId: site.id, url: 'https://hooks.example/fingerprint', format },
+        }),
+      )
+    expect((await create('fingerprint-v4')).status).toBe(201)
+    for (const format of ['fingerprint', 'v4', 42, null]) {
+      const response = await create(format)
+      expect(response.status, String(format)).toBe(400)
+      expect((await response.json()).error.message).toMatch(/^format:/)
+    }
+    const { sites: after } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const formats = after
+      .find((entry: { isDefault: boolean }) => entry.isDefault)
+      .webhooks.filter((webhook: { url: string }) => webhook.url === 'https://hooks.example/fingerprint')
+      .map((webhook: { format: string }) => webhook.format)
+    expect(formats).toEqual(['fingerprint-v4'])
+  })
+})
+
+describe('sealing keys made in the console', () => {
+  async function identifySealed(siteKey: string) {
+    const response = await identify(
+      new Request(`${base}/api/v1/identify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ components: syntheticDevice(77), siteKey }),
+      }),
+    )
+    expect(response.status).toBe(200)
+    return (await response.json()) as { requestId: string; sealed_result?: string }
+  }
+  const open = (sealed: string, ...keys: string[]) =>
+    unsealEventsResponse(
+      Buffer.from(sealed, 'base64'),
+      keys.map((key) => ({ key: Buffer.from(key, 'base64'), algorithm: 'aes-256-gcm' as const })),
+    )
+
+  it('seal with the oldest key, rotate through a second, and are shown only once', async () => {
+    const cookie = await signInCookie()
+    const created = await sites.POST(
+      request('/api/console/sites', {
+        method: 'POST',
+        cookie,
+        body: { name: 'Sealed shop', allowedOrigins: [] },
+      }),
+    )
+    const site = (await created.json()) as { id: string; publicKey: string }
+    expect((await identifySealed(site.publicKey)).sealed_result).toBeUndefined()
+    const create = () =>
+      sealingKeys.POST(
+        request('/api/console/sealing-keys', { method: 'POST', cookie, body: { siteId: site.id } }),
+      )
+
+    const firstAnswer = await create()
+    expect(firstAnswer.status).toBe(201)
+    expect(firstAnswer.headers.get('cache-control')).toBe('no-store')
+    const first = (await firstAnswer.json()) as { id: string; key: string; sealing: boolean }
+    expect(first.sealing).toBe(true)
+    expect(Buffer.from(first.key, 'base64')).toHaveLength(32)
+    const sealedOnce = await identifySealed(site.publicKey)
+    expect((await open(sealedOnce.sealed_result ?? '', first.key)).event_id).toBe(sealedOnce.requestId)
+
+    // Rotation: the second key is the next one; the first still seals until it is removed.
+    const second = (await (await create()).json()) as { id: string; key: string; sealing: boolean }
+    expect(second.sealing).toBe(false)
+    const duringRotation = await identifySealed(site.publicKey)
+    await expect(open(duringRotation.sealed_result ?? '', second.key)).rejects.toThrow()
+    expect((await open(duringRotation.sealed_result ?? '', second.key, first.key)).event_id).toBe(
+      duringRotation.requestId,
+    )
+    const third = await create()
+    expect(third.status).toBe(409)
+    expect((await third.json()).error.code).toBe('conflict')
+
+    // Never shown again, not even in part.
+    const listing = await (await sites.GET(request('/api/console/sites', { cookie }))).text()
+    for (const key of [first.key, second.key]) {
+      expect(listing).not.toContain(key)
+      expect(listing).not.toContain(Buffer.from(key, 'base64').toString('base64url'))
+    }
+    const mine = JSON.parse(listing).sites.find((entry: { id: string }) => entry.id === site.id)
+    expect(mine.sealingKeys.map((key: { id: string }) => key.id)).toEqual([first.id, second.id])
+    expect(JSON.parse(listing).sealingKeysEncrypted).toBe(false)
+
+    const remove = (id: string) =>
+      sealingKeyById.DELETE(
+        request(`/api/console/sealing-keys/${id}`, { method: 'DELETE', cookie }),
+        params({ keyId: id }),
+      )
+    expect((await remove(first.id)).status).toBe(204)
+    const afterRotation = await identifySealed(site.publicKey)
+    expect((await open(afterRotation.sealed_result ?? '', second.key)).event_id).toBe(afterRotation.requestId)
+    await expect(open(afterRotation.sealed_result ?? '', first.key)).rejects.toThrow()
+    expect((await remove(first.id)).status).toBe(404)
+    expect((await remove(second.id)).status).toBe(204)
+    expect((await identifySealed(site.publicKey)).sealed_result).toBeUndefined()
+
+    // Every change is in the audit trail, by whom, with key IDs and never key material.
+    const audit = await queryRows<{ operator: string; before: unknown; after: unknown }>(
+      await getDb(),
+      sql`select operator, before, after from settings_audit where key = ${`sealing-keys:${site.id}`} order by id`,
+    )
+    expect(audit.map((entry) => entry.operator)).toEqual(['admin', 'admin', 'admin', 'admin'])
+    expect(audit[1]?.after).toEqual({
+      keys: [expect.objectContaining({ id: first.id }), expect.objectContaining({ id: second.id })],
+    })
+    expect(JSON.stringify(audit)).not.toContain(first.key)
+    const { sites: withHistory } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    expect(withHistory.find((entry: { id: string }) => entry.id === site.id).sealingKeyChanges).toHaveLength(
+      4,
+    )
+  })
+
+  it('refuses a key for a site that does not exist', async () => {
+    const cookie = await signInCookie()
+    const response = await sealingKeys.POST(
+      request('/api/console/sealing-keys', { method: 'POST', cookie, body: { siteId: 'site_nope' } }),
+    )
+    expect(response.status).toBe(404)
   })
 })
 

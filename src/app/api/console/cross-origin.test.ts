@@ -8,6 +8,8 @@ import * as keyById from './keys/[keyId]/route'
 import * as keys from './keys/route'
 import * as password from './password/route'
 import * as rules from './rules/route'
+import * as sealingKeyById from './sealing-keys/[keyId]/route'
+import * as sealingKeys from './sealing-keys/route'
 import * as session from './session/route'
 import * as siteById from './sites/[siteId]/route'
 import * as sites from './sites/route'
@@ -142,6 +144,23 @@ describe('a signed-in operator’s browser, sent a forged request by a page of t
           params({ webhookId: 'x' }),
         ),
       ],
+      [
+        'new sealing key',
+        sealingKeys.POST(
+          request('/api/console/sealing-keys', {
+            method: 'POST',
+            ...forged,
+            body: JSON.stringify({ siteId }),
+          }),
+        ),
+      ],
+      [
+        'sealing key',
+        sealingKeyById.DELETE(
+          request('/api/console/sealing-keys/x', { method: 'DELETE', cookie, origin: attacker }),
+          params({ keyId: 'x' }),
+        ),
+      ],
       ['rules', rules.PUT(request('/api/console/rules', { method: 'PUT', ...forged }))],
       [
         'visitor',
@@ -161,6 +180,11 @@ describe('a signed-in operator’s browser, sent a forged request by a page of t
       expect(response.status, label).toBe(403)
       expect((await response.json()).error.code, label).toBe('cross_origin')
     }
+    const [sealing] = await queryRows<{ n: number }>(
+      await getDb(),
+      sql`select count(*)::int as n from sealing_keys`,
+    )
+    expect(sealing?.n).toBe(0)
     // The session survived the forged sign-out.
     expect((await session.GET(request('/api/console/session', { cookie }))).status).toBe(200)
   })

@@ -288,9 +288,23 @@ describe('GET /api/v1/openapi.json', () => {
         '/api/v1/events/{requestId}',
         '/api/v1/identify',
         '/api/v1/visitors/{visitorId}',
+        '/v4/events',
+        '/v4/events/{event_id}',
+        '/v4/visitors/{visitor_id}',
       ].sort(),
     )
     expect(Object.keys(document.paths['/api/v1/visitors/{visitorId}']).sort()).toEqual(['delete', 'get'])
     expect(document.components.schemas.Event.required).toContain('requestId')
+    expect(Object.keys(document.paths['/v4/events/{event_id}']).sort()).toEqual(['get', 'patch'])
+    expect(document.components.schemas.FingerprintEvent.required).toEqual(
+      expect.arrayContaining(['event_id', 'timestamp', 'identification']),
+    )
+    const search = document.paths['/v4/events'].get.parameters.map(
+      (parameter: { name: string }) => parameter.name,
+    )
+    expect(search).toEqual(
+      expect.arrayContaining(['visitor_id', 'linked_id', 'bot', 'ip_address', 'suspect']),
+    )
+    expect(search).toEqual(expect.arrayContaining(['start', 'end', 'limit', 'pagination_key', 'reverse']))
   })
 })

@@ -26,6 +26,8 @@ export const events = pgTable(
     components: jsonb('components').notNull(),
     signals: jsonb('signals').notNull().default({}),
     suspectScore: integer('suspect_score').notNull().default(0),
+    /** Set by the integrator (`PATCH /v4/events/{id}`); NULL until then. */
+    suspect: boolean('suspect'),
   },
   (table) => [
     index('events_visitor_created').on(table.visitorId, table.createdAt),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import type { WebhookFormat } from '../../../contracts/console'
 import { sites } from './sites'
 
 /** A site's webhook: every identification event is POSTed to `url`, signed with `secret`. */
@@ -12,10 +13,15 @@ export const webhooks = pgTable(
       .references(() => sites.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
     secret: text('secret').notNull(),
+    /** The body and signature each delivery gets: Tessera's own, or Fingerprint Server API v4's event. */
+    format: text('format').$type<WebhookFormat>().notNull().default('tessera'),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('webhooks_site').on(table.siteId)],
+  (table) => [
+    index('webhooks_site').on(table.siteId),
+    check('webhooks_format', sql`${table.format} in ('tessera', 'fingerprint-v4')`),
+  ],
 )
 
 /**

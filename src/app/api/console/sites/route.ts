@@ -1,13 +1,20 @@
 import { SiteInput } from '@/contracts/console'
 import { consoleHandler } from '@/server/console/console-handler'
 import { listSites } from '@/server/console/manage-sites'
+import { getEnv } from '@/server/env'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
 import { createSite } from '@/server/sites/create-site'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = consoleHandler(async ({ db }) => json({ sites: await listSites({ db }) }))
+/** Sites with their keys and webhooks; and whether sealing keys are encrypted at rest (TESSERA_ENCRYPTION_KEY). */
+export const GET = consoleHandler(async ({ db }) =>
+  json({
+    sites: await listSites({ db }),
+    sealingKeysEncrypted: getEnv().TESSERA_ENCRYPTION_KEY !== undefined,
+  }),
+)
 
 export const POST = consoleHandler(async ({ db, request }) => {
   const input = await parseRequest(request, SiteInput)

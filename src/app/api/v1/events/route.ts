@@ -11,6 +11,6 @@ export const dynamic = 'force-dynamic'
 export const GET = handle(async (request: Request) => {
   const db = await getDb()
   const caller = await authenticateApiKey(db, request)
-  const query = parseParams(queryOf(request), EventSearchQuery)
-  return json(await searchEvents({ db, caller, query }))
+  const { bot, ...query } = parseParams(queryOf(request), EventSearchQuery)
+  return json(await searchEvents({ db, caller, filter: { ...query, bot: bot ? [bot] : undefined } }))
 })

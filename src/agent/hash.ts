@@ -1,7 +1,3 @@
-/** Expected unavailability: the browser does not offer this signal. Not an error. */
-export const UNSUPPORTED = 'unsupported'
-export type Unsupported = typeof UNSUPPORTED
-
 /** A fast 53-bit string hash (cyrb53), so long lists travel as short, comparable values. */
 export function hash(text: string): string {
   let h1 = 0xdeadbeef
@@ -14,12 +10,4 @@ export function hash(text: string): string {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)
-}
-
-/** Evaluates a CSS media query feature against a list of values; the first that matches. */
-export function matchMedia(feature: string, values: readonly string[]): string | Unsupported {
-  for (const value of values) {
-    if (window.matchMedia(`(${feature}: ${value})`).matches) return value
-  }
-  return UNSUPPORTED
 }

@@ -1,0 +1,182 @@
+'use client'
+
+import { useId, useState } from 'react'
+import type { SiteSummary } from '@/server/console/manage-sites'
+import { CodeBlock } from '../CodeBlock'
+import { callConsole, formatTime } from './api'
+import styles from './console.module.css'
+
+interface CreatedKey {
+  id: string
+  key: string
+  sealing: boolean
+}
+
+/**
+ * A site's sealed-result keys: none (sealing off), one (it seals), or two during a rotation (the
+ * older seals; the newer waits until the older is removed). A key is shown once, when created.
+ */
+export function SealingKeys({
+  site,
+  encryptedAtRest,
+  run,
+}: {
+  site: SiteSummary
+  encryptedAtRest: boolean
+  /** Runs a console call, shows its error, and reloads the sites on success. */
+  run: (action: () => Promise<unknown>) => Promise<boolean>
+}) {
+  const [created, setCreated] = useState<CreatedKey | null>(null)
+  const [confirming, setConfirming] = useState<string | null>(null)
+  const headingId = useId()
+  const keys = site.sealingKeys
+  const [sealing, next] = keys
+
+  async function createKey() {
+    await run(async () => {
+      setCreated(
+        await callConsole<CreatedKey>('/api/console/sealing-keys', {
+          method: 'POST',
+          body: { siteId: site.id },
+        }),
+      )
+    })
+  }
+
+  async function removeKey(id: string) {
+    const removed = await run(() => callConsole(`/api/console/sealing-keys/${id}`, { method: 'DELETE' }))
+    if (removed) setConfirming(null)
+  }
+
+  return (
+    <section aria-labelledby={headingId} className={styles.stack}>
+      <h4 id={headingId}>Sealed results</h4>
+      <p className="muted">
+        With a key, each identification answer carries <code>sealed_result</code>: the event, encrypted in
+        Fingerprint’s sealed format, which your back end opens with the key (<code>unsealEventsResponse</code>
+        ) instead of calling the Server API.
+      </p>
+      {!encryptedAtRest && (
+        <p className={styles.notice}>
+          Keys are stored unencrypted in the database. Set <code>TESSERA_ENCRYPTION_KEY</code> to encrypt new
+          ones.
+        </p>
+      )}
+      {created && (
+        <div className={styles.secret} role="status">
+          <p>
+            <strong>Copy this key now.</strong> It is shown only once.{' '}
+            {created.sealing
+              ? 'Results are sealed with it from now on.'
+              : 'Give it to your back ends next to the current key; it seals once you remove the current one.'}
+          </p>
+          <CodeBlock code={created.key} label={`Sealing key ${created.id} (base64)`} />
+          <CodeBlock
+            label="Opening a sealed result in Node.js"
+            code={`import { unsealEventsResponse } from '@fingerprint/node-sdk'
+
+const event = await unsealEventsResponse(Buffer.from(sealedResult, 'base64'), [
+  { key: Buffer.from(process.env.TESSERA_SEALING_KEY, 'base64'), algorithm: 'aes-256-gcm' },
+])`}
+          />
+          <button type="button" className="button button-secondary" onClick={() => setCreated(null)}>
+            I have copied it
+          </button>
+        </div>
+      )}
+      {keys.length === 0 ? (
+        <p className="muted">Sealing is off: no key yet.</p>
+      ) : (
+        <ul className={styles.list} aria-label="Sealing keys">
+          {keys.map((key) => {
+            const isSealing = key.id === sealing?.id
+            const warning = isSealing
+              ? next
+                ? `Remove ${key.id}? ${next.id} seals from then on: remove it only once every back end has ${next.id}.`
+                : `Remove ${key.id}? Sealing stops, and back ends that expect sealed results will refuse them.`
+              : `Remove ${key.id}? The rotation is cancelled; ${sealing?.id ?? 'the current key'} keeps sealing.`
+            return (
+              <li key={key.id}>
+                <span>
+                  <code>{key.id}</code> · created {formatTime(key.createdAt)}{' '}
+                  <span className="badge">
+                    {isSealing ? 'seals now' : 'next: seals once the key above is removed'}
+                  </span>{' '}
+                  <span className="badge">{key.encrypted ? 'encrypted at rest' : 'stored unencrypted'}</span>
+                </span>
+                {confirming === key.id ? (
+                  <fieldset className={styles.confirm}>
+                    <legend>{warning}</legend>
+                    <button
+                      type="button"
+                      className={`button ${styles.dangerButton}`}
+                      onClick={() => removeKey(key.id)}
+                    >
+                      Remove {key.id}
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-secondary"
+                      // Keyboard focus lands on the safe choice when the question appears.
+                      ref={(button) => button?.focus()}
+                      onClick={() => setConfirming(null)}
+                    >
+                      Keep it
+                    </button>
+                  </fieldset>
+                ) : (
+                  <button
+                    type="button"
+                    className="button button-secondary"
+                    onClick={() => setConfirming(key.id)}
+                  >
+                    Remove
+                  </button>
+                )}
+              </li>
+            )
+          })}
+        </ul>
+      )}
+      <div className={styles.row}>
+        {keys.length === 0 && (
+          <button type="button" className="button" onClick={createKey}>
+            Create a sealing key
+          </button>
+        )}
+        {keys.length === 1 && (
+          <button type="button" className="button button-secondary" onClick={createKey}>
+            Rotate: create the next key
+          </button>
+        )}
+        {keys.length >= 2 && (
+          <p className="muted">
+            Rotation under way: remove <code>{sealing?.id}</code> once every back end has{' '}
+            <code>{next?.id}</code>.
+          </p>
+        )}
+      </div>
+      {site.sealingKeyChanges.length > 0 && (
+        <details>
+          <summary>Key changes</summary>
+          <ul className={styles.history}>
+            {site.sealingKeyChanges.map((change) => (
+              <li key={`${change.changedAt}-${change.after.keys.length}`}>
+                {formatTime(change.changedAt)} · {change.operator} ·{' '}
+                {describeChange(change.before.keys, change.after.keys)}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  )
+}
+
+function describeChange(before: { id: string }[], after: { id: string }[]): string {
+  const added = after.filter((key) => !before.some((old) => old.id === key.id)).map((key) => key.id)
+  const removed = before.filter((key) => !after.some((now) => now.id === key.id)).map((key) => key.id)
+  return (
+    [...added.map((id) => `added ${id}`), ...removed.map((id) => `removed ${id}`)].join(', ') || 'no change'
+  )
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { DatabaseHandle } from '../db/client'
+import { type Engine, openTestDatabase } from '../db/test-database'
+import { readEventContexts } from '../fingerprint/read-fingerprint-events'
+import { identifyVisitor } from '../identification/identify-visitor'
+import { syntheticDevice } from '../identification/synthetic-devices'
+import { createSite } from '../sites/create-site'
+import { searchEvents } from './search-events'
+import { updateEvent } from './update-event'
+
+const postgresUrl = inject('postgresUrl')
+const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
+
+describe.each(engines)('the search filters of both faces on %s', (engine) => {
+  let handle: DatabaseHandle
+  beforeAll(async () => {
+    handle = await openTestDatabase(engine, postgresUrl)
+  })
+  afterAll(() => handle.close())
+
+  it('matches IP ranges, reading addresses that are not addresses as no match', async () => {
+    const db = handle.db
+    const site = await createSite({ db, name: 'Shop', allowedOrigins: [] })
+    const caller = { sitePublicKey: site.publicKey }
+    const stored: Record<string, string> = {}
+    // Whatever X-Forwarded-For said is stored: a range search must not fail on any of it.
+    for (const [seed, ip] of [
+      '10.1.2.3',
+      '10.1.9.9',
+      '2001:db8::7',
+      'not-an-ip',
+      '999.1.1.1',
+      '10.2.0.1',
+    ].entries()) {
+      const event = await identifyVisitor({
+        db,
+        input: { components: syntheticDevice(seed), siteKey: site.publicKey },
+        context: { ip, userAgent: null },
+      })
+      stored[ip] = event.requestId
+    }
+    const found = async (filter: Parameters<typeof searchEvents>[0]['filter']) =>
+      (await searchEvents({ db, caller, filter })).events.map((event) => event.ip).sort()
+    expect(await found({ ipRange: '10.1.0.0/16', limit: 10 })).toEqual(['10.1.2.3', '10.1.9.9'])
+    expect(await found({ ipRange: '2001:db8::/32', limit: 10 })).toEqual(['2001:db8::7'])
+    expect(await found({ ipRange: '0.0.0.0/0', limit: 10 })).toEqual(['10.1.2.3', '10.1.9.9', '10.2.0.1'])
+    expect(await found({ ip: 'not-an-ip', limit: 10 })).toEqual(['not-an-ip'])
+
+    // The suspect flag, set through the shared verb, filters; never-flagged events match neither value.
+    await updateEvent({ db, caller, requestId: stored['10.2.0.1'] ?? '', update: { suspect: true } })
+    expect(await found({ suspect: true, limit: 10 })).toEqual(['10.2.0.1'])
+    expect(await found({ suspect: false, limit: 10 })).toEqual([])
+    expect(await found({ signals: { tampering: false }, minSuspectScore: 0, limit: 10 })).toHaveLength(6)
+    expect(await found({ minSuspectScore: 0.5, limit: 10 })).toEqual([])
+
+    const contexts = await readEventContexts(db, Object.values(stored))
+    expect(contexts.get(stored['10.2.0.1'] ?? '')).toMatchObject({ suspect: true, lastSeenAt: null })
+    expect(contexts.get(stored['10.1.2.3'] ?? '')?.firstSeenAt).toEqual(expect.any(String))
+  })
+})

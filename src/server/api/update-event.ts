@@ -1,0 +1,47 @@
+import 'server-only'
+import { type SQL, sql } from 'drizzle-orm'
+import type { Json } from '@/contracts/identify'
+import { type Database, queryRows } from '../db/client'
+import { HttpError } from '../http/errors'
+import type { ApiCaller } from './authenticate-api-key'
+
+export interface EventUpdate {
+  linkedId?: string
+  /** Replaces the event's tag as a whole. */
+  tag?: Record<string, Json>
+  suspect?: boolean
+}
+
+/**
+ * Changes what the integrator may change on one of its site's events: its linked ID, its tag, and
+ * the suspect flag. 404 for an unknown event, 403 for another site's (the /v4 face answers both
+ * as not found).
+ */
+export async function updateEvent({
+  db,
+  caller,
+  requestId,
+  update,
+}: {
+  db: Database
+  caller: Pick<ApiCaller, 'sitePublicKey'>
+  requestId: string
+  update: EventUpdate
+}): Promise<void> {
+  const changes: SQL[] = []
+  if (update.linkedId !== undefined) changes.push(sql`linked_id = ${update.linkedId}`)
+  if (update.tag !== undefined) changes.push(sql`tag = ${JSON.stringify(update.tag)}::jsonb`)
+  if (update.suspect !== undefined) changes.push(sql`suspect = ${update.suspect}`)
+  if (changes.length === 0) throw new HttpError('invalid_request', 'Nothing to change.')
+  const [found] = await queryRows<{ updated: boolean; known: boolean }>(
+    db,
+    sql`with updated as (
+          update events set ${sql.join(changes, sql`, `)}
+          where request_id = ${requestId} and site_key = ${caller.sitePublicKey} returning 1)
+        select exists(select 1 from updated) as updated,
+               exists(select 1 from events where request_id = ${requestId}) as known`,
+  )
+  if (found?.updated) return
+  if (!found?.known) throw new HttpError('not_found', 'No event has this request ID.')
+  throw new HttpError('forbidden')
+}

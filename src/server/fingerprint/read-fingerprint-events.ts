@@ -1,0 +1,87 @@
+import 'server-only'
+import { sql } from 'drizzle-orm'
+import type { FingerprintEvent, FingerprintEventSearch } from '@/contracts/fingerprint-v4'
+import type { StoredEvent } from '@/contracts/server-api'
+import type { ApiCaller } from '../api/authenticate-api-key'
+import { readEvent } from '../api/read-event'
+import { type EventFilter, searchEvents } from '../api/search-events'
+import { type Database, queryRows } from '../db/client'
+import { type EventContext, toFingerprintEvent } from './to-fingerprint-event'
+
+type Site = Pick<ApiCaller, 'sitePublicKey'>
+
+/** GET /v4/events/{id}: the Server API's own read, in v4's shape. */
+export async function readFingerprintEvent({
+  db,
+  caller,
+  eventId,
+}: {
+  db: Database
+  caller: Site
+  eventId: string
+}): Promise<FingerprintEvent> {
+  const event = await readEvent({ db, caller, requestId: eventId })
+  const [mapped] = await toFingerprintEvents(db, [event])
+  if (!mapped) throw new Error('The event disappeared while it was read.')
+  return mapped
+}
+
+/** GET /v4/events: the Server API's own search, in v4's shape. */
+export async function searchFingerprintEvents({
+  db,
+  caller,
+  filter,
+}: {
+  db: Database
+  caller: Site
+  filter: EventFilter
+}): Promise<FingerprintEventSearch> {
+  const page = await searchEvents({ db, caller, filter })
+  return {
+    events: await toFingerprintEvents(db, page.events),
+    ...(page.nextCursor && { pagination_key: page.nextCursor }),
+  }
+}
+
+/** Stored events with their context (one query for the whole page), in v4's shape. */
+export async function toFingerprintEvents(db: Database, events: StoredEvent[]): Promise<FingerprintEvent[]> {
+  const contexts = await readEventContexts(
+    db,
+    events.map((event) => event.requestId),
+  )
+  return events.map((event) => toFingerprintEvent(event, contexts.get(event.requestId)))
+}
+
+/**
+ * What v4 tells beside the stored event: the suspect flag, and the visitor's first and previous
+ * events on the event's own site (never another site's), as of the event, so an event reads the
+ * same today and next month.
+ */
+export async function readEventContexts(
+  db: Database,
+  requestIds: string[],
+): Promise<Map<string, EventContext>> {
+  if (requestIds.length === 0) return new Map()
+  const rows = await queryRows<{
+    request_id: string
+    suspect: boolean | null
+    first_seen_at: string | Date | null
+    last_seen_at: string | Date | null
+  }>(
+    db,
+    sql`select e.request_id, e.suspect,
+          (select min(x.created_at) from events x
+            where x.visitor_id = e.visitor_id and x.site_key = e.site_key and x.created_at <= e.created_at) as first_seen_at,
+          (select max(x.created_at) from events x
+            where x.visitor_id = e.visitor_id and x.site_key = e.site_key
+              and (x.created_at, x.request_id) < (e.created_at, e.request_id)) as last_seen_at
+        from events e where e.request_id = any(${sql.param(requestIds)}::text[])`,
+  )
+  const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString())
+  return new Map(
+    rows.map((row) => [
+      row.request_id,
+      { suspect: row.suspect, firstSeenAt: iso(row.first_seen_at), lastSeenAt: iso(row.last_seen_at) },
+    ]),
+  )
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest'
+import { asComponents, type Device, realisticDevice } from '../../../tests/support/realistic-devices'
+import type { VelocityRow } from '../signals/velocity'
+import { type BatchRead, type CandidateRow, decideBatch, type PreparedJob } from './batch-decision'
+import { blockingKeys } from './blocking-keys'
+import { profileComponents } from './fingerprint-profile'
+import { learnedRates } from './population'
+
+// The decision is pure: what a batch read goes in, what the write must store comes out.
+
+const now = new Date('2026-11-24T12:00:00Z')
+const quiet: VelocityRow = {
+  events5m: 0,
+  events1h: 0,
+  events24h: 0,
+  ips5m: [],
+  ips1h: [],
+  ips24h: [],
+  linked24h: [],
+}
+
+function job(values: Device, token?: { visitorId: string; browserId: string }): PreparedJob {
+  const components = asComponents(values)
+  const profile = profileComponents(components)
+  return {
+    input: { components },
+    context: { ip: '198.51.100.7', userAgent: 'test' },
+    profile,
+    keys: blockingKeys(profile.digests),
+    token,
+  }
+}
+
+function stored(id: string, values: Device, jobs: number[]): CandidateRow {
+  const profile = profileComponents(asComponents(values))
+  return {
+    id,
+    profile: profile.digests,
+    parts: profile.parts,
+    previous: {},
+    visits: 3,
+    last_seen_at: '2026-11-23T12:00:00Z',
+    velocity: quiet,
+    jobs,
+  }
+}
+
+/** The device after a trip: another time zone (and offset) than the one it had. */
+const travelled = (values: Device): Device =>
+  values.timezone === 'Asia/Tokyo'
+    ? { ...values, timezone: 'Europe/Berlin', timezoneOffset: -60 }
+    : { ...values, timezone: 'Asia/Tokyo', timezoneOffset: -540 }
+
+function read(rows: CandidateRow[]): BatchRead {
+  return {
+    rows,
+    population: { visitors: 1_000, count: () => 1, rates: (facet) => learnedRates(facet, undefined) },
+    sharers: new Map(),
+  }
+}
+
+describe('decideBatch', () => {
+  it('holds back the second first visit of one device until the first is stored', () => {
+    const device = realisticDevice(7)
+    const decision = decideBatch([job(device), job(device)], read([]), now)
+    expect(decision.written).toHaveLength(1)
+    const first = decision.written[0]
+    expect(first?.index).toBe(0)
+    expect(first?.match.method).toBe('new')
+    expect(decision.outcomes[1]).toEqual({ blockedBy: first?.event.visitorId })
+  })
+
+  it('finds a stored device, follows its changed value and moves the value counts with it', () => {
+    const before = realisticDevice(11)
+    const after = travelled(before)
+    const decision = decideBatch([job(after)], read([stored('visitor-a', before, [0])]), now)
+    const [event] = decision.written
+    expect(event?.event.visitorId).toBe('visitor-a')
+    expect(event?.event.visitorFound).toBe(true)
+    const oldZone = profileComponents(asComponents(before)).digests.timezone
+    expect(event?.previous.timezone).toEqual([oldZone])
+    // The old time zone loses the visitor, the new one gains it; unchanged values do not move.
+    expect(decision.changes).toContainEqual([`timezone\u0000${oldZone}`, -1])
+    expect(decision.changes.filter(([, delta]) => delta > 0).map(([key]) => key.split('\u0000')[0])).toEqual([
+      'timezone',
+      'timezoneOffset',
+    ])
+    expect(decision.facetsLearned).toEqual([])
+  })
+
+  it('learns how often facets change only from revisits the token confirms', () => {
+    const before = realisticDevice(13)
+    const after = travelled(before)
+    const token = { visitorId: 'visitor-b', browserId: 'browser-b' }
+    const decision = decideBatch([job(after, token)], read([stored('visitor-b', before, [0])]), now)
+    expect(decision.written[0]?.match.method).toBe('token')
+    expect(decision.written[0]?.browserId).toBe('browser-b')
+    const timeZone = decision.facetsLearned.find(([facet]) => facet === 'time')
+    expect(timeZone?.[1]).toMatchObject({ observed: 1, changed: 1 })
+    const unchanged = decision.facetsLearned.filter(([, counts]) => counts.changed === 0)
+    expect(unchanged.length).toBeGreaterThan(0)
+  })
+
+  it('lists events by visitor ID, the order rows are locked in', () => {
+    const jobs = [30, 31, 32, 33, 34].map((seed) => job(realisticDevice(seed)))
+    const { written } = decideBatch(jobs, read([]), now)
+    const ids = written.map(({ event }) => event.visitorId)
+    expect(ids).toEqual([...ids].sort())
+    expect(written.map(({ index }) => index).sort()).toEqual([0, 1, 2, 3, 4])
+  })
+})

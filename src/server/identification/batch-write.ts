@@ -1,0 +1,88 @@
+import 'server-only'
+import { sql } from 'drizzle-orm'
+import { type Database, queryRows } from '../db/client'
+import { type BatchDecision, byText } from './batch-decision'
+
+export interface SavedVisitor {
+  id: string
+  first_seen_at: string | Date
+  last_seen_at: string | Date
+}
+
+/**
+ * Stores a batch's decision in one statement: visitors, their blocking keys, value statistics,
+ * learned change rates, events and the sites' webhook outbox rows (so an acknowledged event is
+ * never without its deliveries). Returns each stored visitor's first and last visit.
+ */
+export function writeBatch(
+  tx: Database,
+  { written, changes, facetsLearned }: BatchDecision,
+): Promise<SavedVisitor[]> {
+  const visitors = written.map(({ event }) => event.visitorId)
+  const keyPairs = written
+    .flatMap(({ event, job }) => job.keys.map((key) => [key, event.visitorId] as const))
+    .sort(([a], [b]) => byText(a, b))
+  const column = <Value>(pick: (entry: (typeof written)[number]) => Value) => sql.param(written.map(pick))
+  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
+
+  // Round trip 2: visitors, keys, statistics, events and webhook outbox in one statement.
+  return queryRows<SavedVisitor>(
+    tx,
+    sql`with visitor as (
+          insert into visitors (id, profile, parts, previous, first_seen_at, last_seen_at, visits)
+          select id, profile, parts, previous, seen_at, seen_at, 1
+          from unnest(${sql.param(visitors)}::text[], ${column(({ job }) => JSON.stringify(job.profile.digests))}::jsonb[],
+            ${column(({ job }) => JSON.stringify(job.profile.parts))}::jsonb[],
+            ${column(({ previous }) => JSON.stringify(previous))}::jsonb[],
+            ${column(({ event }) => event.createdAt)}::timestamptz[]) as input(id, profile, parts, previous, seen_at)
+          on conflict (id) do update set profile = excluded.profile, parts = excluded.parts,
+            previous = excluded.previous, last_seen_at = excluded.last_seen_at, visits = visitors.visits + 1
+          returning id, first_seen_at, last_seen_at),
+        wanted_keys as (
+          select * from unnest(${sql.param(keyPairs.map(([, visitor]) => visitor))}::text[],
+            ${sql.param(keyPairs.map(([key]) => key))}::text[]) as wanted(visitor_id, key)),
+        stale_keys as (
+          delete from visitor_keys where visitor_id = any(${sql.param(visitors)}::text[])
+            and (visitor_id, key) not in (select visitor_id, key from wanted_keys)),
+        new_keys as (
+          insert into visitor_keys (key, visitor_id) select key, visitor_id from wanted_keys on conflict do nothing),
+        statistics as (
+          insert into component_stats (component, digest, visitors)
+          select * from unnest(${sql.param(changes.map(([key]) => key.split('\u0000')[0]))}::text[],
+            ${sql.param(changes.map(([key]) => key.split('\u0000')[1]))}::text[], ${sql.param(changes.map(([, delta]) => delta))}::int[])
+          on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
+        learned as (
+          insert into facet_changes (facet, observed, changed, close)
+          select * from unnest(${sql.param(facetsLearned.map(([facet]) => facet))}::text[],
+            ${sql.param(facetsLearned.map(([, counts]) => counts.observed))}::int[],
+            ${sql.param(facetsLearned.map(([, counts]) => counts.changed))}::int[],
+            ${sql.param(facetsLearned.map(([, counts]) => counts.close))}::int[])
+          on conflict (facet) do update set observed = facet_changes.observed + excluded.observed,
+            changed = facet_changes.changed + excluded.changed, close = facet_changes.close + excluded.close),
+        new_events as (
+          select * from unnest(
+            ${column(({ event }) => event.requestId)}::text[], ${sql.param(visitors)}::text[],
+            ${column(({ event }) => event.createdAt)}::timestamptz[], ${column(({ event }) => event.visitorFound)}::boolean[],
+            ${column(({ event }) => event.confidence.score)}::real[], ${column(({ match }) => match.method)}::text[],
+            ${column(({ match }) => json(match.evidence))}::jsonb[], ${column(({ browserId }) => browserId)}::text[],
+            ${column(({ event }) => event.ip)}::text[], ${column(({ event }) => event.userAgent)}::text[],
+            ${column(({ event }) => event.url)}::text[], ${column(({ event }) => event.siteKey)}::text[],
+            ${column(({ event }) => json(event.tag))}::jsonb[], ${column(({ event }) => event.linkedId)}::text[],
+            ${column(({ job }) => JSON.stringify(job.input.components))}::jsonb[],
+            ${column(({ event }) => JSON.stringify(event.signals))}::jsonb[], ${column(({ event }) => event.suspectScore)}::int[],
+            ${column(({ event }) => JSON.stringify({ type: 'identification', event }))}::jsonb[])
+          as input(request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip, user_agent,
+            url, site_key, tag, linked_id, components, signals, suspect_score, webhook_payload)),
+        outbox as (
+          insert into webhook_deliveries (id, webhook_id, event_type, payload)
+          select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
+          from new_events e join sites s on s.public_key = e.site_key join webhooks w on w.site_id = s.id
+          where w.enabled),
+        event as (
+          insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, evidence,
+            browser_id, ip, user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
+          select request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip,
+            user_agent, url, site_key, tag, linked_id, components, signals, suspect_score from new_events)
+        select id, first_seen_at, last_seen_at from visitor`,
+  )
+}

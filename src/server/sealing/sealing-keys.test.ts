@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { DatabaseHandle } from '../db/client'
+import { type Engine, openTestDatabase } from '../db/test-database'
+import { tablesContaining } from '../db/test-personal-data'
+import { createSite } from '../sites/create-site'
+import { createSealingKey } from './create-sealing-key'
+import { clearSealingKeyCache, findSealingKey } from './find-sealing-key'
+import { removeSealingKey } from './remove-sealing-key'
+
+const postgresUrl = inject('postgresUrl')
+const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
+
+describe.each(engines)('sealing keys on %s', (engine) => {
+  let handle: DatabaseHandle
+  beforeAll(async () => {
+    handle = await openTestDatabase(engine, postgresUrl)
+  })
+  afterAll(() => handle.close())
+
+  it('keep no readable copy in the database when TESSERA_ENCRYPTION_KEY is set', async () => {
+    const db = handle.db
+    const encryptionKey = randomBytes(32)
+    const site = await createSite({ db, name: 'Sealed', allowedOrigins: [] })
+    const created = await createSealingKey({ db, siteId: site.id, operator: 'admin', encryptionKey })
+    const key = Buffer.from(created.key, 'base64')
+    const needles = [created.key, key.toString('base64url'), key.toString('hex')]
+    expect(await tablesContaining(db, needles)).toEqual([])
+    expect((await findSealingKey({ db, siteId: site.id, encryptionKey }))?.key).toEqual(key)
+    // Read with another encryption key, the stored key opens nothing: no key, so no sealing.
+    clearSealingKeyCache()
+    expect(await findSealingKey({ db, siteId: site.id, encryptionKey: randomBytes(32) })).toBeUndefined()
+    clearSealingKeyCache()
+  })
+
+  it('never make a third key, even when asked twice at once', async () => {
+    const db = handle.db
+    const site = await createSite({ db, name: 'Busy', allowedOrigins: [] })
+    const attempts = await Promise.allSettled(
+      [1, 2, 3, 4].map(() => createSealingKey({ db, siteId: site.id, operator: 'admin' })),
+    )
+    expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(2)
+    const sealing = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value] : []))
+    expect(sealing.map((key) => key.sealing).sort()).toEqual([false, true])
+    const first = sealing.find((key) => key.sealing)
+    expect((await findSealingKey({ db, siteId: site.id }))?.id).toBe(first?.id)
+    await removeSealingKey({ db, keyId: first?.id ?? '', operator: 'admin' })
+    expect((await findSealingKey({ db, siteId: site.id }))?.id).toBe(sealing.find((key) => !key.sealing)?.id)
+  })
+})

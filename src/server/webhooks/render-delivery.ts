@@ -1,0 +1,56 @@
+import 'server-only'
+import type { WebhookFormat } from '@/contracts/console'
+import type { StoredEvent } from '@/contracts/server-api'
+import { type EventContext, toFingerprintEvent } from '../fingerprint/to-fingerprint-event'
+import {
+  FINGERPRINT_SIGNATURE_HEADER,
+  SIGNATURE_HEADER,
+  signFingerprintPayload,
+  signPayload,
+} from './sign-payload'
+
+/** What the outbox holds for each delivery, whatever the webhook's format: Tessera's own body. */
+export interface IdentificationPayload {
+  type: 'identification'
+  event: StoredEvent
+}
+
+export function isIdentificationPayload(payload: unknown): payload is IdentificationPayload {
+  if (typeof payload !== 'object' || payload === null || !('event' in payload)) return false
+  const event = payload.event
+  return (
+    typeof event === 'object' && event !== null && 'requestId' in event && typeof event.requestId === 'string'
+  )
+}
+
+/**
+ * The body and signature header of one delivery. Tessera's format sends the stored payload as it
+ * is, signed over "<t>.<body>"; Fingerprint's sends the v4 event (as it was when identified: the
+ * visitor's history up to it, no later suspect flag) with `fpjs-event-signature: v1=<hex HMAC>`,
+ * which Fingerprint's `isValidWebhookSignature` checks.
+ */
+export function renderDelivery({
+  format,
+  payload,
+  secret,
+  timestamp,
+  context,
+}: {
+  format: WebhookFormat
+  payload: IdentificationPayload
+  secret: string
+  timestamp: number
+  context?: EventContext
+}): { body: string; headers: Record<string, string> } {
+  if (format === 'fingerprint-v4') {
+    const body = JSON.stringify(
+      toFingerprintEvent(payload.event, {
+        firstSeenAt: context?.firstSeenAt,
+        lastSeenAt: context?.lastSeenAt,
+      }),
+    )
+    return { body, headers: { [FINGERPRINT_SIGNATURE_HEADER]: signFingerprintPayload({ secret, body }) } }
+  }
+  const body = JSON.stringify(payload)
+  return { body, headers: { [SIGNATURE_HEADER]: signPayload({ secret, body, timestamp }) } }
+}
