@@ -8,7 +8,8 @@
 //   integrator installs. Its own manifest, not the repository's: that one carries the server's
 //   dependencies (Next.js, PGlite, argon2…), which an SDK user must not install.
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 
@@ -57,6 +58,29 @@ const types = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-
   stdio: 'inherit',
 })
 if (types.status !== 0) process.exit(types.status ?? 1)
+completeTypeImports('dist/types')
+
+/**
+ * tsc writes declarations with the sources' extensionless imports ('./cache', '../../agent'),
+ * which TypeScript under `moduleResolution: node16/nodenext` refuses in an ES module package.
+ * Each relative import becomes the file it names ('./cache.js', '../../agent/index.js').
+ */
+function completeTypeImports(directory) {
+  for (const entry of readdirSync(directory, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue
+    const file = path.join(entry.parentPath ?? entry.path, entry.name)
+    const text = readFileSync(file, 'utf8').replace(
+      /(from\s+|import\()(['"])(\.{1,2}\/[^'"]*)\2/g,
+      (whole, lead, quote, specifier) => {
+        const target = path.resolve(path.dirname(file), specifier)
+        if (existsSync(`${target}.d.ts`)) return `${lead}${quote}${specifier}.js${quote}`
+        if (existsSync(path.join(target, 'index.d.ts'))) return `${lead}${quote}${specifier}/index.js${quote}`
+        return whole
+      },
+    )
+    writeFileSync(file, text)
+  }
+}
 
 const root = JSON.parse(readFileSync('package.json', 'utf8'))
 const entry = (name, file) => ({ types: `./types/${name}/index.d.ts`, default: `./${file}/index.mjs` })

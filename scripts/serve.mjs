@@ -15,7 +15,9 @@ const hostname = process.env.TESSERA_HOST ?? '0.0.0.0'
 const app = next({ dev: false, hostname, port })
 const handle = app.getRequestHandler()
 await app.prepare()
-const { prepareRequest, serveNodeRoute, whenTesseraReady } = await import('../dist/server/serve-node-route.mjs')
+const { prepareRequest, serveNodeRoute, whenTesseraReady } = await import(
+  '../dist/server/serve-node-route.mjs'
+)
 // Next.js runs start-up (src/instrumentation.ts) without waiting for it: listen once it is done.
 await whenTesseraReady()
 

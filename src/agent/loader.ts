@@ -4,8 +4,11 @@ import { type FrameMessage, type IdentifyResult, isFrameMessage, type LoaderMess
 export type { IdentifyResult }
 
 export interface LoadOptions {
-  /** The public site key from the console. */
-  siteKey: string
+  /**
+   * The public site key from the console. Required with an `endpoint` on another origin; a page
+   * served by Tessera itself may leave it out (its default site).
+   */
+  siteKey?: string
   /**
    * The Tessera server's origin, e.g. https://tessera.example.com.
    * @default the current page's origin
@@ -61,6 +64,7 @@ export async function load(options: LoadOptions): Promise<Agent> {
         }),
     }
   }
+  if (!options.siteKey) throw new Error('Tessera: load() needs the siteKey from the console.')
   return loadFrame(endpoint, options.siteKey, options.timeout ?? 10_000)
 }
 

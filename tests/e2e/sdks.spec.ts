@@ -276,6 +276,12 @@ test.describe('Node SDK against a running Tessera', () => {
       .getEvent('x')
       .catch((thrown: unknown) => thrown)
     expect(unreachable).toMatchObject({ status: 0, code: 'network_error' })
+    // An ID is one path segment: it cannot walk to another route.
+    const walked = await sdk
+      .createClient({ endpoint: tessera.url, secretKey: await newKey() })
+      .deleteVisitor('..')
+      .catch((thrown: unknown) => thrown)
+    expect(walked).toMatchObject({ status: 400, code: 'invalid_request' })
   })
 
   test('verifyWebhook accepts a real delivery, and refuses it tampered or stale', async ({ page }) => {

@@ -12,9 +12,10 @@ export interface FirstPartySite {
 
 /**
  * An integrator's site on its own origin, in the shape of examples/next-first-party: its pages,
- * its script, and Tessera proxied under /metrics as Next.js rewrites do it (the path kept, Host
- * set to Tessera's, X-Forwarded-Host added, X-Forwarded-For set to the client's address unless
- * the client sent one). A node:http server rather than a second Next.js build, to keep CI fast.
+ * its script, and Tessera proxied under /metrics as that example's route does it (the path kept,
+ * Host set to Tessera's, X-Forwarded-Host added, X-Forwarded-For set to the client's address
+ * unless the client sent one, as `next start` does). A node:http server rather than a second
+ * Next.js build, to keep CI fast.
  *
  * GET /?mode=first-party (default): the React SDK calls /metrics/r, this origin.
  * GET /?mode=frame: the React SDK talks to Tessera's own origin through /frame.

@@ -92,12 +92,16 @@ export function createClient({
     return body as Result
   }
 
-  const segment = (value: string) => encodeURIComponent(value)
+  // An ID is one path segment: '.', '..' or '' would resolve to another route of the API.
+  const segment = (value: string) => {
+    if (/^\.{0,2}$/.test(value)) throw new TesseraApiError(400, 'invalid_request', `Not an ID: "${value}".`)
+    return encodeURIComponent(value)
+  }
   return {
-    getEvent: (requestId) => call<Event>('GET', `events/${segment(requestId)}`),
-    getVisitor: (visitorId, query = {}) =>
+    getEvent: async (requestId) => call<Event>('GET', `events/${segment(requestId)}`),
+    getVisitor: async (visitorId, query = {}) =>
       call<VisitorHistory>('GET', `visitors/${segment(visitorId)}`, { ...query }),
     searchEvents: (query = {}) => call<EventPage>('GET', 'events', { ...query }),
-    deleteVisitor: (visitorId) => call<void>('DELETE', `visitors/${segment(visitorId)}`),
+    deleteVisitor: async (visitorId) => call<void>('DELETE', `visitors/${segment(visitorId)}`),
   }
 }

@@ -81,6 +81,7 @@ export type ErrorCode =
   | 'request_reused'
   | 'request_expired'
   | 'email_taken'
+  | 'conflict'
   | 'not_found'
   | 'service_unavailable'
   | 'internal_error'

@@ -20,8 +20,11 @@ export type { CacheLocation, CacheOptions } from './visitor-data-cache'
 const TesseraContext = createContext<VisitorDataClient | null>(null)
 
 export interface TesseraProviderProps {
-  /** The public site key from the console. */
-  siteKey: string
+  /**
+   * The public site key from the console. Only a page served by Tessera itself may leave it out
+   * (its default site).
+   */
+  siteKey?: string
   /**
    * The Tessera server's origin, or your own when you proxy Tessera (first-party serving).
    * @default the page's origin
