@@ -10,7 +10,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'tests/unit/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['tests/support/postgres-server.ts'],
     // Route handlers under test open the process-wide database: an in-memory PGlite per test file.

@@ -1,7 +1,9 @@
 // Tessera's production HTTP server: Next.js behind a thin node:http front that owns
 // X-Forwarded-For. `next start` passes a client-sent X-Forwarded-For through unchanged, so any
 // caller could pick its own IP; here only the entries added by TESSERA_TRUSTED_PROXIES
-// proxies are kept, followed by the address of the socket itself. The agent's hot path
+// proxies are kept, followed by the address of the socket itself, and the public paths of
+// first-party serving (TESSERA_AGENT_PATH, TESSERA_API_PREFIX) become the canonical ones
+// (prepareRequest in src/server/http/serve-node-route.ts). The agent's hot path
 // (POST /api/v1/identify) is answered here directly, with the same handler as its Next.js
 // route (src/server/http/serve-node-route.ts, built by scripts/build-server.mjs).
 import { createServer } from 'node:http'
@@ -9,12 +11,13 @@ import next from 'next'
 
 const port = Number(process.env.PORT ?? 3000)
 const hostname = process.env.TESSERA_HOST ?? '0.0.0.0'
-const trustedProxies = Number(process.env.TESSERA_TRUSTED_PROXIES ?? 0)
 
 const app = next({ dev: false, hostname, port })
 const handle = app.getRequestHandler()
 await app.prepare()
-const { serveNodeRoute, whenTesseraReady } = await import('../dist/server/serve-node-route.mjs')
+const { prepareRequest, serveNodeRoute, whenTesseraReady } = await import(
+  '../dist/server/serve-node-route.mjs'
+)
 // Next.js runs start-up (src/instrumentation.ts) without waiting for it: listen once it is done.
 await whenTesseraReady()
 
@@ -24,15 +27,7 @@ await whenTesseraReady()
 const timeouts = { requestTimeout: 15_000, headersTimeout: 10_000, connectionsCheckingInterval: 1_000 }
 
 createServer(timeouts, (request, response) => {
-  const header = request.headers['x-forwarded-for']
-  const chain = (Array.isArray(header) ? header.join(',') : (header ?? ''))
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-  const trusted = trustedProxies > 0 ? chain.slice(-trustedProxies) : []
-  request.headers['x-forwarded-for'] = [...trusted, request.socket.remoteAddress ?? '']
-    .filter(Boolean)
-    .join(', ')
+  prepareRequest(request)
   if (!serveNodeRoute(request, response)) handle(request, response)
 }).listen(port, hostname, () => {
   console.log(

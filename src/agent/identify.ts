@@ -5,13 +5,20 @@ const TOKEN_KEY = '_tessera_vid'
 
 export interface IdentifyRequestOptions {
   endpoint: string
+  /** Path of the agent's API on `endpoint` (TESSERA_API_PREFIX, or where a proxy maps it). */
+  apiPrefix?: string
   /** A collection already made on this page, to send instead of collecting again. */
   collection?: CollectResult
   siteKey?: string
   url: string
   tag?: Record<string, unknown>
   linkedId?: string
+  /** Also return the collection itself (every component with its value and duration). */
+  withCollection?: boolean
 }
+
+/** The path of the agent's API when none is configured. */
+export const DEFAULT_API_PREFIX = '/api/v1'
 
 /** The stored visitor token: localStorage first, then the IndexedDB copy. */
 async function readToken(): Promise<string | undefined> {
@@ -67,8 +74,10 @@ export async function clearStoredToken(): Promise<void> {
 
 /** Collects the signals and asks the Tessera server who this browser is. */
 export async function identify(options: IdentifyRequestOptions): Promise<IdentifyResult> {
-  const [{ components }, storedToken] = await Promise.all([options.collection ?? collect(), readToken()])
-  const response = await fetch(`${options.endpoint}/api/v1/identify`, {
+  const [collection, storedToken] = await Promise.all([options.collection ?? collect(), readToken()])
+  const { components } = collection
+  const apiPrefix = (options.apiPrefix ?? DEFAULT_API_PREFIX).replace(/\/+$/, '')
+  const response = await fetch(`${options.endpoint}${apiPrefix}/identify`, {
     method: 'POST',
     credentials: 'include',
     headers: { 'content-type': 'application/json' },
@@ -86,5 +95,5 @@ export async function identify(options: IdentifyRequestOptions): Promise<Identif
     throw new Error(`Tessera: ${body?.error?.message ?? `identification failed (HTTP ${response.status})`}`)
   const { storedToken: token, ...result } = body as IdentifyResult & { storedToken?: string }
   if (token) await writeToken(token)
-  return result
+  return options.withCollection ? { ...result, collection } : result
 }

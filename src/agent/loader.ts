@@ -4,13 +4,23 @@ import { type FrameMessage, type IdentifyResult, isFrameMessage, type LoaderMess
 export type { IdentifyResult }
 
 export interface LoadOptions {
-  /** The public site key from the console. */
-  siteKey: string
+  /**
+   * The public site key from the console. Required with an `endpoint` on another origin; a page
+   * served by Tessera itself may leave it out (its default site).
+   */
+  siteKey?: string
   /**
    * The Tessera server's origin, e.g. https://tessera.example.com.
    * @default the current page's origin
    */
   endpoint?: string
+  /**
+   * Path of the agent's API on `endpoint` when it is not Tessera's own: the server's
+   * TESSERA_API_PREFIX, or the path your proxy serves Tessera's API under (first-party serving).
+   * Used when `endpoint` is the page's own origin; the /frame collector knows its own.
+   * @default '/api/v1'
+   */
+  apiPrefix?: string
   /**
    * How long to wait for the collector frame before giving up (ms).
    * @default 10000
@@ -23,6 +33,12 @@ export interface GetOptions {
   tag?: Record<string, unknown>
   /** Your identifier for this visitor, e.g. an account ID. */
   linkedId?: string
+  /**
+   * Also return what was collected (`result.collection`: every signal with its value and
+   * duration), e.g. to show visitors what their browser gives away.
+   * @default false
+   */
+  withCollection?: boolean
 }
 
 export interface Agent {
@@ -38,9 +54,17 @@ export async function load(options: LoadOptions): Promise<Agent> {
   const endpoint = new URL(options.endpoint ?? window.location.origin).origin
   if (endpoint === window.location.origin) {
     return {
-      get: (get = {}) => identify({ endpoint, siteKey: options.siteKey, url: window.location.href, ...get }),
+      get: (get = {}) =>
+        identify({
+          endpoint,
+          apiPrefix: options.apiPrefix,
+          siteKey: options.siteKey,
+          url: window.location.href,
+          ...get,
+        }),
     }
   }
+  if (!options.siteKey) throw new Error('Tessera: load() needs the siteKey from the console.')
   return loadFrame(endpoint, options.siteKey, options.timeout ?? 10_000)
 }
 

@@ -1,10 +1,19 @@
+import type { CollectResult } from './collect'
+
 /**
  * The postMessage protocol between the loader (on the integrator's page) and /frame. Checked by
  * hand rather than with zod: the agent's size budget has no room for a validation library.
  */
 export type LoaderMessage =
   | { tessera: 'hello'; siteKey: string }
-  | { tessera: 'get'; id: string; tag?: Record<string, unknown>; linkedId?: string; url: string }
+  | {
+      tessera: 'get'
+      id: string
+      tag?: Record<string, unknown>
+      linkedId?: string
+      url: string
+      withCollection?: boolean
+    }
 
 export type FrameMessage =
   | { tessera: 'ready' }
@@ -23,6 +32,8 @@ export interface IdentifyResult {
   suspectScore: number
   /** Present when the site has a sealing key: send it to your back end, which opens it with the key. */
   sealed_result?: string
+  /** What the agent collected; only when asked for with `withCollection`. */
+  collection?: CollectResult
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -37,6 +48,7 @@ export function isLoaderMessage(value: unknown): value is LoaderMessage {
     typeof value.id === 'string' &&
     typeof value.url === 'string' &&
     (value.linkedId === undefined || typeof value.linkedId === 'string') &&
+    (value.withCollection === undefined || typeof value.withCollection === 'boolean') &&
     (value.tag === undefined || isObject(value.tag))
   )
 }

@@ -1,6 +1,8 @@
 import 'server-only'
 import { z } from 'zod'
 import { weakOperatorPasswordFeedback } from '../contracts/password-strength'
+import { publicPathProblem } from './http/public-paths'
+import { parseTrustedProxies } from './http/trusted-proxies'
 
 const flag = z
   .enum(['0', '1', 'true', 'false'])
@@ -82,8 +84,23 @@ export const EnvSchema = z.object({
       }
       return origins
     }),
-  /** How many reverse proxies (load balancers) sit in front of Tessera and append to X-Forwarded-For. */
-  TESSERA_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Who may append to X-Forwarded-For in front of Tessera: how many reverse proxies (load
+   * balancers), or their addresses and CIDR ranges (comma-separated), which no client can forge.
+   */
+  TESSERA_TRUSTED_PROXIES: z
+    .string()
+    .default('0')
+    .transform((value, context) => {
+      const trusted = parseTrustedProxies(value)
+      if (!('error' in trusted)) return trusted
+      context.addIssue({ code: 'custom', message: `TESSERA_TRUSTED_PROXIES: ${trusted.error}` })
+      return z.NEVER
+    }),
+  /** Another public path of the loader script (first-party serving), e.g. /metrics/t.js. */
+  TESSERA_AGENT_PATH: publicPath('TESSERA_AGENT_PATH'),
+  /** Another public path prefix of the agent's API (first-party serving), e.g. /metrics/r. */
+  TESSERA_API_PREFIX: publicPath('TESSERA_API_PREFIX'),
   /** Test-only fault switch: lets the e2e suite make a screen throw. Never enable in production. */
   TESSERA_TEST_FAULTS: flag,
   /** Test-only: lets webhooks reach loopback and private networks (tests' local receivers). Never enable in production. */
@@ -91,6 +108,18 @@ export const EnvSchema = z.object({
 })
 
 export type Env = z.infer<typeof EnvSchema>
+
+function publicPath(name: string) {
+  return z
+    .string()
+    .trim()
+    .transform((value) => value.replace(/\/+$/, ''))
+    .superRefine((value, context) => {
+      const problem = publicPathProblem(value)
+      if (problem) context.addIssue({ code: 'custom', message: `${name} ${problem}` })
+    })
+    .optional()
+}
 
 /** scheme://host[:port], nothing else: what browsers send in Origin and frame-ancestors accepts. */
 export function isOrigin(value: string): boolean {

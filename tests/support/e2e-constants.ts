@@ -13,4 +13,9 @@ export const EXTRA_SERVER_PORTS = {
   errorScreen: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 90,
   console: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 91,
   fingerprint: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 92,
+  sdks: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 93,
 } as const
+
+/** The integrator's site that proxies Tessera (sdks.spec.ts), and its webhook receiver. */
+export const FIRST_PARTY_SITE_PORT = Number(process.env.TESSERA_E2E_PORT ?? 3100) + 94
+export const WEBHOOK_RECEIVER_PORT = Number(process.env.TESSERA_E2E_PORT ?? 3100) + 95

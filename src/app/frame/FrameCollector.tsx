@@ -40,6 +40,7 @@ export function FrameCollector({
           url: message.url,
           tag: message.tag,
           linkedId: message.linkedId,
+          withCollection: message.withCollection,
         })
         reply(event.origin, { tessera: 'result', id: message.id, result })
         setStatus('Identified.')

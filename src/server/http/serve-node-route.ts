@@ -1,9 +1,12 @@
 import 'server-only'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { getEnv } from '../env'
 import { identifyRoute } from '../identification/identify-route'
 import { log } from '../log'
+import { canonicalUrl } from './public-paths'
 import { baseHeaders, denyFraming } from './security-headers'
+import { forwardedFor } from './trusted-proxies'
 
 type RouteHandler = (request: Request) => Promise<Response>
 
@@ -23,6 +26,21 @@ const securityHeaders: Record<string, string> = Object.fromEntries(
 )
 
 export { whenTesseraReady } from '../readiness'
+
+/**
+ * What the front does to every request before anything answers it: X-Forwarded-For keeps only
+ * what trusted proxies added, then the socket's address (`next start` would pass a client's own
+ * through); a public path (TESSERA_AGENT_PATH, TESSERA_API_PREFIX) becomes its canonical one.
+ */
+export function prepareRequest(request: IncomingMessage): void {
+  request.headers['x-forwarded-for'] = forwardedFor(
+    request.headers['x-forwarded-for'],
+    request.socket.remoteAddress,
+    getEnv().TESSERA_TRUSTED_PROXIES,
+  )
+  const canonical = canonicalUrl(request.url ?? '/')
+  if (canonical) request.url = canonical
+}
 
 /**
  * Answers the request when it is one of nodeRoutes, or its path is not valid %-encoding, and

@@ -6,6 +6,7 @@ import { clientAddress } from '../http/client-address'
 import { HttpError } from '../http/errors'
 import { parseRequest } from '../http/parse-request'
 import { handle, json } from '../http/respond'
+import { trustsProxies } from '../http/trusted-proxies'
 import { sealIdentification } from '../sealing/seal-identification'
 import { findSite, type Site } from '../sites/find-site'
 import { identifyVisitor } from './identify-visitor'
@@ -59,6 +60,7 @@ function assertOriginAllowed(request: Request, site: Site) {
 function ownHosts(request: Request): string[] {
   const hosts = [request.headers.get('host') ?? new URL(request.url).host]
   const forwarded = request.headers.get('x-forwarded-host')
-  if (forwarded && getEnv().TESSERA_TRUSTED_PROXIES > 0) hosts.push(forwarded.split(',')[0]?.trim() ?? '')
+  if (forwarded && trustsProxies(getEnv().TESSERA_TRUSTED_PROXIES))
+    hosts.push(forwarded.split(',')[0]?.trim() ?? '')
   return hosts
 }

@@ -1,11 +1,12 @@
 'use client'
 
 import { useCallback, useEffect, useState } from 'react'
-import { type CollectResult, collect } from '@/agent'
-import { clearStoredToken, identify } from '@/agent/identify'
+import type { CollectResult } from '@/agent'
+import { clearStoredToken } from '@/agent/identify'
 import type { IdentifyResult } from '@/agent/messages'
 import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
+import { useVisitorData } from '@/sdk/react'
 import type { DeviceReport as DeviceReportData } from '@/server/identification/read-device-report'
 import styles from './DeviceReport.module.css'
 import { MatchExplanation } from './MatchExplanation'
@@ -32,23 +33,21 @@ function time(iso: string) {
 export function DeviceReport() {
   const [state, setState] = useState<State>({ step: 'collecting' })
   const [confirming, setConfirming] = useState(false)
+  const { getData } = useVisitorData({ immediate: false, withCollection: true })
 
   const run = useCallback(async () => {
     setState({ step: 'collecting' })
     try {
-      const collection = await collect()
-      const result = await identify({
-        endpoint: window.location.origin,
-        url: window.location.href,
-        collection,
-      })
+      // Each run (and "check again") is a fresh identification, with what was collected to show.
+      const { collection, ...result } = await getData({ ignoreCache: true })
+      if (!collection) throw new Error('The agent did not return what it collected.')
       const response = await fetch('/api/v1/device', { cache: 'no-store' })
       const report = response.ok ? ((await response.json()) as Report) : null
       setState({ step: 'ready', collection, result, report })
     } catch (error) {
       setState({ step: 'failed', message: error instanceof Error ? error.message : String(error) })
     }
-  }, [])
+  }, [getData])
 
   useEffect(() => {
     void run()

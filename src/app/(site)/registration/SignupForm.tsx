@@ -1,9 +1,9 @@
 'use client'
 
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react'
-import { identify } from '@/agent/identify'
 import { ProofOfWork } from '@/components/ProofOfWork'
 import type { SignupOutcome } from '@/contracts/signup'
+import { useVisitorData } from '@/sdk/react'
 import styles from './SignupForm.module.css'
 
 type Fields = { name: string; email: string; password: string; terms: boolean }
@@ -28,19 +28,21 @@ export function SignupForm() {
     state: 'running',
   })
   const formRef = useRef<HTMLFormElement>(null)
+  const { getData } = useVisitorData({ immediate: false })
 
   // Each sign-up attempt spends one device check; a fresh one is made after every attempt.
   const runCheck = useCallback(async () => {
     setCheck({ state: 'running' })
     try {
-      const result = await identify({ endpoint: window.location.origin, url: window.location.href })
+      // Never a cached answer: each check's request ID is spent by one sign-up attempt.
+      const result = await getData({ ignoreCache: true })
       setCheck({ state: 'ready', requestId: result.requestId })
       return result.requestId
     } catch {
       setCheck({ state: 'failed' })
       return undefined
     }
-  }, [])
+  }, [getData])
 
   useEffect(() => {
     void runCheck()

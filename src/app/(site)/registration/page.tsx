@@ -1,8 +1,14 @@
 import type { Metadata } from 'next'
+import { TesseraProvider } from '@/sdk/react'
 import { SignupForm } from './SignupForm'
 
 export const metadata: Metadata = { title: 'Create your account' }
 
 export default function RegistrationPage() {
-  return <SignupForm />
+  // Tessera's own page: the React SDK with the default site, on this origin.
+  return (
+    <TesseraProvider>
+      <SignupForm />
+    </TesseraProvider>
+  )
 }

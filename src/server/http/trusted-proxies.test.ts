@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { parseEnv } from '../env'
+import { clientInChain, forwardedFor, parseTrustedProxies, type TrustedProxies } from './trusted-proxies'
+
+function trusted(value: string): TrustedProxies {
+  const parsed = parseTrustedProxies(value)
+  if ('error' in parsed) throw new Error(parsed.error)
+  return parsed
+}
+
+/** What Tessera takes as the client's address: the front's rewrite, then the read. */
+function client(header: string | undefined, socket: string, value: string) {
+  return clientInChain(forwardedFor(header, socket, trusted(value)), trusted(value))
+}
+
+describe('TESSERA_TRUSTED_PROXIES', () => {
+  it('as a count: the entries that many proxies appended', () => {
+    expect(client('6.6.6.6', '203.0.113.9', '0')).toBe('203.0.113.9')
+    expect(client('6.6.6.6, 198.51.100.4', '10.0.0.2', '1')).toBe('198.51.100.4')
+    expect(client(undefined, '198.51.100.4', '1')).toBe('198.51.100.4')
+    expect(forwardedFor('6.6.6.6, 198.51.100.4', '10.0.0.2', trusted('1'))).toBe('198.51.100.4, 10.0.0.2')
+  })
+
+  it('as addresses: a client reaching Tessera directly cannot choose its address', () => {
+    const proxies = '10.0.0.0/8, 127.0.0.2, ::1'
+    // Directly, with a forged header: the socket is the client.
+    expect(client('198.51.100.4', '203.0.113.9', proxies)).toBe('203.0.113.9')
+    expect(forwardedFor('198.51.100.4', '203.0.113.9', trusted(proxies))).toBe('203.0.113.9')
+    // Through a trusted proxy: the address it appended, not what the client wrote before it.
+    expect(client('6.6.6.6, 198.51.100.4', '10.1.2.3', proxies)).toBe('198.51.100.4')
+    expect(client('6.6.6.6, 127.0.0.1', '::ffff:127.0.0.2', proxies)).toBe('127.0.0.1')
+    // Through two trusted proxies, one behind the other.
+    expect(client('198.51.100.4, 10.9.9.9', '10.1.2.3', proxies)).toBe('198.51.100.4')
+    // A trusted proxy that added nothing: itself.
+    expect(client(undefined, '10.1.2.3', proxies)).toBe('10.1.2.3')
+    // Garbage in the chain stops the walk there.
+    expect(client('198.51.100.4, not-an-ip', '10.1.2.3', proxies)).toBe('not-an-ip')
+    expect(client('1.2.3.4', '::1', proxies)).toBe('1.2.3.4')
+  })
+
+  it('is validated at start-up', () => {
+    expect(parseEnv({}).TESSERA_TRUSTED_PROXIES).toEqual({ count: 0 })
+    expect(parseEnv({ TESSERA_TRUSTED_PROXIES: '2' }).TESSERA_TRUSTED_PROXIES).toEqual({ count: 2 })
+    expect('ranges' in parseEnv({ TESSERA_TRUSTED_PROXIES: '10.0.0.0/8,::1' }).TESSERA_TRUSTED_PROXIES).toBe(
+      true,
+    )
+    expect(() => parseEnv({ TESSERA_TRUSTED_PROXIES: '11' })).toThrow(/at most 10/)
+    expect(() => parseEnv({ TESSERA_TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/TESSERA_TRUSTED_PROXIES/)
+    expect(() => parseEnv({ TESSERA_TRUSTED_PROXIES: 'proxy.local' })).toThrow(/neither a number/)
+  })
+})
