@@ -1,17 +1,14 @@
 import { z } from 'zod'
+import { isOrigin } from './origin'
 import { weakOperatorPasswordFeedback } from './password-strength'
 
 const origin = z
   .string()
   .trim()
-  .refine((value) => {
-    try {
-      const url = new URL(value)
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value
-    } catch {
-      return false
-    }
-  }, 'Each origin is a scheme and host, like https://shop.example (no path, no trailing slash).')
+  .refine(
+    isOrigin,
+    'Each origin is a scheme and host, like https://shop.example (no path, no trailing slash).',
+  )
 
 export const SignInRequest = z.object({
   username: z.string().trim().min(1).max(64).default('admin'),

@@ -1,5 +1,6 @@
 import 'server-only'
 import { z } from 'zod'
+import { isOrigin } from '@/contracts/origin'
 import { weakOperatorPasswordFeedback } from '../contracts/password-strength'
 import { publicPathProblem } from './http/public-paths'
 import { parseTrustedProxies } from './http/trusted-proxies'
@@ -119,16 +120,6 @@ function publicPath(name: string) {
       if (problem) context.addIssue({ code: 'custom', message: `${name} ${problem}` })
     })
     .optional()
-}
-
-/** scheme://host[:port], nothing else: what browsers send in Origin and frame-ancestors accepts. */
-export function isOrigin(value: string): boolean {
-  try {
-    const url = new URL(value)
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value
-  } catch {
-    return false
-  }
 }
 
 /** Parses an environment; throws one readable error listing every invalid variable. */

@@ -2,6 +2,7 @@ import 'server-only'
 import { createHash, randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../db/client'
+import { readCookie } from '../http/cookies'
 import { HttpError } from '../http/errors'
 import { isHttps } from '../http/is-https'
 
@@ -65,11 +66,7 @@ export async function endOtherSessions({
 }
 
 export function sessionTokenOf(request: Request): string | undefined {
-  const cookie = (request.headers.get('cookie') ?? '')
-    .split(';')
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${SESSION_COOKIE}=`))
-  return cookie?.slice(SESSION_COOKIE.length + 1) || undefined
+  return readCookie(request, SESSION_COOKIE)
 }
 
 /** Every console endpoint starts here: 401 without a live session. */

@@ -1,7 +1,7 @@
 import 'server-only'
 import type { z } from 'zod'
 import type { FingerprintErrorCode, FingerprintErrorResponse } from '@/contracts/fingerprint-v4'
-import { type ErrorCode, HttpError } from '../http/errors'
+import { type ErrorCode, errorCatalogue, HttpError } from '../http/errors'
 import { parseParams } from '../http/parse-query'
 import { log } from '../log'
 
@@ -29,7 +29,7 @@ export function fingerprintHandler<Args extends [Request, ...unknown[]]>(
     } catch (error) {
       if (error instanceof HttpError) return fingerprintProblem(error, resource, args[0])
       log.error({ err: error }, 'unhandled route error')
-      return fingerprintError(500, 'failed', 'Something went wrong on our side.')
+      return fingerprintError(500, 'failed', errorCatalogue.internal_error.message)
     }
   }
 }

@@ -21,6 +21,8 @@ export const errorCatalogue = {
   conflict: { status: 409, message: 'This clashes with the current state; reload and try again.' },
   not_found: { status: 404, message: 'Nothing was found here.' },
   service_unavailable: { status: 503, message: 'The service is starting or unavailable; try again shortly.' },
+  /** Not a caller's mistake: an unexpected failure, logged; the answer says nothing more. */
+  internal_error: { status: 500, message: 'Something went wrong on our side.' },
 } as const
 
 export type ErrorCode = keyof typeof errorCatalogue

@@ -25,10 +25,7 @@ export function handle<Args extends unknown[]>(handler: (...args: Args) => Promi
     } catch (error) {
       if (error instanceof HttpError) return problem(error.code, error.message, error.details)
       log.error({ err: error }, 'unhandled route error')
-      return Response.json(
-        { error: { code: 'internal_error', message: 'Something went wrong on our side.' } },
-        { status: 500 },
-      )
+      return problem('internal_error')
     }
   }
 }

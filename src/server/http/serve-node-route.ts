@@ -4,6 +4,7 @@ import type { Socket } from 'node:net'
 import { getEnv } from '../env'
 import { identifyRoute } from '../identification/identify-route'
 import { log } from '../log'
+import { errorCatalogue } from './errors'
 import { canonicalUrl } from './public-paths'
 import { baseHeaders, denyFraming } from './security-headers'
 import { forwardedFor } from './trusted-proxies'
@@ -63,7 +64,7 @@ export function serveNodeRoute(request: IncomingMessage, response: ServerRespons
     log.error({ err: error }, 'node route failed')
     if (response.headersSent) return void response.destroy()
     sendJson(response, 500, {
-      error: { code: 'internal_error', message: 'Something went wrong on our side.' },
+      error: { code: 'internal_error', message: errorCatalogue.internal_error.message },
     })
   })
   return true

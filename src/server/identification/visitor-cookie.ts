@@ -1,4 +1,5 @@
 import 'server-only'
+import { readCookie } from '../http/cookies'
 import { isHttps } from '../http/is-https'
 
 export const VISITOR_COOKIE = 'tessera_vid'
@@ -22,9 +23,5 @@ export function clearedVisitorCookie(request: Request): string {
 
 /** The token from the cookie, else from the agent's header. */
 export function presentedToken(request: Request): string | undefined {
-  const cookie = (request.headers.get('cookie') ?? '')
-    .split(';')
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${VISITOR_COOKIE}=`))
-  return cookie?.slice(VISITOR_COOKIE.length + 1) || request.headers.get(VISITOR_TOKEN_HEADER) || undefined
+  return readCookie(request, VISITOR_COOKIE) || request.headers.get(VISITOR_TOKEN_HEADER) || undefined
 }
