@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { openDatabase } from '../src/server/db/client'
-import { syntheticDevice } from '../src/server/identification/synthetic-devices'
+import { syntheticDevice } from '../tests/support/synthetic-devices'
 import { assertProductionBuild } from '../tests/support/tessera-server'
 import { prefillVisitors } from './support/prefill-visitors'
 

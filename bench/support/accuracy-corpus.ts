@@ -1,7 +1,7 @@
 // The device profiles of bench:accuracy, generated deterministically: groups of profiles that share
 // one "hardware" (font set, GPU path, screen), where the members of a group are twins differing
 // only in one or two settings that no change scenario touches.
-import { seededRandom } from '../../src/server/identification/synthetic-devices'
+import { seededRandom } from '../../tests/support/synthetic-devices'
 import { type FontFamily, optionalFamilies } from './accuracy-fonts'
 
 export type Gpu = 'webgl2' | 'webgl1' | 'none'

@@ -1,7 +1,7 @@
 // The revisits of bench:accuracy: each is a new browser launch of a profile, with one ordinary
 // change or two at once. Every change is a pure function of the profile, so runs are repeatable.
 
-import { seededRandom } from '../../src/server/identification/synthetic-devices'
+import { seededRandom } from '../../tests/support/synthetic-devices'
 import { addedLanguages, type DeviceState, type Profile, travelAddress, travelZones } from './accuracy-corpus'
 import { optionalFamilies } from './accuracy-fonts'
 

@@ -1,6 +1,6 @@
 // The writes bench/durability.ts drives against a Tessera server, and how it reads them back.
 // An acknowledgement is a 2xx answer received in full: the server said the write is done.
-import { syntheticDevice } from '../../src/server/identification/synthetic-devices'
+import { syntheticDevice } from '../../tests/support/synthetic-devices'
 
 export interface IdentifyAck {
   kind: 'identify'

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Database } from '../../src/server/db/client'
 import { blockingKeys } from '../../src/server/identification/blocking-keys'
 import { profileComponents } from '../../src/server/identification/fingerprint-profile'
-import { syntheticDevice } from '../../src/server/identification/synthetic-devices'
+import { syntheticDevice } from '../../tests/support/synthetic-devices'
 
 const BATCH = 5_000
 

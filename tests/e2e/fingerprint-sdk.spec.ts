@@ -10,9 +10,9 @@ import {
   unsealEventsResponse,
 } from '@fingerprint/node-sdk'
 import { type APIRequestContext, expect, request as playwrightRequest, test } from '@playwright/test'
-import { syntheticDevice } from '../../src/server/identification/synthetic-devices'
 import { ADMIN_PASSWORD, EXTRA_SERVER_PORTS } from '../support/e2e-constants'
 import { signIn } from '../support/helpers'
+import { syntheticDevice } from '../support/synthetic-devices'
 import { type RunningServer, removeServerFiles, startTesseraServer } from '../support/tessera-server'
 
 /**

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { syntheticDevice } from '../../src/server/identification/synthetic-devices'
+import { syntheticDevice } from '../support/synthetic-devices'
 
 // POST /api/v1/identify is answered by scripts/serve.mjs ahead of Next.js: these go through the
 // real production front, its X-Forwarded-For rewrite and the bundled route.

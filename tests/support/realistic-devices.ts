@@ -1,5 +1,5 @@
 import type { ComponentResult, Json } from '../../src/contracts/identify'
-import { seededRandom } from '../../src/server/identification/synthetic-devices'
+import { seededRandom } from './synthetic-devices'
 
 export type Device = Record<string, Json>
 

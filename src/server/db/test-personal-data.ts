@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
+import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { identifyVisitor } from '../identification/identify-visitor'
-import { syntheticDevice } from '../identification/synthetic-devices'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
 import { decideSignup } from '../signup/decide-signup'
 import { createSite } from '../sites/create-site'

@@ -2,8 +2,8 @@ import { Agent, createServer, request as httpRequest, type Server } from 'node:h
 import { type AddressInfo, connect } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { getDb, queryRows } from '../db/client'
-import { syntheticDevice } from '../identification/synthetic-devices'
 import { ensureDefaultSite } from '../sites/ensure-default-site'
 import { serveNodeRoute } from './serve-node-route'
 

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type DatabaseHandle, queryRows } from '../db/client'
 import { openTestDatabase } from '../db/test-database'
 import { handle } from '../http/respond'
 import { identifyVisitor } from './identify-visitor'
-import { syntheticDevice } from './synthetic-devices'
 
 // Every log line the server writes in this file, as JSON text, through the real logger and its
 // serializers (the suite's own logger is silent).

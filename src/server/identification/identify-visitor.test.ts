@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { ComponentResult, IdentifyRequest } from '@/contracts/identify'
 import { asComponents, realisticDevice } from '../../../tests/support/realistic-devices'
+import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type DatabaseHandle, openDatabase, queryRows } from '../db/client'
 import { type Engine, openTestDatabase } from '../db/test-database'
 import { identifyVisitor } from './identify-visitor'
-import { syntheticDevice } from './synthetic-devices'
 
 const postgresUrl = inject('postgresUrl')
 const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']

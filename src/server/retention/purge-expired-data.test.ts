@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type DatabaseHandle, queryRows } from '../db/client'
 import { openTestDatabase } from '../db/test-database'
 import { seedPersonalData, tablesContaining } from '../db/test-personal-data'
 import { identifyVisitor } from '../identification/identify-visitor'
-import { syntheticDevice } from '../identification/synthetic-devices'
 import { purgeExpiredData } from './purge-expired-data'
 
 describe('purgeExpiredData', () => {

@@ -4,8 +4,8 @@ import { GET as exportDevice } from '@/app/api/v1/device/export/route'
 import { DELETE as forgetDevice, GET as readDevice } from '@/app/api/v1/device/route'
 import { POST as identify } from '@/app/api/v1/identify/route'
 import { getDb } from '@/server/db/client'
-import { syntheticDevice } from '@/server/identification/synthetic-devices'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
+import { syntheticDevice } from '../../support/synthetic-devices'
 import {
   changeCount,
   edge,

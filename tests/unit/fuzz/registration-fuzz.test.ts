@@ -4,9 +4,9 @@ import { GET as challenge } from '@/app/api/registration/challenge/route'
 import { POST as register } from '@/app/api/registration/route'
 import { POST as identify } from '@/app/api/v1/identify/route'
 import { getDb } from '@/server/db/client'
-import { syntheticDevice } from '@/server/identification/synthetic-devices'
 import { getServerSecret } from '@/server/settings/server-secret'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
+import { syntheticDevice } from '../../support/synthetic-devices'
 import { edge, type FuzzEndpoint, itFuzzesEach } from './fuzz-harness'
 
 let requestIds: string[] = []
