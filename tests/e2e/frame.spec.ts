@@ -34,9 +34,14 @@ test.use({ viewport: null })
 
 let allowed: Server
 let disallowed: Server
-test.beforeAll(async () => {
-  allowed = await serve(EMBEDDING_PORT, () => parentPage(defaultSiteKey()))
-  disallowed = await serve(DISALLOWED_PORT, () => parentPage(defaultSiteKey()))
+let siteKey = ''
+
+test.beforeAll(async ({ playwright }, testInfo) => {
+  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL })
+  siteKey = await defaultSiteKey(request)
+  await request.dispose()
+  allowed = await serve(EMBEDDING_PORT, () => parentPage(siteKey))
+  disallowed = await serve(DISALLOWED_PORT, () => parentPage(siteKey))
 })
 test.afterAll(() => {
   allowed.close()
@@ -70,7 +75,7 @@ test('a disallowed origin gets a clear rejection and no data', async ({ page }) 
 })
 
 test('/frame may be framed only by the origins allowed for its site key', async ({ request }) => {
-  const frame = await request.get(`/frame?siteKey=${defaultSiteKey()}`)
+  const frame = await request.get(`/frame?siteKey=${siteKey}`)
   expect(frame.headers()['content-security-policy']).toMatch(
     new RegExp(`; frame-ancestors 'self' http://localhost:${EMBEDDING_PORT}$`),
   )

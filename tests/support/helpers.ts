@@ -9,13 +9,14 @@ export function serverLog(): string {
   return readFileSync(file, 'utf8')
 }
 
-/** The default site's public key, as the server logged it at start. */
-export function defaultSiteKey(): string {
-  const line = serverLog()
-    .split('\n')
-    .find((entry) => entry.includes('"defaultSiteKey"'))
-  const key = line ? JSON.parse(line).defaultSiteKey : undefined
-  if (!key) throw new Error('The server did not log its default site key')
+/** The default site's public key, as the console lists it (signs the request context in). */
+export async function defaultSiteKey(request: APIRequestContext): Promise<string> {
+  await signIn(request)
+  const response = await request.get('/api/console/sites')
+  if (!response.ok()) throw new Error(`listing sites failed: ${response.status()} ${await response.text()}`)
+  const { sites } = (await response.json()) as { sites: { publicKey: string; isDefault: boolean }[] }
+  const key = sites.find((site) => site.isDefault)?.publicKey
+  if (!key) throw new Error('The console lists no default site')
   return key
 }
 

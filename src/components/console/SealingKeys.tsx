@@ -1,7 +1,7 @@
 'use client'
 
 import { useId, useState } from 'react'
-import type { SiteSummary } from '@/server/console/manage-sites'
+import type { SiteSummary } from '@/server/sites/manage-sites'
 import { CodeBlock } from '../CodeBlock'
 import { callConsole, formatTime } from './api'
 import styles from './console.module.css'

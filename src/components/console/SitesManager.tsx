@@ -2,7 +2,7 @@
 
 import { type FormEvent, useState } from 'react'
 import type { WebhookFormat } from '@/contracts/console'
-import type { SiteSummary } from '@/server/console/manage-sites'
+import type { SiteSummary } from '@/server/sites/manage-sites'
 import { CodeBlock } from '../CodeBlock'
 import { callConsole, formatTime } from './api'
 import styles from './console.module.css'

@@ -12,8 +12,8 @@ import { forgetVisitor } from '../identification/forget-visitor'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { writeSetting } from '../settings/write-setting'
 import { decideSignup } from './decide-signup'
+import { POLICY_SETTING } from './policy/read-policy'
 import { newChallenge } from './proof-of-work'
-import { POLICY_SETTING } from './signup-policy-store'
 
 const postgresUrl = inject('postgresUrl')
 const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']

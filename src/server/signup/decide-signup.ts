@@ -14,10 +14,10 @@ import { type Database, queryRows, violatedConstraint } from '../db/client'
 import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
 import { ACCOUNT_LIMIT_WINDOW_HOURS, deviceMark } from './device-mark'
-import { evaluatePolicy, type SignupFacts } from './evaluate-policy'
 import { PER_VISITOR_LIMIT } from './per-visitor-limit'
+import { evaluatePolicy, type SignupFacts } from './policy/evaluate-policy'
+import { readSignupPolicy } from './policy/read-policy'
 import { verifyChallenge } from './proof-of-work'
-import { readSignupPolicy } from './signup-policy-store'
 
 /** An identification older than this cannot be used to sign up. */
 export const MAX_EVENT_AGE_MS = 5 * 60 * 1000

@@ -1,9 +1,9 @@
 import { CreateApiKeyRequest } from '@/contracts/console'
 import { createApiKey } from '@/server/api/create-api-key'
 import { consoleHandler } from '@/server/console/console-handler'
-import { assertSiteExists } from '@/server/console/manage-sites'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
+import { assertSiteExists } from '@/server/sites/manage-sites'
 
 export const dynamic = 'force-dynamic'
 

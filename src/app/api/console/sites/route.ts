@@ -1,10 +1,10 @@
 import { SiteInput } from '@/contracts/console'
 import { consoleHandler } from '@/server/console/console-handler'
-import { listSites } from '@/server/console/manage-sites'
 import { getEnv } from '@/server/env'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
 import { createSite } from '@/server/sites/create-site'
+import { listSites } from '@/server/sites/manage-sites'
 
 export const dynamic = 'force-dynamic'
 

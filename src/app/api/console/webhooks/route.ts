@@ -1,8 +1,8 @@
 import { CreateWebhookRequest } from '@/contracts/console'
 import { consoleHandler } from '@/server/console/console-handler'
-import { assertSiteExists } from '@/server/console/manage-sites'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
+import { assertSiteExists } from '@/server/sites/manage-sites'
 import { createWebhook } from '@/server/webhooks/create-webhook'
 
 export const dynamic = 'force-dynamic'

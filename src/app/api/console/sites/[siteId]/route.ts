@@ -1,8 +1,8 @@
 import { SiteInput } from '@/contracts/console'
 import { consoleHandler } from '@/server/console/console-handler'
-import { updateSite } from '@/server/console/manage-sites'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
+import { updateSite } from '@/server/sites/manage-sites'
 
 export const dynamic = 'force-dynamic'
 

@@ -4,7 +4,7 @@ import type { WebhookFormat } from '@/contracts/console'
 import { type Database, queryRows } from '../db/client'
 import { HttpError } from '../http/errors'
 import { recordSealingKeys } from '../sealing/record-sealing-keys'
-import { clearSiteCache } from '../sites/find-site'
+import { clearSiteCache } from './find-site'
 
 export interface SiteSummary {
   id: string

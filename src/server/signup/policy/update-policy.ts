@@ -1,8 +1,8 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { SignupPolicy } from '@/contracts/signup-policy'
-import type { Database } from '../db/client'
-import { POLICY_SETTING, readSignupPolicy } from '../signup/signup-policy-store'
+import type { Database } from '../../db/client'
+import { POLICY_SETTING, readSignupPolicy } from './read-policy'
 
 /** Saves the policy and its audit entry together; the next sign-up decision uses it. */
 export async function updateSignupPolicy({

@@ -1,7 +1,7 @@
 import 'server-only'
 import { type SignupPolicy, SignupPolicy as SignupPolicySchema } from '@/contracts/signup-policy'
-import type { Database } from '../db/client'
-import { readSetting } from '../settings/read-setting'
+import type { Database } from '../../db/client'
+import { readSetting } from '../../settings/read-setting'
 
 export const POLICY_SETTING = 'signup_policy'
 
