@@ -62,14 +62,14 @@ export async function startFirstPartySite({
 }
 
 /**
- * The README's strict policy: scripts and connections only to this origin (and Tessera for the
- * /frame mode), no inline script, no eval, no blob workers; styles only from files too.
+ * The README's strict policy: scripts and connections only to this origin, Tessera only as a frame
+ * (the /frame mode), no inline script, no eval, no blob workers; styles only from files too.
  */
 export function strictPolicy(tessera: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
-    `connect-src 'self' ${tessera}`,
+    "connect-src 'self'",
     `frame-src ${tessera}`,
     "style-src 'self'",
     "img-src 'self'",
