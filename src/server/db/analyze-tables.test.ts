@@ -44,6 +44,10 @@ describe('analyzeChangedTables on the embedded database', () => {
       expect(await analyze()).not.toContain('component_stats')
       await db.execute(sql`update component_stats set visitors = 3 where digest like 'digest-1%'`)
       expect(await analyze()).toContain('component_stats')
+
+      // A table outside the search path (drizzle keeps its journal in its own schema) is named whole.
+      await db.execute(sql`create table drizzle.scratch as select n from generate_series(1, 500) as n`)
+      expect(await analyze()).toContain('scratch')
     } finally {
       await close()
     }

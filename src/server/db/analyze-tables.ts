@@ -15,14 +15,16 @@ import { type Database, queryRows } from './client'
  * PostgreSQL's page pruning only; large deployments run PostgreSQL, whose autovacuum does the rest.
  */
 export async function analyzeChangedTables(db: Database): Promise<string[]> {
-  const due = await queryRows<{ table: string }>(
+  const due = await queryRows<{ schema: string; table: string }>(
     db,
-    sql`select s.relname as "table" from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+    sql`select s.schemaname as "schema", s.relname as "table"
+        from pg_stat_user_tables s join pg_class c on c.oid = s.relid
         where s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)
            or (s.last_analyze is null and s.last_autoanalyze is null and s.n_live_tup > 50)
-        order by s.relname`,
+        order by s.schemaname, s.relname`,
   )
-  for (const { table } of due) await db.execute(sql`analyze ${sql.identifier(table)}`)
+  for (const { schema, table } of due)
+    await db.execute(sql`analyze ${sql.identifier(schema)}.${sql.identifier(table)}`)
   return due.map(({ table }) => table)
 }
 
