@@ -3,6 +3,7 @@
 import { useState } from 'react'
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { Overview as OverviewFigures } from '@/server/console/read-overview'
+import { formatBucket } from '../format'
 import styles from './console.module.css'
 import { usePolling } from './usePolling'
 
@@ -14,13 +15,6 @@ const rangeLabels: Record<Range, string> = {
   '24h': 'Last 24 hours',
   '7d': 'Last 7 days',
   '30d': 'Last 30 days',
-}
-
-function formatBucket(bucket: string, range: Range) {
-  const date = new Date(bucket)
-  return range === '24h'
-    ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-    : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })
 }
 
 /** Totals and the time series, refreshed every ten seconds. */
@@ -80,12 +74,14 @@ export function Overview() {
                   <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
                   <XAxis
                     dataKey="bucket"
-                    tickFormatter={(value: string) => formatBucket(value, range)}
+                    tickFormatter={(value: string) => formatBucket(value, range === '24h' ? 'hour' : 'day')}
                     stroke="var(--muted)"
                     fontSize={12}
                   />
                   <YAxis allowDecimals={false} stroke="var(--muted)" fontSize={12} />
-                  <Tooltip labelFormatter={(value) => formatBucket(String(value), range)} />
+                  <Tooltip
+                    labelFormatter={(value) => formatBucket(String(value), range === '24h' ? 'hour' : 'day')}
+                  />
                   <Legend />
                   <Area
                     type="monotone"

@@ -1,7 +1,7 @@
 'use client'
 
 import { useState } from 'react'
-import { formatTime } from './api'
+import { formatTime } from '../format'
 import styles from './console.module.css'
 import { usePolling } from './usePolling'
 

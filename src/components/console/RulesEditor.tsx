@@ -2,7 +2,8 @@
 
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import { SignupPolicy } from '@/contracts/signup-policy'
-import { callConsole, formatTime } from './api'
+import { formatTime } from '../format'
+import { callConsole } from './api'
 import styles from './console.module.css'
 
 type Outcome = 'deny' | 'challenge' | 'off'

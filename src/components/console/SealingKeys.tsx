@@ -3,7 +3,8 @@
 import { useId, useState } from 'react'
 import type { SiteSummary } from '@/server/sites/manage-sites'
 import { CodeBlock } from '../CodeBlock'
-import { callConsole, formatTime } from './api'
+import { formatTime } from '../format'
+import { callConsole } from './api'
 import styles from './console.module.css'
 
 interface CreatedKey {

@@ -1,6 +1,6 @@
 'use client'
 
-import { formatTime } from './api'
+import { formatTime } from '../format'
 import styles from './console.module.css'
 import { usePolling } from './usePolling'
 

@@ -2,7 +2,8 @@
 
 import { type FormEvent, useEffect, useState } from 'react'
 import type { VisitorPanel } from '@/server/console/look-up-visitor'
-import { callConsole, formatTime } from './api'
+import { formatTime } from '../format'
+import { callConsole } from './api'
 import styles from './console.module.css'
 import { SignalBadges } from './RecentEvents'
 

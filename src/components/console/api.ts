@@ -29,7 +29,3 @@ export class ConsoleError extends Error {
     super(message)
   }
 }
-
-export function formatTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-}

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { CollectResult } from '@/agent'
 import { clearStoredToken } from '@/agent/identify'
 import type { IdentifyResult } from '@/agent/messages'
+import { formatTime } from '@/components/format'
 import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
 import { useVisitorData } from '@/sdk/react'
@@ -23,10 +24,6 @@ const methods: Record<string, string> = {
   new: 'first visit',
   token: 'stored identifier',
   fingerprint: 'fingerprint match',
-}
-
-function time(iso: string) {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 }
 
 /** Runs the agent in this browser and shows everything Tessera knows about this device. */
@@ -117,7 +114,7 @@ export function DeviceReport() {
               </div>
               <div>
                 <dt>First seen</dt>
-                <dd>{time(state.result.firstSeenAt)}</dd>
+                <dd>{formatTime(state.result.firstSeenAt)}</dd>
               </div>
               <div>
                 <dt>Visits</dt>
@@ -170,7 +167,7 @@ export function DeviceReport() {
                   <tbody>
                     {state.report.history.map((visit) => (
                       <tr key={visit.requestId}>
-                        <td>{time(visit.createdAt)}</td>
+                        <td>{formatTime(visit.createdAt)}</td>
                         <td>{methods[visit.method] ?? visit.method}</td>
                         <td>{Math.round(visit.confidence * 100)}%</td>
                         <td>{visit.ip ?? '—'}</td>
