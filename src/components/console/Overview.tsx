@@ -5,6 +5,7 @@ import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, X
 import type { Overview as OverviewFigures } from '@/server/console/read-overview'
 import { formatBucket } from '../format'
 import styles from './console.module.css'
+import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
 type Range = '24h' | '7d' | '30d'
@@ -42,83 +43,77 @@ export function Overview() {
           ))}
         </fieldset>
       </div>
-      {loaded.state === 'loading' && (
-        <p role="status" className="muted">
-          Loading figures…
-        </p>
-      )}
-      {loaded.state === 'error' && (
-        <p role="alert" className={styles.error}>
-          {loaded.message}
-        </p>
-      )}
-      {loaded.state === 'ready' && (
-        <>
-          <dl className={styles.figures} aria-label={rangeLabels[range]}>
-            <Figure label="Identifications" value={loaded.data.totals.identifications} />
-            <Figure label="Unique visitors" value={loaded.data.totals.visitors} />
-            <Figure label="Returning" value={`${Math.round(loaded.data.totals.returningShare * 100)}%`} />
-            <Figure label="Bots" value={loaded.data.totals.bots} tone="danger" />
-            <Figure label="Sign-ups allowed" value={loaded.data.signups.allow} tone="ok" />
-            <Figure label="Challenged" value={loaded.data.signups.challenge} tone="warn" />
-            <Figure label="Denied" value={loaded.data.signups.deny} tone="danger" />
-          </dl>
-          <div className={`card ${styles.chart}`}>
-            {loaded.data.series.length === 0 ? (
-              <p className="muted">
-                No identifications in this range yet. Open /device-fingerprint to make one.
-              </p>
-            ) : (
-              <ResponsiveContainer width="100%" height={260}>
-                <AreaChart data={loaded.data.series} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
-                  <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-                  <XAxis
-                    dataKey="bucket"
-                    tickFormatter={(value: string) => formatBucket(value, range === '24h' ? 'hour' : 'day')}
-                    stroke="var(--muted)"
-                    fontSize={12}
-                  />
-                  <YAxis allowDecimals={false} stroke="var(--muted)" fontSize={12} />
-                  <Tooltip
-                    labelFormatter={(value) => formatBucket(String(value), range === '24h' ? 'hour' : 'day')}
-                  />
-                  <Legend />
-                  <Area
-                    type="monotone"
-                    dataKey="identifications"
-                    name="Identifications"
-                    stroke="#4338ca"
-                    fill="#4338ca33"
-                  />
-                  <Area
-                    type="monotone"
-                    dataKey="visitors"
-                    name="Visitors"
-                    stroke="#0e9384"
-                    fill="#0e938433"
-                  />
-                  <Area type="monotone" dataKey="bots" name="Bots" stroke="#b42318" fill="#b4231833" />
-                  <Area
-                    type="monotone"
-                    dataKey="allow"
-                    name="Sign-ups allowed"
-                    stroke="#067647"
-                    fill="#06764722"
-                  />
-                  <Area
-                    type="monotone"
-                    dataKey="challenge"
-                    name="Challenged"
-                    stroke="#b54708"
-                    fill="#b5470822"
-                  />
-                  <Area type="monotone" dataKey="deny" name="Denied" stroke="#912018" fill="#91201822" />
-                </AreaChart>
-              </ResponsiveContainer>
-            )}
-          </div>
-        </>
-      )}
+      <LoadedView loaded={loaded} what="figures">
+        {(data) => (
+          <>
+            <dl className={styles.figures} aria-label={rangeLabels[range]}>
+              <Figure label="Identifications" value={data.totals.identifications} />
+              <Figure label="Unique visitors" value={data.totals.visitors} />
+              <Figure label="Returning" value={`${Math.round(data.totals.returningShare * 100)}%`} />
+              <Figure label="Bots" value={data.totals.bots} tone="danger" />
+              <Figure label="Sign-ups allowed" value={data.signups.allow} tone="ok" />
+              <Figure label="Challenged" value={data.signups.challenge} tone="warn" />
+              <Figure label="Denied" value={data.signups.deny} tone="danger" />
+            </dl>
+            <div className={`card ${styles.chart}`}>
+              {data.series.length === 0 ? (
+                <p className="muted">
+                  No identifications in this range yet. Open /device-fingerprint to make one.
+                </p>
+              ) : (
+                <ResponsiveContainer width="100%" height={260}>
+                  <AreaChart data={data.series} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+                    <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+                    <XAxis
+                      dataKey="bucket"
+                      tickFormatter={(value: string) => formatBucket(value, range === '24h' ? 'hour' : 'day')}
+                      stroke="var(--muted)"
+                      fontSize={12}
+                    />
+                    <YAxis allowDecimals={false} stroke="var(--muted)" fontSize={12} />
+                    <Tooltip
+                      labelFormatter={(value) =>
+                        formatBucket(String(value), range === '24h' ? 'hour' : 'day')
+                      }
+                    />
+                    <Legend />
+                    <Area
+                      type="monotone"
+                      dataKey="identifications"
+                      name="Identifications"
+                      stroke="#4338ca"
+                      fill="#4338ca33"
+                    />
+                    <Area
+                      type="monotone"
+                      dataKey="visitors"
+                      name="Visitors"
+                      stroke="#0e9384"
+                      fill="#0e938433"
+                    />
+                    <Area type="monotone" dataKey="bots" name="Bots" stroke="#b42318" fill="#b4231833" />
+                    <Area
+                      type="monotone"
+                      dataKey="allow"
+                      name="Sign-ups allowed"
+                      stroke="#067647"
+                      fill="#06764722"
+                    />
+                    <Area
+                      type="monotone"
+                      dataKey="challenge"
+                      name="Challenged"
+                      stroke="#b54708"
+                      fill="#b5470822"
+                    />
+                    <Area type="monotone" dataKey="deny" name="Denied" stroke="#912018" fill="#91201822" />
+                  </AreaChart>
+                </ResponsiveContainer>
+              )}
+            </div>
+          </>
+        )}
+      </LoadedView>
     </section>
   )
 }

@@ -3,6 +3,7 @@
 import { useState } from 'react'
 import { formatTime } from '../format'
 import styles from './console.module.css'
+import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
 interface EventPage {
@@ -52,56 +53,50 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
         </label>
       </div>
       <div className={`card ${styles.tableCard}`}>
-        {loaded.state === 'loading' && (
-          <p role="status" className="muted">
-            Loading events…
-          </p>
-        )}
-        {loaded.state === 'error' && (
-          <p role="alert" className={styles.error}>
-            {loaded.message}
-          </p>
-        )}
-        {loaded.state === 'ready' && loaded.data.events.length === 0 && (
-          <p className="muted">No events match. Identifications appear here as they happen.</p>
-        )}
-        {loaded.state === 'ready' && loaded.data.events.length > 0 && (
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Visitor</th>
-                <th scope="col">Confidence</th>
-                <th scope="col">IP</th>
-                <th scope="col">Signals</th>
-                <th scope="col">Score</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaded.data.events.map((event) => (
-                <tr key={event.requestId}>
-                  <td>{formatTime(event.createdAt)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className={styles.linkButton}
-                      onClick={() => onOpenVisitor(event.visitorId)}
-                    >
-                      <code>{event.visitorId}</code>
-                    </button>
-                    {!event.visitorFound && <span className={`badge ${styles.newBadge}`}>new</span>}
-                  </td>
-                  <td>{Math.round(event.confidence.score * 100)}%</td>
-                  <td>{event.ip ?? '—'}</td>
-                  <td>
-                    <SignalBadges signals={event.signals} />
-                  </td>
-                  <td>{event.suspectScore}</td>
+        <LoadedView
+          loaded={loaded}
+          what="events"
+          isEmpty={(data) => data.events.length === 0}
+          empty="No events match. Identifications appear here as they happen."
+        >
+          {(data) => (
+            <table className={styles.table}>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Visitor</th>
+                  <th scope="col">Confidence</th>
+                  <th scope="col">IP</th>
+                  <th scope="col">Signals</th>
+                  <th scope="col">Score</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.events.map((event) => (
+                  <tr key={event.requestId}>
+                    <td>{formatTime(event.createdAt)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className={styles.linkButton}
+                        onClick={() => onOpenVisitor(event.visitorId)}
+                      >
+                        <code>{event.visitorId}</code>
+                      </button>
+                      {!event.visitorFound && <span className={`badge ${styles.newBadge}`}>new</span>}
+                    </td>
+                    <td>{Math.round(event.confidence.score * 100)}%</td>
+                    <td>{event.ip ?? '—'}</td>
+                    <td>
+                      <SignalBadges signals={event.signals} />
+                    </td>
+                    <td>{event.suspectScore}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </LoadedView>
         <div className={styles.pager}>
           <button
             type="button"

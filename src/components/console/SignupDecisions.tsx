@@ -2,6 +2,7 @@
 
 import { formatTime } from '../format'
 import styles from './console.module.css'
+import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
 interface Decision {
@@ -24,72 +25,64 @@ export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: 
     <section aria-labelledby="decisions-heading" className={styles.section}>
       <h2 id="decisions-heading">Sign-up decisions</h2>
       <div className={`card ${styles.tableCard}`}>
-        {loaded.state === 'loading' && (
-          <p role="status" className="muted">
-            Loading decisions…
-          </p>
-        )}
-        {loaded.state === 'error' && (
-          <p role="alert" className={styles.error}>
-            {loaded.message}
-          </p>
-        )}
-        {loaded.state === 'ready' && loaded.data.decisions.length === 0 && (
-          <p className="muted">
-            No sign-ups yet. Decisions from /registration appear here with their reasons.
-          </p>
-        )}
-        {loaded.state === 'ready' && loaded.data.decisions.length > 0 && (
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Email</th>
-                <th scope="col">Decision</th>
-                <th scope="col">Reasons</th>
-                <th scope="col">Visitor</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaded.data.decisions.map((decision) => (
-                <tr key={decision.requestId}>
-                  <td>{formatTime(decision.createdAt)}</td>
-                  <td>{decision.email}</td>
-                  <td>
-                    <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
-                      {outcomeLabels[decision.outcome]}
-                    </span>
-                    {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
-                  </td>
-                  <td>
-                    {decision.reasons.length === 0 ? (
-                      <span className="muted">no rule triggered</span>
-                    ) : (
-                      <ul className={styles.reasons}>
-                        {decision.reasons.map((reason) => (
-                          <li key={reason.rule}>{reason.message}</li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                  <td>
-                    {decision.visitorId ? (
-                      <button
-                        type="button"
-                        className={styles.linkButton}
-                        onClick={() => onOpenVisitor(decision.visitorId ?? '')}
-                      >
-                        <code>{decision.visitorId}</code>
-                      </button>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
+        <LoadedView
+          loaded={loaded}
+          what="decisions"
+          isEmpty={(data) => data.decisions.length === 0}
+          empty="No sign-ups yet. Decisions from /registration appear here with their reasons."
+        >
+          {(data) => (
+            <table className={styles.table}>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Decision</th>
+                  <th scope="col">Reasons</th>
+                  <th scope="col">Visitor</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.decisions.map((decision) => (
+                  <tr key={decision.requestId}>
+                    <td>{formatTime(decision.createdAt)}</td>
+                    <td>{decision.email}</td>
+                    <td>
+                      <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
+                        {outcomeLabels[decision.outcome]}
+                      </span>
+                      {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
+                    </td>
+                    <td>
+                      {decision.reasons.length === 0 ? (
+                        <span className="muted">no rule triggered</span>
+                      ) : (
+                        <ul className={styles.reasons}>
+                          {decision.reasons.map((reason) => (
+                            <li key={reason.rule}>{reason.message}</li>
+                          ))}
+                        </ul>
+                      )}
+                    </td>
+                    <td>
+                      {decision.visitorId ? (
+                        <button
+                          type="button"
+                          className={styles.linkButton}
+                          onClick={() => onOpenVisitor(decision.visitorId ?? '')}
+                        >
+                          <code>{decision.visitorId}</code>
+                        </button>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </LoadedView>
       </div>
     </section>
   )

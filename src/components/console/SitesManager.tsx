@@ -7,6 +7,7 @@ import { CodeBlock } from '../CodeBlock'
 import { formatTime } from '../format'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { LoadedView } from './LoadedView'
 import { SealingKeys } from './SealingKeys'
 import { usePolling } from './usePolling'
 
@@ -43,26 +44,19 @@ export function SitesManager({ origin }: { origin: string }) {
   return (
     <section aria-labelledby="sites-heading" className={styles.section}>
       <h2 id="sites-heading">Sites and keys</h2>
-      {loaded.state === 'loading' && (
-        <p role="status" className="muted">
-          Loading sites…
-        </p>
-      )}
-      {loaded.state === 'error' && (
-        <p role="alert" className={styles.error}>
-          {loaded.message}
-        </p>
-      )}
-      {loaded.state === 'ready' &&
-        loaded.data.sites.map((site) => (
-          <SiteCard
-            key={site.id}
-            site={site}
-            origin={origin}
-            encryptedAtRest={loaded.data.sealingKeysEncrypted}
-            onChange={reload}
-          />
-        ))}
+      <LoadedView loaded={loaded} what="sites">
+        {(data) =>
+          data.sites.map((site) => (
+            <SiteCard
+              key={site.id}
+              site={site}
+              origin={origin}
+              encryptedAtRest={data.sealingKeysEncrypted}
+              onChange={reload}
+            />
+          ))
+        }
+      </LoadedView>
       <form className={`card ${styles.stack}`} onSubmit={createSite} aria-labelledby="new-site-heading">
         <h3 id="new-site-heading">Add a site</h3>
         <label className={styles.field}>
