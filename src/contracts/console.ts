@@ -55,4 +55,65 @@ export const CreateSealingKeyRequest = z.object({ siteId: z.string().min(1).max(
 export const OverviewQuery = z.object({ range: z.enum(['24h', '7d', '30d']).default('24h') })
 export type Range = z.infer<typeof OverviewQuery>['range']
 
+// Answers of the console's endpoints: the server builds them, the panels read them.
+
+const count = z.number().int().nonnegative()
+const moment = z.string()
+
+/** GET /api/console/overview: figures and a time series over the chosen range. */
+export const Overview = z.object({
+  range: OverviewQuery.shape.range.unwrap(),
+  totals: z.object({ identifications: count, visitors: count, returningShare: z.number(), bots: count }),
+  series: z.array(
+    z.object({
+      bucket: moment,
+      identifications: count,
+      visitors: count,
+      bots: count,
+      allow: count,
+      challenge: count,
+      deny: count,
+    }),
+  ),
+  signups: z.object({ allow: count, challenge: count, deny: count }),
+})
+export type Overview = z.infer<typeof Overview>
+export type OverviewPoint = Overview['series'][number]
+
+const sealingKeysAudit = z.object({ keys: z.array(z.object({ id: z.string(), createdAt: moment })) })
+
+/** One site in GET /api/console/sites, with its keys and webhooks; never a secret. */
+export const SiteSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  publicKey: z.string(),
+  allowedOrigins: z.array(z.string()),
+  isDefault: z.boolean(),
+  apiKeys: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      createdAt: moment,
+      lastUsedAt: moment.nullable(),
+      revokedAt: moment.nullable(),
+    }),
+  ),
+  webhooks: z.array(
+    z.object({
+      id: z.string(),
+      url: z.string(),
+      enabled: z.boolean(),
+      format: WebhookFormat,
+      createdAt: moment,
+    }),
+  ),
+  /** Oldest first: the first seals, a second is the next key of a rotation. Never the key itself. */
+  sealingKeys: z.array(z.object({ id: z.string(), createdAt: moment, encrypted: z.boolean() })),
+  /** The last changes to the site's sealing keys (audit), newest first. */
+  sealingKeyChanges: z.array(
+    z.object({ operator: z.string(), changedAt: moment, before: sealingKeysAudit, after: sealingKeysAudit }),
+  ),
+})
+export type SiteSummary = z.infer<typeof SiteSummary>
+
 export const LookupQuery = z.object({ q: z.string().trim().min(1, 'Type something to look up.').max(256) })

@@ -2,7 +2,7 @@
 
 import { useState } from 'react'
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import type { Overview as OverviewFigures } from '@/server/console/read-overview'
+import type { Overview as OverviewFigures } from '@/contracts/console'
 import { formatBucket } from '../format'
 import styles from './console.module.css'
 import { LoadedView } from './LoadedView'

@@ -1,7 +1,7 @@
 'use client'
 
 import { useId, useState } from 'react'
-import type { SiteSummary } from '@/server/sites/manage-sites'
+import type { SiteSummary } from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
 import { formatTime } from '../format'
 import { callConsole } from './api'

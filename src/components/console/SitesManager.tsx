@@ -1,8 +1,7 @@
 'use client'
 
 import { type FormEvent, useState } from 'react'
-import type { WebhookFormat } from '@/contracts/console'
-import type { SiteSummary } from '@/server/sites/manage-sites'
+import type { SiteSummary, WebhookFormat } from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
 import { formatTime } from '../format'
 import { callConsole } from './api'

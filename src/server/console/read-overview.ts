@@ -1,6 +1,6 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import type { Range } from '@/contracts/console'
+import type { Overview, OverviewPoint, Range } from '@/contracts/console'
 import { type Database, queryRows } from '../db/client'
 
 const ranges = {
@@ -8,23 +8,6 @@ const ranges = {
   '7d': { interval: '7 days', unit: 'day' },
   '30d': { interval: '30 days', unit: 'day' },
 } as const
-
-export interface OverviewPoint {
-  bucket: string
-  identifications: number
-  visitors: number
-  bots: number
-  allow: number
-  challenge: number
-  deny: number
-}
-
-export interface Overview {
-  range: Range
-  totals: { identifications: number; visitors: number; returningShare: number; bots: number }
-  series: OverviewPoint[]
-  signups: { allow: number; challenge: number; deny: number }
-}
 
 /** Figures and a time series of identifications over the chosen range. */
 export async function readOverview({ db, range }: { db: Database; range: Range }): Promise<Overview> {

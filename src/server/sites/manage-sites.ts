@@ -1,35 +1,10 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import type { WebhookFormat } from '@/contracts/console'
+import type { SiteSummary } from '@/contracts/console'
 import { type Database, queryRows } from '../db/client'
 import { HttpError } from '../http/errors'
 import { recordSealingKeys } from '../sealing/record-sealing-keys'
 import { clearSiteCache } from './find-site'
-
-export interface SiteSummary {
-  id: string
-  name: string
-  publicKey: string
-  allowedOrigins: string[]
-  isDefault: boolean
-  apiKeys: {
-    id: string
-    name: string
-    createdAt: string
-    lastUsedAt: string | null
-    revokedAt: string | null
-  }[]
-  webhooks: { id: string; url: string; enabled: boolean; format: WebhookFormat; createdAt: string }[]
-  /** Oldest first: the first seals, a second is the next key of a rotation. Never the key itself. */
-  sealingKeys: { id: string; createdAt: string; encrypted: boolean }[]
-  /** The last changes to the site's sealing keys (audit), newest first. */
-  sealingKeyChanges: {
-    operator: string
-    changedAt: string
-    before: { keys: { id: string }[] }
-    after: { keys: { id: string }[] }
-  }[]
-}
 
 /**
  * Every site with its keys and webhooks, for the console; never a secret: API keys and webhook

@@ -1,6 +1,7 @@
 import { unsealEventsResponse } from '@fingerprint/node-sdk'
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { Overview, SiteSummary } from '@/contracts/console'
 import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
 import { getDb, queryRows } from '@/server/db/client'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
@@ -390,6 +391,19 @@ describe('sealing keys made in the console', () => {
     expect(withHistory.find((entry: { id: string }) => entry.id === site.id).sealingKeyChanges).toHaveLength(
       4,
     )
+    // The listing is exactly what the contract the panels read describes (parsing drops unknown keys).
+    expect(SiteSummary.array().parse(withHistory)).toEqual(withHistory)
+  })
+
+  it('answers the overview as its contract describes it', async () => {
+    const cookie = await signInCookie()
+    for (const range of ['24h', '7d', '30d']) {
+      const answer = await (
+        await overview.GET(request(`/api/console/overview?range=${range}`, { cookie }))
+      ).json()
+      expect(Overview.parse(answer)).toEqual(answer)
+      expect(answer.range).toBe(range)
+    }
   })
 
   it('refuses a key for a site that does not exist', async () => {
