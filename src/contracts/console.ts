@@ -116,4 +116,29 @@ export const SiteSummary = z.object({
 })
 export type SiteSummary = z.infer<typeof SiteSummary>
 
+/** GET /api/console/lookup: one visitor, its addresses, accounts and latest events. */
+export const VisitorPanel = z.object({
+  visitorId: z.string(),
+  firstSeenAt: moment,
+  lastSeenAt: moment,
+  visits: count,
+  ips: z.array(z.object({ ip: z.string(), events: count })),
+  linkedIds: z.array(z.string()),
+  accounts: z.array(z.object({ email: z.string(), name: z.string(), createdAt: moment })),
+  events: z.array(
+    z.object({
+      requestId: z.string(),
+      createdAt: moment,
+      ip: z.string().nullable(),
+      url: z.string().nullable(),
+      confidence: z.number(),
+      method: z.string(),
+      suspectScore: z.number().int(),
+      signals: z.record(z.string(), z.object({ result: z.unknown(), reasons: z.array(z.string()) })),
+      scoreBreakdown: z.array(z.object({ signal: z.string(), points: z.number(), because: z.string() })),
+    }),
+  ),
+})
+export type VisitorPanel = z.infer<typeof VisitorPanel>
+
 export const LookupQuery = z.object({ q: z.string().trim().min(1, 'Type something to look up.').max(256) })

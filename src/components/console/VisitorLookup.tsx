@@ -1,7 +1,7 @@
 'use client'
 
 import { type FormEvent, useEffect, useState } from 'react'
-import type { VisitorPanel } from '@/server/console/look-up-visitor'
+import type { VisitorPanel } from '@/contracts/console'
 import { formatTime } from '../format'
 import { callConsole } from './api'
 import styles from './console.module.css'

@@ -1,29 +1,9 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
+import type { VisitorPanel } from '@/contracts/console'
 import { type Database, queryRows } from '../db/client'
 import type { SmartSignals } from '../signals/compute-signals'
 import { explainSuspectScore } from '../signals/suspect-score'
-
-export interface VisitorPanel {
-  visitorId: string
-  firstSeenAt: string
-  lastSeenAt: string
-  visits: number
-  ips: { ip: string; events: number }[]
-  linkedIds: string[]
-  accounts: { email: string; name: string; createdAt: string }[]
-  events: {
-    requestId: string
-    createdAt: string
-    ip: string | null
-    url: string | null
-    confidence: number
-    method: string
-    suspectScore: number
-    signals: Record<string, { result: unknown; reasons: string[] }>
-    scoreBreakdown: { signal: string; points: number; because: string }[]
-  }[]
-}
 
 /** Finds the visitor behind a visitor ID, request ID, account email, linked ID or IP address. */
 export async function findVisitorId({

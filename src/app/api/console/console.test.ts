@@ -1,7 +1,7 @@
 import { unsealEventsResponse } from '@fingerprint/node-sdk'
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { Overview, SiteSummary } from '@/contracts/console'
+import { Overview, SiteSummary, VisitorPanel } from '@/contracts/console'
 import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
 import { getDb, queryRows } from '@/server/db/client'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
@@ -393,6 +393,25 @@ describe('sealing keys made in the console', () => {
     )
     // The listing is exactly what the contract the panels read describes (parsing drops unknown keys).
     expect(SiteSummary.array().parse(withHistory)).toEqual(withHistory)
+  })
+
+  it('answers a visitor look-up as its contract describes it', async () => {
+    const cookie = await signInCookie()
+    const identified = await (
+      await identify(
+        new Request(`${base}/api/v1/identify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.23' },
+          body: JSON.stringify({ components: syntheticDevice(4242), linkedId: 'account-4242' }),
+        }),
+      )
+    ).json()
+    const response = await lookup.GET(request(`/api/console/lookup?q=${identified.requestId}`, { cookie }))
+    expect(response.status).toBe(200)
+    const panel = await response.json()
+    expect(panel.visitorId).toBe(identified.visitorId)
+    expect(panel.linkedIds).toEqual(['account-4242'])
+    expect(VisitorPanel.parse(panel)).toEqual(panel)
   })
 
   it('answers the overview as its contract describes it', async () => {
