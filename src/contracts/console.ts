@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { isOrigin } from './origin'
 import { weakOperatorPasswordFeedback } from './password-strength'
+import { SignupPolicy } from './signup-policy'
 
 const origin = z
   .string()
@@ -115,6 +116,9 @@ export const SiteSummary = z.object({
   ),
 })
 export type SiteSummary = z.infer<typeof SiteSummary>
+/** GET /api/console/sites; `sealingKeysEncrypted`: sealing keys are wrapped at rest (TESSERA_ENCRYPTION_KEY). */
+export const SiteList = z.object({ sites: z.array(SiteSummary), sealingKeysEncrypted: z.boolean() })
+export type SiteList = z.infer<typeof SiteList>
 
 /** GET /api/console/lookup: one visitor, its addresses, accounts and latest events. */
 export const VisitorPanel = z.object({
@@ -141,4 +145,86 @@ export const VisitorPanel = z.object({
 })
 export type VisitorPanel = z.infer<typeof VisitorPanel>
 
+/** GET /api/console/events answers an EventPage (server-api.ts), newest first, filtered by signal. */
+export const ConsoleEventsQuery = z.object({
+  signal: z.enum(['all', 'bot', 'new', 'returning']).default('all'),
+  cursor: z.string().max(200).optional(),
+})
+export type EventFilter = z.infer<typeof ConsoleEventsQuery>['signal']
+
 export const LookupQuery = z.object({ q: z.string().trim().min(1, 'Type something to look up.').max(256) })
+
+/** GET /api/console/decisions: the latest sign-up decisions with their reasons. */
+export const SignupDecision = z.object({
+  requestId: z.string(),
+  visitorId: z.string().nullable(),
+  ip: z.string().nullable(),
+  email: z.string(),
+  outcome: z.enum(['allow', 'challenge', 'deny']),
+  reasons: z.array(z.object({ rule: z.string(), outcome: z.string(), message: z.string() })),
+  challengeSolved: z.boolean(),
+  accountId: z.string().nullable(),
+  createdAt: moment,
+})
+export type SignupDecision = z.infer<typeof SignupDecision>
+export const SignupDecisionList = z.object({ decisions: z.array(SignupDecision) })
+export type SignupDecisionList = z.infer<typeof SignupDecisionList>
+
+/** One change to the sign-up policy: who, when, and the policy before and after. */
+export const PolicyChange = z.object({
+  operator: z.string(),
+  changedAt: moment,
+  before: SignupPolicy.nullable(),
+  after: SignupPolicy,
+})
+export type PolicyChange = z.infer<typeof PolicyChange>
+/** GET /api/console/rules: the policy in force and its latest changes, newest first. */
+export const PolicyWithAudit = z.object({ policy: SignupPolicy, audit: z.array(PolicyChange) })
+export type PolicyWithAudit = z.infer<typeof PolicyWithAudit>
+
+/** GET /api/console/webhooks/{id}: one attempt-tracked delivery of a webhook, newest first. */
+export const WebhookDelivery = z.object({
+  id: z.string(),
+  eventType: z.string(),
+  createdAt: moment,
+  attempts: count,
+  nextAttemptAt: moment,
+  deliveredAt: moment.nullable(),
+  failedAt: moment.nullable(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+})
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>
+export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery) })
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>
+
+// Answers that carry a secret: shown once, in this answer only.
+
+/** POST /api/console/keys */
+export const CreatedApiKey = z.object({ id: z.string(), key: z.string() })
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>
+/** POST /api/console/webhooks */
+export const CreatedWebhook = z.object({
+  id: z.string(),
+  siteId: z.string(),
+  url: z.string(),
+  secret: z.string(),
+  format: WebhookFormat,
+})
+export type CreatedWebhook = z.infer<typeof CreatedWebhook>
+/** POST /api/console/sealing-keys: `sealing` is true when this key seals from now on. */
+export const CreatedSealingKey = z.object({
+  id: z.string(),
+  key: z.string(),
+  sealing: z.boolean(),
+  createdAt: moment,
+})
+export type CreatedSealingKey = z.infer<typeof CreatedSealingKey>
+/** POST /api/console/sites */
+export const CreatedSite = z.object({
+  id: z.string(),
+  name: z.string(),
+  publicKey: z.string(),
+  allowedOrigins: z.array(z.string()),
+})
+export type CreatedSite = z.infer<typeof CreatedSite>

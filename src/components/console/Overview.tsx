@@ -2,15 +2,11 @@
 
 import { useState } from 'react'
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import type { Overview as OverviewFigures } from '@/contracts/console'
+import type { Overview as OverviewData, Range } from '@/contracts/console'
 import { formatBucket } from '../format'
 import styles from './console.module.css'
 import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
-
-type Range = '24h' | '7d' | '30d'
-
-type OverviewData = OverviewFigures
 
 const rangeLabels: Record<Range, string> = {
   '24h': 'Last 24 hours',

@@ -1,31 +1,16 @@
 'use client'
 
 import { useState } from 'react'
+import type { EventFilter } from '@/contracts/console'
+import type { EventPage } from '@/contracts/server-api'
 import { formatTime } from '../format'
 import styles from './console.module.css'
 import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
-interface EventPage {
-  events: {
-    requestId: string
-    visitorId: string
-    visitorFound: boolean
-    createdAt: string
-    confidence: { score: number }
-    ip: string | null
-    url: string | null
-    signals: Record<string, { result: unknown; reasons?: string[] }>
-    suspectScore: number
-  }[]
-  nextCursor: string | null
-}
-
-type Signal = 'all' | 'bot' | 'new' | 'returning'
-
 /** The latest identifications, filterable, one page at a time. */
 export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: string) => void }) {
-  const [signal, setSignal] = useState<Signal>('all')
+  const [signal, setSignal] = useState<EventFilter>('all')
   const [cursors, setCursors] = useState<string[]>([])
   const cursor = cursors[cursors.length - 1]
   const { loaded } = usePolling<EventPage>(
@@ -41,7 +26,7 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
           <select
             value={signal}
             onChange={(event) => {
-              setSignal(event.target.value as Signal)
+              setSignal(event.target.value as EventFilter)
               setCursors([])
             }}
           >

@@ -1,18 +1,11 @@
 'use client'
 
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
-import { SignupPolicy } from '@/contracts/signup-policy'
+import type { PolicyChange, PolicyWithAudit } from '@/contracts/console'
+import { type RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
 import { formatTime } from '../format'
 import { callConsole } from './api'
 import styles from './console.module.css'
-
-type Outcome = 'deny' | 'challenge' | 'off'
-interface AuditEntry {
-  operator: string
-  changedAt: string
-  before: Record<string, unknown> | null
-  after: Record<string, unknown>
-}
 
 const rules: {
   key: keyof SignupPolicy
@@ -51,11 +44,11 @@ const rules: {
 /** The sign-up rules: what each does and its threshold, validated, with who changed what. */
 export function RulesEditor() {
   const [policy, setPolicy] = useState<SignupPolicy | null>(null)
-  const [audit, setAudit] = useState<AuditEntry[]>([])
+  const [audit, setAudit] = useState<PolicyChange[]>([])
   const [status, setStatus] = useState<{ tone: 'error' | 'success'; text: string } | null>(null)
 
   const load = useCallback(async () => {
-    const data = await callConsole<{ policy: SignupPolicy; audit: AuditEntry[] }>('/api/console/rules')
+    const data = await callConsole<PolicyWithAudit>('/api/console/rules')
     setPolicy(data.policy)
     setAudit(data.audit)
   }, [])
@@ -112,7 +105,7 @@ export function RulesEditor() {
                 <label className={styles.inlineField}>
                   <span>Outcome</span>
                   <select name={rule.key} defaultValue={String(policy[rule.key])}>
-                    {(['deny', 'challenge', 'off'] as Outcome[]).map((outcome) => (
+                    {(['deny', 'challenge', 'off'] as RuleOutcome[]).map((outcome) => (
                       <option key={outcome} value={outcome}>
                         {outcome === 'off' ? 'off (ignore)' : outcome}
                       </option>
@@ -162,9 +155,10 @@ export function RulesEditor() {
   )
 }
 
-function describeChange(entry: AuditEntry): string {
-  const changes = Object.entries(entry.after)
-    .filter(([key, value]) => entry.before?.[key] !== value)
-    .map(([key, value]) => `${key} ${String(entry.before?.[key] ?? '—')} → ${String(value)}`)
+function describeChange(entry: PolicyChange): string {
+  const before: Partial<SignupPolicy> = entry.before ?? {}
+  const changes = (Object.keys(entry.after) as (keyof SignupPolicy)[])
+    .filter((key) => before[key] !== entry.after[key])
+    .map((key) => `${key} ${String(before[key] ?? '—')} → ${String(entry.after[key])}`)
   return changes.length ? changes.join(', ') : 'saved without changes'
 }

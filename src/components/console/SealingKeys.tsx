@@ -1,17 +1,11 @@
 'use client'
 
 import { useId, useState } from 'react'
-import type { SiteSummary } from '@/contracts/console'
+import type { CreatedSealingKey, SiteSummary } from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
 import { formatTime } from '../format'
 import { callConsole } from './api'
 import styles from './console.module.css'
-
-interface CreatedKey {
-  id: string
-  key: string
-  sealing: boolean
-}
 
 /**
  * A site's sealed-result keys: none (sealing off), one (it seals), or two during a rotation (the
@@ -27,7 +21,7 @@ export function SealingKeys({
   /** Runs a console call, shows its error, and reloads the sites on success. */
   run: (action: () => Promise<unknown>) => Promise<boolean>
 }) {
-  const [created, setCreated] = useState<CreatedKey | null>(null)
+  const [created, setCreated] = useState<CreatedSealingKey | null>(null)
   const [confirming, setConfirming] = useState<string | null>(null)
   const headingId = useId()
   const keys = site.sealingKeys
@@ -36,7 +30,7 @@ export function SealingKeys({
   async function createKey() {
     await run(async () => {
       setCreated(
-        await callConsole<CreatedKey>('/api/console/sealing-keys', {
+        await callConsole<CreatedSealingKey>('/api/console/sealing-keys', {
           method: 'POST',
           body: { siteId: site.id },
         }),

@@ -1,26 +1,16 @@
 'use client'
 
+import type { SignupDecisionList } from '@/contracts/console'
 import { formatTime } from '../format'
 import styles from './console.module.css'
 import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
-interface Decision {
-  requestId: string
-  visitorId: string | null
-  ip: string | null
-  email: string
-  outcome: 'allow' | 'challenge' | 'deny'
-  reasons: { rule: string; outcome: string; message: string }[]
-  challengeSolved: boolean
-  createdAt: string
-}
-
 const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
 
 /** The latest sign-up decisions and why each was made. */
 export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: string) => void }) {
-  const { loaded } = usePolling<{ decisions: Decision[] }>('/api/console/decisions')
+  const { loaded } = usePolling<SignupDecisionList>('/api/console/decisions')
   return (
     <section aria-labelledby="decisions-heading" className={styles.section}>
       <h2 id="decisions-heading">Sign-up decisions</h2>

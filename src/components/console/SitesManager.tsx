@@ -1,7 +1,14 @@
 'use client'
 
 import { type FormEvent, useState } from 'react'
-import type { SiteSummary, WebhookFormat } from '@/contracts/console'
+import type {
+  CreatedApiKey,
+  CreatedWebhook,
+  SiteList,
+  SiteSummary,
+  WebhookDeliveryList,
+  WebhookFormat,
+} from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
 import { formatTime } from '../format'
 import { callConsole } from './api'
@@ -14,10 +21,7 @@ type Site = SiteSummary
 
 /** Sites (public keys, allowed origins), secret API keys and webhooks. */
 export function SitesManager({ origin }: { origin: string }) {
-  const { loaded, reload } = usePolling<{ sites: Site[]; sealingKeysEncrypted: boolean }>(
-    '/api/console/sites',
-    60_000,
-  )
+  const { loaded, reload } = usePolling<SiteList>('/api/console/sites', 60_000)
   const [error, setError] = useState<string | null>(null)
 
   async function createSite(event: FormEvent<HTMLFormElement>) {
@@ -139,7 +143,7 @@ function SiteCard({
     const form = event.currentTarget
     const name = String(new FormData(form).get('name') ?? '')
     await run(async () => {
-      const created = await callConsole<{ key: string }>('/api/console/keys', {
+      const created = await callConsole<CreatedApiKey>('/api/console/keys', {
         method: 'POST',
         body: { siteId: site.id, name },
       })
@@ -155,7 +159,7 @@ function SiteCard({
     const url = String(data.get('url') ?? '')
     const format: WebhookFormat = data.get('format') === 'fingerprint-v4' ? 'fingerprint-v4' : 'tessera'
     await run(async () => {
-      const created = await callConsole<{ secret: string }>('/api/console/webhooks', {
+      const created = await callConsole<CreatedWebhook>('/api/console/webhooks', {
         method: 'POST',
         body: { siteId: site.id, url, format },
       })
@@ -313,18 +317,8 @@ function SiteCard({
   )
 }
 
-interface Delivery {
-  id: string
-  createdAt: string
-  attempts: number
-  deliveredAt: string | null
-  failedAt: string | null
-  lastStatus: number | null
-  lastError: string | null
-}
-
 function WebhookItem({ webhook, onDelete }: { webhook: Site['webhooks'][number]; onDelete: () => void }) {
-  const [log, setLog] = useState<Delivery[] | null>(null)
+  const [log, setLog] = useState<WebhookDeliveryList['deliveries'] | null>(null)
   return (
     <li className={styles.webhook}>
       <span>
@@ -340,8 +334,7 @@ function WebhookItem({ webhook, onDelete }: { webhook: Site['webhooks'][number];
             setLog(
               log
                 ? null
-                : (await callConsole<{ deliveries: Delivery[] }>(`/api/console/webhooks/${webhook.id}`))
-                    .deliveries,
+                : (await callConsole<WebhookDeliveryList>(`/api/console/webhooks/${webhook.id}`)).deliveries,
             )
           }
         >

@@ -1,13 +1,11 @@
 'use client'
 
 import { type FormEvent, useEffect, useState } from 'react'
-import type { VisitorPanel } from '@/contracts/console'
+import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
 import { formatTime } from '../format'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { SignalBadges } from './RecentEvents'
-
-type VisitorPanelData = VisitorPanel
 
 type Panel =
   | { state: 'closed' }

@@ -1,43 +1,8 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
+import type { DeviceReport } from '@/contracts/device'
 import { type Database, queryRows } from '../db/client'
 import type { MatchEvidence } from './match-visitor'
-
-export interface ComponentUniqueness {
-  component: string
-  /** Visitors sharing this device's value, this one included. */
-  sharedBy: number
-  /** Visitors for which this component is known. */
-  total: number
-  /** Surprisal of the value among those visitors: log2(total / sharedBy). */
-  bits: number
-}
-
-export interface DeviceVisit {
-  requestId: string
-  createdAt: string
-  ip: string | null
-  url: string | null
-  confidence: number
-  method: string
-}
-
-/** How this browser's latest visit was matched: by its token, or by which evidence. */
-export interface LatestMatch {
-  method: string
-  confidence: number
-  evidence: MatchEvidence | null
-}
-
-export interface DeviceReport {
-  visitorId: string
-  latestMatch: LatestMatch | null
-  firstSeenAt: string
-  lastSeenAt: string
-  visits: number
-  history: DeviceVisit[]
-  uniqueness: ComponentUniqueness[]
-}
 
 /**
  * What this server knows about one visitor, for the eyes of the browser that proves it is this

@@ -7,12 +7,10 @@ import type { IdentifyResult } from '@/agent/messages'
 import { formatTime } from '@/components/format'
 import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
+import type { DeviceReport as Report } from '@/contracts/device'
 import { useVisitorData } from '@/sdk/react'
-import type { DeviceReport as DeviceReportData } from '@/server/identification/read-device-report'
 import styles from './DeviceReport.module.css'
 import { MatchExplanation } from './MatchExplanation'
-
-type Report = DeviceReportData
 
 type State =
   | { step: 'collecting' }

@@ -1,4 +1,4 @@
-import type { LatestMatch } from '@/server/identification/read-device-report'
+import type { LatestMatch } from '@/contracts/device'
 import styles from './DeviceReport.module.css'
 
 const facetNames: Record<string, string> = {

@@ -1,0 +1,55 @@
+import { z } from 'zod'
+
+/** How one facet of this visit compared with the stored device, and what it weighed (bits). */
+export const FacetEvidence = z.object({
+  facet: z.string(),
+  level: z.enum(['exact', 'previous', 'close', 'different']),
+  bits: z.number(),
+})
+
+/** The evidence behind a match, as stored with the event: per facet, the twin test and the address. */
+export const MatchEvidence = z.object({
+  bits: z.number(),
+  twinBits: z.number(),
+  contextBits: z.number(),
+  facets: z.array(FacetEvidence),
+})
+export type MatchEvidence = z.infer<typeof MatchEvidence>
+
+/** How this browser's latest visit was matched: by its token, or by which evidence. */
+export const LatestMatch = z.object({
+  method: z.string(),
+  confidence: z.number(),
+  evidence: MatchEvidence.nullable(),
+})
+export type LatestMatch = z.infer<typeof LatestMatch>
+
+/** GET /api/v1/device: what this server knows of the calling browser's own visits. */
+export const DeviceReport = z.object({
+  visitorId: z.string(),
+  latestMatch: LatestMatch.nullable(),
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+  visits: z.number().int().nonnegative(),
+  history: z.array(
+    z.object({
+      requestId: z.string(),
+      createdAt: z.string(),
+      ip: z.string().nullable(),
+      url: z.string().nullable(),
+      confidence: z.number(),
+      method: z.string(),
+    }),
+  ),
+  /** Per component: visitors sharing this device's value, among those for which it is known. */
+  uniqueness: z.array(
+    z.object({
+      component: z.string(),
+      sharedBy: z.number().int().positive(),
+      total: z.number().int().positive(),
+      /** Surprisal of the value among those visitors: log2(total / sharedBy). */
+      bits: z.number(),
+    }),
+  ),
+})
+export type DeviceReport = z.infer<typeof DeviceReport>
