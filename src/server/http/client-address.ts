@@ -1,12 +1,72 @@
 import 'server-only'
+import type { IncomingMessage } from 'node:http'
 import { getEnv } from '../env'
-import { clientInChain } from './trusted-proxies'
+import { isTrustedProxy, type TrustedProxies } from './trusted-proxies'
+
+// The one module that owns the client's address: the front (scripts/serve.mjs, through
+// prepareRequest) rewrites X-Forwarded-For as a client arrives, and every handler reads the client
+// from that rewritten header. Who may add to the header is TESSERA_TRUSTED_PROXIES (trusted-proxies.ts).
 
 /**
- * The caller's IP address. scripts/serve.mjs rewrites X-Forwarded-For to the entries the trusted
- * proxies (TESSERA_TRUSTED_PROXIES) added, followed by the socket address; the client is the
- * entry before the trusted proxies (trusted-proxies.ts).
+ * The caller's IP address: the entry before the trusted proxies in the X-Forwarded-For the front
+ * rewrote (forwardClientAddress).
  */
 export function clientAddress(headers: Headers): string | null {
   return clientInChain(headers.get('x-forwarded-for'), getEnv().TESSERA_TRUSTED_PROXIES)
+}
+
+/**
+ * Rewrites an arriving request's X-Forwarded-For before anything answers it: only what trusted
+ * proxies added, then the socket's address (`next start` would pass a client's own through).
+ */
+export function forwardClientAddress(request: IncomingMessage): void {
+  request.headers['x-forwarded-for'] = forwardedFor(
+    request.headers['x-forwarded-for'],
+    request.socket.remoteAddress,
+    getEnv().TESSERA_TRUSTED_PROXIES,
+  )
+}
+
+function splitChain(header: string | string[] | null | undefined): string[] {
+  return (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+}
+
+/**
+ * The X-Forwarded-For the front (scripts/serve.mjs) hands on: the entries the trusted proxies
+ * added, then the socket's own address. Everything a client wrote itself is dropped.
+ */
+export function forwardedFor(
+  header: string | string[] | undefined,
+  socketAddress: string | undefined,
+  trusted: TrustedProxies,
+): string {
+  const chain = splitChain(header)
+  const kept: string[] = socketAddress ? [socketAddress] : []
+  if ('count' in trusted) {
+    if (trusted.count > 0) kept.unshift(...chain.slice(-trusted.count))
+  } else {
+    // Walk back from the socket: each trusted hop vouches for the entry before it.
+    let hop = socketAddress ?? ''
+    for (let index = chain.length - 1; index >= 0 && isTrustedProxy(hop, trusted.ranges); index--) {
+      hop = chain[index] ?? ''
+      kept.unshift(hop)
+    }
+  }
+  return kept.join(', ')
+}
+
+/** The client's address in an X-Forwarded-For the front has rewritten (forwardedFor). */
+export function clientInChain(header: string | null, trusted: TrustedProxies): string | null {
+  const chain = splitChain(header)
+  let address: string | undefined
+  if ('count' in trusted) {
+    address = chain[Math.max(0, chain.length - 1 - trusted.count)]
+  } else {
+    // The nearest hop that is not a trusted proxy; all of them trusted: the farthest.
+    address = [...chain].reverse().find((entry) => !isTrustedProxy(entry, trusted.ranges)) ?? chain[0]
+  }
+  return address ? address.replace(/^::ffff:/, '') : null
 }

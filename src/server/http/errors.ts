@@ -27,6 +27,13 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue
 
+/** The one error body: `{ error: { code, message, details? } }`, the catalogue's message by default. */
+export function errorBody(code: ErrorCode, message?: string, details?: unknown) {
+  return {
+    error: { code, message: message ?? errorCatalogue[code].message, ...(details ? { details } : {}) },
+  }
+}
+
 /** A caller's mistake, turned into `{ error: { code, message } }` with its status. */
 export class HttpError extends Error {
   readonly code: ErrorCode

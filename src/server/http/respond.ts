@@ -1,6 +1,6 @@
 import 'server-only'
 import { log } from '../log'
-import { type ErrorCode, errorCatalogue, HttpError } from './errors'
+import { type ErrorCode, errorBody, errorCatalogue, HttpError } from './errors'
 
 export function json(body: unknown, init?: ResponseInit): Response {
   return Response.json(body, init)
@@ -8,13 +8,12 @@ export function json(body: unknown, init?: ResponseInit): Response {
 
 /** The uniform error answer: `{ error: { code, message } }`. */
 export function problem(code: ErrorCode, message?: string, details?: unknown): Response {
-  const error = { code, message: message ?? errorCatalogue[code].message, ...(details ? { details } : {}) }
   const headers = new Headers()
   if (code === 'unauthorized') headers.set('WWW-Authenticate', 'Bearer')
   if (typeof details === 'object' && details !== null && 'retryAfter' in details) {
     headers.set('Retry-After', String(details.retryAfter))
   }
-  return Response.json({ error }, { status: errorCatalogue[code].status, headers })
+  return Response.json(errorBody(code, message, details), { status: errorCatalogue[code].status, headers })
 }
 
 /** Wraps a route handler: HttpErrors become 4xx answers; anything else is logged and becomes a bare 500. */

@@ -1,24 +1,23 @@
 import 'server-only'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { getEnv } from '../env'
-import { identifyRoute } from '../identification/identify-route'
+import { POST as identify } from '@/app/api/v1/identify/route'
 import { log } from '../log'
-import { errorCatalogue } from './errors'
+import { forwardClientAddress } from './client-address'
+import { errorBody } from './errors'
 import { canonicalUrl } from './public-paths'
 import { baseHeaders, denyFraming } from './security-headers'
-import { forwardedFor } from './trusted-proxies'
 
 type RouteHandler = (request: Request) => Promise<Response>
 
 /**
  * Routes that scripts/serve.mjs answers itself, ahead of Next.js: only the agent's hot path.
  * Next's router costs about 0.7 ms per request, more than identifying a device does, so going
- * around it doubles identify throughput (bench:identify). The handlers are the same ones the
- * Next.js routes export, so `next dev` and production answer alike.
+ * around it doubles identify throughput (bench:identify). The handlers are the Next.js routes' own
+ * exports (this table is a router, like Next's), so `next dev` and production answer alike.
  */
 const nodeRoutes: Record<string, RouteHandler> = {
-  'POST /api/v1/identify': identifyRoute,
+  'POST /api/v1/identify': identify,
 }
 
 /** The headers next.config.ts gives every route but /frame, as node:http takes them. */
@@ -34,11 +33,7 @@ export { whenTesseraReady } from '../readiness'
  * through); a public path (TESSERA_AGENT_PATH, TESSERA_API_PREFIX) becomes its canonical one.
  */
 export function prepareRequest(request: IncomingMessage): void {
-  request.headers['x-forwarded-for'] = forwardedFor(
-    request.headers['x-forwarded-for'],
-    request.socket.remoteAddress,
-    getEnv().TESSERA_TRUSTED_PROXIES,
-  )
+  forwardClientAddress(request)
   const canonical = canonicalUrl(request.url ?? '/')
   if (canonical) request.url = canonical
 }
@@ -53,9 +48,7 @@ export function serveNodeRoute(request: IncomingMessage, response: ServerRespons
   const path = query < 0 ? url : url.slice(0, query)
   if (!isDecodable(path)) {
     // Next.js decodes route parameters and answered these with a bare 500, before authentication.
-    sendJson(response, 400, {
-      error: { code: 'invalid_request', message: 'The URL path has invalid %-encoding.' },
-    })
+    sendJson(response, 400, errorBody('invalid_request', 'The URL path has invalid %-encoding.'))
     return true
   }
   const handler = nodeRoutes[`${request.method} ${path}`]
@@ -63,9 +56,7 @@ export function serveNodeRoute(request: IncomingMessage, response: ServerRespons
   answer(handler, request, response).catch((error: unknown) => {
     log.error({ err: error }, 'node route failed')
     if (response.headersSent) return void response.destroy()
-    sendJson(response, 500, {
-      error: { code: 'internal_error', message: errorCatalogue.internal_error.message },
-    })
+    sendJson(response, 500, errorBody('internal_error'))
   })
   return true
 }

@@ -1,7 +1,7 @@
 import 'server-only'
 import ipaddr from 'ipaddr.js'
 
-type Address = ipaddr.IPv4 | ipaddr.IPv6
+export type Address = ipaddr.IPv4 | ipaddr.IPv6
 
 /**
  * Who may add to X-Forwarded-For (TESSERA_TRUSTED_PROXIES): a number of proxies in front of
@@ -36,15 +36,8 @@ export function trustsProxies(trusted: TrustedProxies): boolean {
   return 'count' in trusted ? trusted.count > 0 : trusted.ranges.length > 0
 }
 
-function parseAddress(entry: string): Address | undefined {
-  try {
-    return ipaddr.process(entry.trim())
-  } catch {
-    return undefined
-  }
-}
-
-function isTrustedProxy(entry: string, ranges: Array<[Address, number]>): boolean {
+/** Whether `entry` is an address within one of the trusted ranges. */
+export function isTrustedProxy(entry: string, ranges: Array<[Address, number]>): boolean {
   const address = parseAddress(entry)
   return (
     address !== undefined &&
@@ -52,46 +45,10 @@ function isTrustedProxy(entry: string, ranges: Array<[Address, number]>): boolea
   )
 }
 
-function splitChain(header: string | string[] | null | undefined): string[] {
-  return (Array.isArray(header) ? header.join(',') : (header ?? ''))
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-}
-
-/**
- * The X-Forwarded-For the front (scripts/serve.mjs) hands on: the entries the trusted proxies
- * added, then the socket's own address. Everything a client wrote itself is dropped.
- */
-export function forwardedFor(
-  header: string | string[] | undefined,
-  socketAddress: string | undefined,
-  trusted: TrustedProxies,
-): string {
-  const chain = splitChain(header)
-  const kept: string[] = socketAddress ? [socketAddress] : []
-  if ('count' in trusted) {
-    if (trusted.count > 0) kept.unshift(...chain.slice(-trusted.count))
-  } else {
-    // Walk back from the socket: each trusted hop vouches for the entry before it.
-    let hop = socketAddress ?? ''
-    for (let index = chain.length - 1; index >= 0 && isTrustedProxy(hop, trusted.ranges); index--) {
-      hop = chain[index] ?? ''
-      kept.unshift(hop)
-    }
+function parseAddress(entry: string): Address | undefined {
+  try {
+    return ipaddr.process(entry.trim())
+  } catch {
+    return undefined
   }
-  return kept.join(', ')
-}
-
-/** The client's address in an X-Forwarded-For the front has rewritten (forwardedFor). */
-export function clientInChain(header: string | null, trusted: TrustedProxies): string | null {
-  const chain = splitChain(header)
-  let address: string | undefined
-  if ('count' in trusted) {
-    address = chain[Math.max(0, chain.length - 1 - trusted.count)]
-  } else {
-    // The nearest hop that is not a trusted proxy; all of them trusted: the farthest.
-    address = [...chain].reverse().find((entry) => !isTrustedProxy(entry, trusted.ranges)) ?? chain[0]
-  }
-  return address ? address.replace(/^::ffff:/, '') : null
 }

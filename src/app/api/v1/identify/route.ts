@@ -1,6 +1,39 @@
-import { identifyRoute } from '@/server/identification/identify-route'
+import { IdentifyRequest } from '@/contracts/identify'
+import { getDb } from '@/server/db/client'
+import { clientAddress } from '@/server/http/client-address'
+import { HttpError } from '@/server/http/errors'
+import { parseRequest } from '@/server/http/parse-request'
+import { handle, json } from '@/server/http/respond'
+import { requireAllowedOrigin } from '@/server/http/same-origin'
+import { identifyVisitor } from '@/server/identification/identify-visitor'
+import { presentedToken, visitorCookie } from '@/server/identification/visitor-cookie'
+import { sealIdentification } from '@/server/sealing/seal-identification'
+import { findSite } from '@/server/sites/find-site'
 
 export const dynamic = 'force-dynamic'
 
-/** The agent's call: identify this browser and store the event. */
-export const POST = identifyRoute
+/**
+ * The agent's call: identify this browser and store the event. In production scripts/serve.mjs
+ * answers it with this same handler, ahead of Next.js (src/server/http/serve-node-route.ts).
+ */
+export const POST = handle(async (request: Request) => {
+  const input = await parseRequest(request, IdentifyRequest)
+  const db = await getDb()
+  const site = await findSite({ db, publicKey: input.siteKey })
+  if (!site) throw new HttpError('unknown_site')
+  requireAllowedOrigin(request, site.allowedOrigins)
+  const result = await identifyVisitor({
+    db,
+    input: { ...input, siteKey: site.publicKey },
+    context: {
+      ip: clientAddress(request.headers),
+      userAgent: request.headers.get('user-agent'),
+      cookieToken: presentedToken(request),
+    },
+  })
+  // A site with a sealing key also gets the event sealed, for its back end to open (Fingerprint's format).
+  const sealed = await sealIdentification({ db, site, requestId: result.requestId })
+  return json(sealed ? { ...result, sealed_result: sealed } : result, {
+    headers: { 'Set-Cookie': visitorCookie(request, result.storedToken), 'Cache-Control': 'no-store' },
+  })
+})

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseEnv } from '../env'
-import { clientInChain, forwardedFor, parseTrustedProxies, type TrustedProxies } from './trusted-proxies'
+import { clientInChain, forwardedFor } from './client-address'
+import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies'
 
 function trusted(value: string): TrustedProxies {
   const parsed = parseTrustedProxies(value)

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { isFromOwnPages, requireAllowedOrigin, requireSameOrigin } from './same-origin'
+import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies'
+
+const none: TrustedProxies = { count: 0 }
+const oneProxy = parseTrustedProxies('1') as TrustedProxies
+
+function post(headers: Record<string, string>, url = 'http://tessera.test/api/console/rules') {
+  return new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } })
+}
+
+describe('isFromOwnPages: the one rule for "this request comes from Tessera’s own pages"', () => {
+  it('believes the browser’s Sec-Fetch-Site over everything else', () => {
+    expect(isFromOwnPages(post({ 'sec-fetch-site': 'same-origin', origin: 'https://evil.example' }))).toBe(
+      true,
+    )
+    // Another port of the same host is same-site, not same-origin.
+    const otherPort = post({
+      'sec-fetch-site': 'same-site',
+      origin: 'http://tessera.test:8080',
+      host: 'tessera.test',
+    })
+    expect(isFromOwnPages(otherPort)).toBe(false)
+  })
+
+  it('without Sec-Fetch-Site: an Origin whose host is the Host, or the public URL', () => {
+    expect(
+      isFromOwnPages(post({ origin: 'http://tessera.test', host: 'tessera.test' }), undefined, none),
+    ).toBe(true)
+    expect(
+      isFromOwnPages(post({ origin: 'http://tessera.test:8080', host: 'tessera.test' }), undefined, none),
+    ).toBe(false)
+    const proxied = post({ origin: 'https://id.example', host: '127.0.0.1:3000' })
+    expect(isFromOwnPages(proxied, undefined, none)).toBe(false)
+    expect(isFromOwnPages(proxied, 'https://id.example', none)).toBe(true)
+    expect(isFromOwnPages(post({ origin: 'null', host: 'tessera.test' }), undefined, none)).toBe(false)
+  })
+
+  it('takes X-Forwarded-Host for the host only behind a trusted proxy', () => {
+    const proxied = post({
+      origin: 'https://id.example',
+      host: '127.0.0.1:3000',
+      'x-forwarded-host': 'id.example',
+    })
+    expect(isFromOwnPages(proxied, undefined, none)).toBe(false)
+    expect(isFromOwnPages(proxied, undefined, oneProxy)).toBe(true)
+  })
+})
+
+describe('requireSameOrigin and requireAllowedOrigin share that rule', () => {
+  it('lets a request that names no page through (a back end cannot carry a browser’s cookies)', () => {
+    expect(() => requireSameOrigin(post({}), undefined)).not.toThrow()
+    expect(() => requireAllowedOrigin(post({}), [])).not.toThrow()
+  })
+
+  it('refuses another site’s page, unless identify’s site allows its origin', () => {
+    const shop = post({ origin: 'https://shop.example', 'sec-fetch-site': 'cross-site' })
+    expect(() => requireSameOrigin(shop, undefined)).toThrow(
+      expect.objectContaining({ code: 'cross_origin' }),
+    )
+    expect(() => requireAllowedOrigin(shop, [])).toThrow(expect.objectContaining({ code: 'forbidden' }))
+    expect(() => requireAllowedOrigin(shop, ['https://shop.example'])).not.toThrow()
+  })
+})
