@@ -1,4 +1,5 @@
 import 'server-only'
+import { isHttps } from './is-https'
 
 /** The value of the request's cookie `name`, or undefined when it has none (or an empty one). */
 export function readCookie(request: Request, name: string): string | undefined {
@@ -7,4 +8,39 @@ export function readCookie(request: Request, name: string): string | undefined {
     if (pair.startsWith(`${name}=`)) return pair.slice(name.length + 1) || undefined
   }
   return undefined
+}
+
+export interface CookieLife {
+  /** Seconds the cookie lives; 0 deletes it. */
+  maxAge?: number
+  /** When it expires, for a cookie that ends with something else (a session). */
+  expires?: Date
+  /**
+   * `strict`: sent only from Tessera's own pages (the console). `embeddable`: also inside another
+   * site's iframe over HTTPS (SameSite=None; Secure; Partitioned — CHIPS); over plain HTTP browsers
+   * refuse SameSite=None without Secure, so it is Lax there.
+   */
+  reach: 'strict' | 'embeddable'
+}
+
+/**
+ * The one Set-Cookie builder: every Tessera cookie is HttpOnly on the whole site, Secure whenever
+ * the browser reached Tessera over HTTPS (is-https.ts).
+ */
+export function buildCookie(request: Request, name: string, value: string, life: CookieLife): string {
+  const https = isHttps(request)
+  const parts = [`${name}=${value}`, 'Path=/']
+  if (life.maxAge !== undefined) parts.push(`Max-Age=${life.maxAge}`)
+  parts.push('HttpOnly')
+  if (life.reach === 'strict') parts.push('SameSite=Strict')
+  else parts.push(https ? 'SameSite=None' : 'SameSite=Lax')
+  if (life.expires) parts.push(`Expires=${life.expires.toUTCString()}`)
+  if (https) parts.push('Secure')
+  if (https && life.reach === 'embeddable') parts.push('Partitioned')
+  return parts.join('; ')
+}
+
+/** The Set-Cookie that deletes a cookie built with the same reach. */
+export function clearCookie(request: Request, name: string, reach: CookieLife['reach']): string {
+  return buildCookie(request, name, '', { maxAge: 0, reach })
 }
