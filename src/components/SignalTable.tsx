@@ -1,4 +1,5 @@
 import type { CollectResult } from '@/agent'
+import { formatBits, formatCount, formatDuration, formatOneIn } from './format'
 import styles from './SignalTable.module.css'
 
 export interface Uniqueness {
@@ -20,7 +21,7 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
     <div className={styles.wrapper}>
       <table className={styles.table}>
         <caption>
-          {entries.length} signals collected in {Math.round(result.duration)} ms
+          {entries.length} signals collected in {formatDuration(result.duration)}
         </caption>
         <thead>
           <tr>
@@ -59,15 +60,16 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
                 </td>
                 <td>
                   {stats ? (
-                    <span title={`${stats.sharedBy} of ${stats.total} visitors share this value`}>
-                      {stats.bits.toFixed(1)} bits · 1 in{' '}
-                      {Math.max(1, Math.round(stats.total / stats.sharedBy))}
+                    <span
+                      title={`${formatCount(stats.sharedBy)} of ${formatCount(stats.total)} visitors share this value`}
+                    >
+                      {formatBits(stats.bits)} · {formatOneIn(stats.sharedBy, stats.total)}
                     </span>
                   ) : (
                     <span className={styles.muted}>—</span>
                   )}
                 </td>
-                <td className={styles.number}>{component.duration} ms</td>
+                <td className={styles.number}>{formatDuration(component.duration)}</td>
               </tr>
             )
           })}

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { Overview as OverviewData, Range } from '@/contracts/console'
-import { formatBucket } from '../format'
+import { formatBucket, formatCount, formatPercent } from '../format'
 import styles from './console.module.css'
 import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
@@ -45,7 +45,7 @@ export function Overview() {
             <dl className={styles.figures} aria-label={rangeLabels[range]}>
               <Figure label="Identifications" value={data.totals.identifications} />
               <Figure label="Unique visitors" value={data.totals.visitors} />
-              <Figure label="Returning" value={`${Math.round(data.totals.returningShare * 100)}%`} />
+              <Figure label="Returning" value={formatPercent(data.totals.returningShare)} />
               <Figure label="Bots" value={data.totals.bots} tone="danger" />
               <Figure label="Sign-ups allowed" value={data.signups.allow} tone="ok" />
               <Figure label="Challenged" value={data.signups.challenge} tone="warn" />
@@ -126,7 +126,7 @@ function Figure({
   return (
     <div className={`${styles.figure} ${tone ? styles[tone] : ''}`}>
       <dt>{label}</dt>
-      <dd>{value}</dd>
+      <dd>{typeof value === 'number' ? formatCount(value) : value}</dd>
     </div>
   )
 }

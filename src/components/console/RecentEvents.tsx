@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import type { EventPage } from '@/contracts/server-api'
-import { formatTime } from '../format'
+import { formatPercent, formatTime } from '../format'
 import styles from './console.module.css'
 import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
@@ -70,7 +70,7 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
                       </button>
                       {!event.visitorFound && <span className={`badge ${styles.newBadge}`}>new</span>}
                     </td>
-                    <td>{Math.round(event.confidence.score * 100)}%</td>
+                    <td>{formatPercent(event.confidence.score)}</td>
                     <td>{event.ip ?? '—'}</td>
                     <td>
                       <SignalBadges signals={event.signals} />

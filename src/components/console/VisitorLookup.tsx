@@ -2,7 +2,7 @@
 
 import { type FormEvent, useEffect, useState } from 'react'
 import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
-import { formatTime } from '../format'
+import { formatCount, formatPercent, formatTime } from '../format'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { SignalBadges } from './RecentEvents'
@@ -114,7 +114,7 @@ export function VisitorLookup({
             </div>
             <div>
               <dt>Visits</dt>
-              <dd>{panel.data.visits}</dd>
+              <dd>{formatCount(panel.data.visits)}</dd>
             </div>
             <div>
               <dt>Accounts created</dt>
@@ -130,7 +130,10 @@ export function VisitorLookup({
             </div>
             <div>
               <dt>IP addresses</dt>
-              <dd>{panel.data.ips.map((entry) => `${entry.ip} (${entry.events})`).join(', ') || 'none'}</dd>
+              <dd>
+                {panel.data.ips.map((entry) => `${entry.ip} (${formatCount(entry.events)})`).join(', ') ||
+                  'none'}
+              </dd>
             </div>
           </dl>
           <h4>History and signals</h4>
@@ -156,7 +159,7 @@ export function VisitorLookup({
                         ? 'stored ID'
                         : 'fingerprint'}
                   </td>
-                  <td>{Math.round(event.confidence * 100)}%</td>
+                  <td>{formatPercent(event.confidence)}</td>
                   <td>{event.ip ?? '—'}</td>
                   <td>
                     <SignalBadges signals={event.signals} />

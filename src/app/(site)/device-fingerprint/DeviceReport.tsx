@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { CollectResult } from '@/agent'
 import { clearStoredToken } from '@/agent/identify'
 import type { IdentifyResult } from '@/agent/messages'
-import { formatTime } from '@/components/format'
+import { formatCount, formatPercent, formatTime } from '@/components/format'
 import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
 import type { DeviceReport as Report } from '@/contracts/device'
@@ -108,7 +108,7 @@ export function DeviceReport() {
               </div>
               <div>
                 <dt>Confidence</dt>
-                <dd data-testid="confidence">{Math.round(state.result.confidence.score * 100)}%</dd>
+                <dd data-testid="confidence">{formatPercent(state.result.confidence.score)}</dd>
               </div>
               <div>
                 <dt>First seen</dt>
@@ -116,7 +116,7 @@ export function DeviceReport() {
               </div>
               <div>
                 <dt>Visits</dt>
-                <dd>{state.report?.visits ?? 1}</dd>
+                <dd>{formatCount(state.report?.visits ?? 1)}</dd>
               </div>
             </dl>
             <p className="muted">
@@ -142,8 +142,8 @@ export function DeviceReport() {
           <section aria-labelledby="signals-heading" className={styles.section}>
             <h2 id="signals-heading">Collected signals</h2>
             <p className="muted">
-              How identifying each value is among the {state.report?.uniqueness[0]?.total ?? 1} visitors this
-              server has seen: the more bits, the fewer devices share it.
+              How identifying each value is among the {formatCount(state.report?.uniqueness[0]?.total ?? 1)}{' '}
+              visitors this server has seen: the more bits, the fewer devices share it.
             </p>
             <SignalTable result={state.collection} uniqueness={state.report?.uniqueness} />
           </section>
@@ -167,7 +167,7 @@ export function DeviceReport() {
                       <tr key={visit.requestId}>
                         <td>{formatTime(visit.createdAt)}</td>
                         <td>{methods[visit.method] ?? visit.method}</td>
-                        <td>{Math.round(visit.confidence * 100)}%</td>
+                        <td>{formatPercent(visit.confidence)}</td>
                         <td>{visit.ip ?? '—'}</td>
                         <td className={styles.url}>{visit.url ?? '—'}</td>
                       </tr>
