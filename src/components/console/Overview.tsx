@@ -4,8 +4,8 @@ import { useState } from 'react'
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { Overview as OverviewData, Range } from '@/contracts/console'
 import { formatBucket, formatCount, formatPercent } from '../format'
+import { LoadedView } from '../LoadedView'
 import styles from './console.module.css'
-import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
 const rangeLabels: Record<Range, string> = {
@@ -39,7 +39,7 @@ export function Overview() {
           ))}
         </fieldset>
       </div>
-      <LoadedView loaded={loaded} what="figures">
+      <LoadedView loaded={loaded} loading="Loading figures…">
         {(data) => (
           <>
             <dl className={styles.figures} aria-label={rangeLabels[range]}>

@@ -4,8 +4,8 @@ import { useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import type { EventPage } from '@/contracts/server-api'
 import { formatPercent, formatTime } from '../format'
+import { LoadedView } from '../LoadedView'
 import styles from './console.module.css'
-import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
 /** The latest identifications, filterable, one page at a time. */
@@ -40,7 +40,7 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
       <div className={`card ${styles.tableCard}`}>
         <LoadedView
           loaded={loaded}
-          what="events"
+          loading="Loading events…"
           isEmpty={(data) => data.events.length === 0}
           empty="No events match. Identifications appear here as they happen."
         >

@@ -1,9 +1,12 @@
 'use client'
 
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import type { PolicyChange, PolicyWithAudit } from '@/contracts/console'
 import { type RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
 import { formatTime } from '../format'
+import { LoadedView } from '../LoadedView'
+import { EmptyNote } from '../Notes'
+import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
 
@@ -43,19 +46,8 @@ const rules: {
 
 /** The sign-up rules: what each does and its threshold, validated, with who changed what. */
 export function RulesEditor() {
-  const [policy, setPolicy] = useState<SignupPolicy | null>(null)
-  const [audit, setAudit] = useState<PolicyChange[]>([])
+  const { loaded, reload } = useLoaded(loadRules)
   const [status, setStatus] = useState<{ tone: 'error' | 'success'; text: string } | null>(null)
-
-  const load = useCallback(async () => {
-    const data = await callConsole<PolicyWithAudit>('/api/console/rules')
-    setPolicy(data.policy)
-    setAudit(data.audit)
-  }, [])
-
-  useEffect(() => {
-    load().catch((error: Error) => setStatus({ tone: 'error', text: error.message }))
-  }, [load])
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -77,7 +69,7 @@ export function RulesEditor() {
     try {
       await callConsole('/api/console/rules', { method: 'PUT', body: parsed.data })
       setStatus({ tone: 'success', text: 'Rules saved. The next sign-up uses them.' })
-      await load()
+      await reload()
     } catch (error) {
       setStatus({ tone: 'error', text: error instanceof Error ? error.message : 'The rules were not saved.' })
     }
@@ -90,69 +82,73 @@ export function RulesEditor() {
         Every rule that fires is a reason; the strictest outcome wins. A solved challenge satisfies
         “challenge”, never “deny”.
       </p>
-      {!policy && !status && (
-        <p role="status" className="muted">
-          Loading rules…
-        </p>
-      )}
-      {policy && (
-        <form className={`card ${styles.stack}`} onSubmit={save} key={JSON.stringify(policy)}>
-          <div className={styles.rules}>
-            {rules.map((rule) => (
-              <fieldset key={rule.key} className={styles.rule}>
-                <legend>{rule.title}</legend>
-                <p className="muted">{rule.help}</p>
-                <label className={styles.inlineField}>
-                  <span>Outcome</span>
-                  <select name={rule.key} defaultValue={String(policy[rule.key])}>
-                    {(['deny', 'challenge', 'off'] as RuleOutcome[]).map((outcome) => (
-                      <option key={outcome} value={outcome}>
-                        {outcome === 'off' ? 'off (ignore)' : outcome}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                {rule.threshold && (
-                  <label className={styles.inlineField}>
-                    <span>{rule.threshold.label}</span>
-                    <input
-                      name={rule.threshold.key}
-                      type="number"
-                      min={1}
-                      required
-                      defaultValue={Number(policy[rule.threshold.key])}
-                    />
-                  </label>
-                )}
-              </fieldset>
-            ))}
-          </div>
-          {status && (
-            <p role={status.tone === 'error' ? 'alert' : 'status'} className={styles[status.tone]}>
-              {status.text}
-            </p>
-          )}
-          <button type="submit" className="button">
-            Save rules
-          </button>
-        </form>
-      )}
-      <h3>Changes</h3>
-      {audit.length === 0 ? (
-        <p className="muted">The rules still have their defaults; changes are listed here.</p>
-      ) : (
-        <ul className={styles.list}>
-          {audit.map((entry) => (
-            <li key={entry.changedAt}>
-              <span>
-                <strong>{entry.operator}</strong> · {formatTime(entry.changedAt)}: {describeChange(entry)}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <LoadedView loaded={loaded} loading="Loading rules…">
+        {({ policy, audit }) => (
+          <>
+            <form className={`card ${styles.stack}`} onSubmit={save} key={JSON.stringify(policy)}>
+              <div className={styles.rules}>
+                {rules.map((rule) => (
+                  <fieldset key={rule.key} className={styles.rule}>
+                    <legend>{rule.title}</legend>
+                    <p className="muted">{rule.help}</p>
+                    <label className={styles.inlineField}>
+                      <span>Outcome</span>
+                      <select name={rule.key} defaultValue={String(policy[rule.key])}>
+                        {(['deny', 'challenge', 'off'] as RuleOutcome[]).map((outcome) => (
+                          <option key={outcome} value={outcome}>
+                            {outcome === 'off' ? 'off (ignore)' : outcome}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                    {rule.threshold && (
+                      <label className={styles.inlineField}>
+                        <span>{rule.threshold.label}</span>
+                        <input
+                          name={rule.threshold.key}
+                          type="number"
+                          min={1}
+                          required
+                          defaultValue={Number(policy[rule.threshold.key])}
+                        />
+                      </label>
+                    )}
+                  </fieldset>
+                ))}
+              </div>
+              {status && (
+                <p role={status.tone === 'error' ? 'alert' : 'status'} className={styles[status.tone]}>
+                  {status.text}
+                </p>
+              )}
+              <button type="submit" className="button">
+                Save rules
+              </button>
+            </form>
+            <h3>Changes</h3>
+            {audit.length === 0 ? (
+              <EmptyNote>The rules still have their defaults; changes are listed here.</EmptyNote>
+            ) : (
+              <ul className={styles.list}>
+                {audit.map((entry) => (
+                  <li key={entry.changedAt}>
+                    <span>
+                      <strong>{entry.operator}</strong> · {formatTime(entry.changedAt)}:{' '}
+                      {describeChange(entry)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </LoadedView>
     </section>
   )
+}
+
+function loadRules() {
+  return callConsole<PolicyWithAudit>('/api/console/rules')
 }
 
 function describeChange(entry: PolicyChange): string {

@@ -4,6 +4,7 @@ import { useId, useState } from 'react'
 import type { CreatedSealingKey, SiteSummary } from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
 import { formatTime } from '../format'
+import { EmptyNote } from '../Notes'
 import { callConsole } from './api'
 import styles from './console.module.css'
 
@@ -80,7 +81,7 @@ const event = await unsealEventsResponse(Buffer.from(sealedResult, 'base64'), [
         </div>
       )}
       {keys.length === 0 ? (
-        <p className="muted">Sealing is off: no key yet.</p>
+        <EmptyNote>Sealing is off: no key yet.</EmptyNote>
       ) : (
         <ul className={styles.list} aria-label="Sealing keys">
           {keys.map((key) => {

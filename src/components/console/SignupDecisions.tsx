@@ -2,8 +2,8 @@
 
 import type { SignupDecisionList } from '@/contracts/console'
 import { formatTime } from '../format'
+import { LoadedView } from '../LoadedView'
 import styles from './console.module.css'
-import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
 const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
@@ -17,7 +17,7 @@ export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: 
       <div className={`card ${styles.tableCard}`}>
         <LoadedView
           loaded={loaded}
-          what="decisions"
+          loading="Loading decisions…"
           isEmpty={(data) => data.decisions.length === 0}
           empty="No sign-ups yet. Decisions from /registration appear here with their reasons."
         >

@@ -1,6 +1,6 @@
 'use client'
 
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type {
   CreatedApiKey,
   CreatedWebhook,
@@ -11,9 +11,11 @@ import type {
 } from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
 import { formatTime } from '../format'
+import { LoadedView } from '../LoadedView'
+import { EmptyNote } from '../Notes'
+import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
-import { LoadedView } from './LoadedView'
 import { SealingKeys } from './SealingKeys'
 import { usePolling } from './usePolling'
 
@@ -47,7 +49,7 @@ export function SitesManager({ origin }: { origin: string }) {
   return (
     <section aria-labelledby="sites-heading" className={styles.section}>
       <h2 id="sites-heading">Sites and keys</h2>
-      <LoadedView loaded={loaded} what="sites">
+      <LoadedView loaded={loaded} loading="Loading sites…">
         {(data) =>
           data.sites.map((site) => (
             <SiteCard
@@ -227,7 +229,7 @@ function SiteCard({
         </div>
       )}
       {site.apiKeys.length === 0 ? (
-        <p className="muted">No keys yet. Your back end needs one to read events.</p>
+        <EmptyNote>No keys yet. Your back end needs one to read events.</EmptyNote>
       ) : (
         <ul className={styles.list}>
           {site.apiKeys.map((key) => (
@@ -283,7 +285,7 @@ function SiteCard({
         </div>
       )}
       {site.webhooks.length === 0 ? (
-        <p className="muted">No webhooks. Each identification can be POSTed to your server, signed.</p>
+        <EmptyNote>No webhooks. Each identification can be POSTed to your server, signed.</EmptyNote>
       ) : (
         <ul className={styles.list}>
           {site.webhooks.map((webhook) => (
@@ -318,7 +320,7 @@ function SiteCard({
 }
 
 function WebhookItem({ webhook, onDelete }: { webhook: Site['webhooks'][number]; onDelete: () => void }) {
-  const [log, setLog] = useState<WebhookDeliveryList['deliveries'] | null>(null)
+  const [open, setOpen] = useState(false)
   return (
     <li className={styles.webhook}>
       <span>
@@ -329,22 +331,35 @@ function WebhookItem({ webhook, onDelete }: { webhook: Site['webhooks'][number];
         <button
           type="button"
           className="button button-secondary"
-          aria-expanded={log !== null}
-          onClick={async () =>
-            setLog(
-              log
-                ? null
-                : (await callConsole<WebhookDeliveryList>(`/api/console/webhooks/${webhook.id}`)).deliveries,
-            )
-          }
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
         >
-          {log ? 'Hide deliveries' : 'Deliveries'}
+          {open ? 'Hide deliveries' : 'Deliveries'}
         </button>
         <button type="button" className="button button-secondary" onClick={onDelete}>
           Delete
         </button>
       </span>
-      {log && (
+      {open && <DeliveryLog webhookId={webhook.id} />}
+    </li>
+  )
+}
+
+/** A webhook's recent deliveries, loaded when opened. */
+function DeliveryLog({ webhookId }: { webhookId: string }) {
+  const load = useCallback(
+    async () => (await callConsole<WebhookDeliveryList>(`/api/console/webhooks/${webhookId}`)).deliveries,
+    [webhookId],
+  )
+  const { loaded } = useLoaded(load)
+  return (
+    <LoadedView
+      loaded={loaded}
+      loading="Loading deliveries…"
+      isEmpty={(deliveries) => deliveries.length === 0}
+      empty="Nothing delivered yet."
+    >
+      {(deliveries) => (
         <table className={styles.table}>
           <caption className="visually-hidden">Recent deliveries</caption>
           <thead>
@@ -356,12 +371,7 @@ function WebhookItem({ webhook, onDelete }: { webhook: Site['webhooks'][number];
             </tr>
           </thead>
           <tbody>
-            {log.length === 0 && (
-              <tr>
-                <td colSpan={4}>Nothing delivered yet.</td>
-              </tr>
-            )}
-            {log.map((delivery) => (
+            {deliveries.map((delivery) => (
               <tr key={delivery.id}>
                 <td>{formatTime(delivery.createdAt)}</td>
                 <td>{delivery.deliveredAt ? 'delivered' : delivery.failedAt ? 'gave up' : 'retrying'}</td>
@@ -372,6 +382,6 @@ function WebhookItem({ webhook, onDelete }: { webhook: Site['webhooks'][number];
           </tbody>
         </table>
       )}
-    </li>
+    </LoadedView>
   )
 }
