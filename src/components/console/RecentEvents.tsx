@@ -3,6 +3,7 @@
 import { useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import type { EventPage } from '@/contracts/server-api'
+import { FormField } from '../FormField'
 import { formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import styles from './console.module.css'
@@ -21,21 +22,23 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
     <section aria-labelledby="events-heading" className={styles.section}>
       <div className={styles.sectionHeader}>
         <h2 id="events-heading">Recent events</h2>
-        <label className={styles.inlineField}>
-          <span>Show</span>
-          <select
-            value={signal}
-            onChange={(event) => {
-              setSignal(event.target.value as EventFilter)
-              setCursors([])
-            }}
-          >
-            <option value="all">All events</option>
-            <option value="bot">Bots only</option>
-            <option value="new">New visitors</option>
-            <option value="returning">Returning visitors</option>
-          </select>
-        </label>
+        <FormField label="Show" layout="inline">
+          {(control) => (
+            <select
+              {...control}
+              value={signal}
+              onChange={(event) => {
+                setSignal(event.target.value as EventFilter)
+                setCursors([])
+              }}
+            >
+              <option value="all">All events</option>
+              <option value="bot">Bots only</option>
+              <option value="new">New visitors</option>
+              <option value="returning">Returning visitors</option>
+            </select>
+          )}
+        </FormField>
       </div>
       <div className={`card ${styles.tableCard}`}>
         <LoadedView

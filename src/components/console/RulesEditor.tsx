@@ -3,11 +3,13 @@
 import { type FormEvent, useState } from 'react'
 import type { PolicyChange, PolicyWithAudit } from '@/contracts/console'
 import { type RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
+import { FormField } from '../FormField'
+import { type FormErrors, focusFirstError, noErrors, splitErrors } from '../form-errors'
 import { formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
-import { EmptyNote } from '../Notes'
+import { EmptyNote, ErrorNote, SuccessNote } from '../Notes'
 import { useLoaded } from '../useLoaded'
-import { callConsole } from './api'
+import { callConsole, formErrorsOf } from './api'
 import styles from './console.module.css'
 
 const rules: {
@@ -44,14 +46,24 @@ const rules: {
   },
 ]
 
+const policyFields = Object.keys(SignupPolicy.shape)
+
 /** The sign-up rules: what each does and its threshold, validated, with who changed what. */
 export function RulesEditor() {
   const { loaded, reload } = useLoaded(loadRules)
-  const [status, setStatus] = useState<{ tone: 'error' | 'success'; text: string } | null>(null)
+  const [errors, setErrors] = useState<FormErrors>(noErrors)
+  const [saved, setSaved] = useState(false)
+
+  function showErrors(form: HTMLFormElement, found: FormErrors) {
+    setErrors(found)
+    focusFirstError(form, found.fields)
+  }
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const data = new FormData(event.currentTarget)
+    const form = event.currentTarget
+    const data = new FormData(form)
+    setSaved(false)
     const candidate = Object.fromEntries(
       Object.keys(SignupPolicy.shape).map((key) => {
         const value = String(data.get(key) ?? '')
@@ -60,18 +72,19 @@ export function RulesEditor() {
     )
     const parsed = SignupPolicy.safeParse(candidate)
     if (!parsed.success) {
-      setStatus({
-        tone: 'error',
-        text: `Check the thresholds: ${parsed.error.issues[0]?.message ?? 'invalid value'}.`,
-      })
+      showErrors(
+        form,
+        splitErrors('Check the rules: some values are not valid.', parsed.error.issues, policyFields),
+      )
       return
     }
     try {
       await callConsole('/api/console/rules', { method: 'PUT', body: parsed.data })
-      setStatus({ tone: 'success', text: 'Rules saved. The next sign-up uses them.' })
+      setErrors(noErrors)
+      setSaved(true)
       await reload()
-    } catch (error) {
-      setStatus({ tone: 'error', text: error instanceof Error ? error.message : 'The rules were not saved.' })
+    } catch (failure) {
+      showErrors(form, formErrorsOf(failure, policyFields, 'The rules were not saved.'))
     }
   }
 
@@ -87,40 +100,42 @@ export function RulesEditor() {
           <>
             <form className={`card ${styles.stack}`} onSubmit={save} key={JSON.stringify(policy)}>
               <div className={styles.rules}>
-                {rules.map((rule) => (
+                {rules.map(({ threshold, ...rule }) => (
                   <fieldset key={rule.key} className={styles.rule}>
                     <legend>{rule.title}</legend>
                     <p className="muted">{rule.help}</p>
-                    <label className={styles.inlineField}>
-                      <span>Outcome</span>
-                      <select name={rule.key} defaultValue={String(policy[rule.key])}>
-                        {(['deny', 'challenge', 'off'] as RuleOutcome[]).map((outcome) => (
-                          <option key={outcome} value={outcome}>
-                            {outcome === 'off' ? 'off (ignore)' : outcome}
-                          </option>
-                        ))}
-                      </select>
-                    </label>
-                    {rule.threshold && (
-                      <label className={styles.inlineField}>
-                        <span>{rule.threshold.label}</span>
-                        <input
-                          name={rule.threshold.key}
-                          type="number"
-                          min={1}
-                          required
-                          defaultValue={Number(policy[rule.threshold.key])}
-                        />
-                      </label>
-                    )}
+                    <div className={styles.ruleFields}>
+                      <FormField label="Outcome" error={errors.fields[rule.key]}>
+                        {(control) => (
+                          <select {...control} name={rule.key} defaultValue={String(policy[rule.key])}>
+                            {(['deny', 'challenge', 'off'] as RuleOutcome[]).map((outcome) => (
+                              <option key={outcome} value={outcome}>
+                                {outcome === 'off' ? 'off (ignore)' : outcome}
+                              </option>
+                            ))}
+                          </select>
+                        )}
+                      </FormField>
+                      {threshold && (
+                        <FormField label={threshold.label} error={errors.fields[threshold.key]}>
+                          {(control) => (
+                            <input
+                              {...control}
+                              name={threshold.key}
+                              type="number"
+                              min={1}
+                              required
+                              defaultValue={Number(policy[threshold.key])}
+                            />
+                          )}
+                        </FormField>
+                      )}
+                    </div>
                   </fieldset>
                 ))}
               </div>
-              {status && (
-                <p role={status.tone === 'error' ? 'alert' : 'status'} className={styles[status.tone]}>
-                  {status.text}
-                </p>
-              )}
+              {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
+              {saved && <SuccessNote>Rules saved. The next sign-up uses them.</SuccessNote>}
               <button type="submit" className="button">
                 Save rules
               </button>

@@ -2,6 +2,7 @@
 
 import { type FormEvent, useCallback, useState } from 'react'
 import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
+import { FormField } from '../FormField'
 import { formatCount, formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote, SuccessNote } from '../Notes'
@@ -37,16 +38,17 @@ export function VisitorLookup({
       <h2 id="lookup-heading">Visitor look-up</h2>
       <search>
         <form className={styles.lookupForm} onSubmit={submit}>
-          <label className="visually-hidden" htmlFor="lookup-query">
-            Visitor ID, request ID, account or IP address
-          </label>
-          <input
-            id="lookup-query"
-            name="q"
-            key={query ?? ''}
-            defaultValue={query ?? ''}
-            placeholder="Visitor ID, request ID, account email or IP address"
-          />
+          <FormField label="Visitor ID, request ID, account or IP address" hideLabel className={styles.grow}>
+            {(control) => (
+              <input
+                {...control}
+                name="q"
+                key={query ?? ''}
+                defaultValue={query ?? ''}
+                placeholder="Visitor ID, request ID, account email or IP address"
+              />
+            )}
+          </FormField>
           <button type="submit" className="button">
             Look up
           </button>
