@@ -1,6 +1,7 @@
 import type { CollectResult } from '@/agent'
 import { formatBits, formatCount, formatDuration, formatOneIn } from './format'
 import styles from './SignalTable.module.css'
+import tables from './Table.module.css'
 
 export interface Uniqueness {
   component: string
@@ -18,8 +19,8 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
   const byName = new Map(uniqueness?.map((entry) => [entry.component, entry]))
   const entries = Object.entries(result.components)
   return (
-    <div className={styles.wrapper}>
-      <table className={styles.table}>
+    <div className={tables.frame}>
+      <table className={tables.table}>
         <caption>
           {entries.length} signals collected in {formatDuration(result.duration)}
         </caption>
@@ -28,7 +29,7 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
             <th scope="col">Signal</th>
             <th scope="col">Value</th>
             <th scope="col">How identifying</th>
-            <th scope="col" className={styles.number}>
+            <th scope="col" className={tables.number}>
               Time
             </th>
           </tr>
@@ -39,7 +40,7 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
             const text = 'value' in component ? formatValue(component.value) : ''
             return (
               <tr key={name}>
-                <th scope="row" className={styles.name}>
+                <th scope="row" className={tables.rowHeader}>
                   {name}
                 </th>
                 <td className={styles.value}>
@@ -69,7 +70,7 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
                     <span className={styles.muted}>—</span>
                   )}
                 </td>
-                <td className={styles.number}>{formatDuration(component.duration)}</td>
+                <td className={tables.number}>{formatDuration(component.duration)}</td>
               </tr>
             )
           })}

@@ -6,6 +6,7 @@ import type { EventPage } from '@/contracts/server-api'
 import { FormField } from '../FormField'
 import { formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
+import tables from '../Table.module.css'
 import styles from './console.module.css'
 import { usePolling } from './usePolling'
 
@@ -40,7 +41,7 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
           )}
         </FormField>
       </div>
-      <div className={`card ${styles.tableCard}`}>
+      <div className={tables.frame}>
         <LoadedView
           loaded={loaded}
           loading="Loading events…"
@@ -48,7 +49,7 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
           empty="No events match. Identifications appear here as they happen."
         >
           {(data) => (
-            <table className={styles.table}>
+            <table className={tables.table}>
               <thead>
                 <tr>
                   <th scope="col">Time</th>

@@ -3,6 +3,7 @@
 import type { SignupDecisionList } from '@/contracts/console'
 import { formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
+import tables from '../Table.module.css'
 import styles from './console.module.css'
 import { usePolling } from './usePolling'
 
@@ -14,7 +15,7 @@ export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: 
   return (
     <section aria-labelledby="decisions-heading" className={styles.section}>
       <h2 id="decisions-heading">Sign-up decisions</h2>
-      <div className={`card ${styles.tableCard}`}>
+      <div className={tables.frame}>
         <LoadedView
           loaded={loaded}
           loading="Loading decisions…"
@@ -22,7 +23,7 @@ export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: 
           empty="No sign-ups yet. Decisions from /registration appear here with their reasons."
         >
           {(data) => (
-            <table className={styles.table}>
+            <table className={tables.table}>
               <thead>
                 <tr>
                   <th scope="col">Time</th>

@@ -9,6 +9,7 @@ import { EmptyNote, ErrorNote, SuccessNote } from '../Notes'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { SealingKeys } from './SealingKeys'
+import { ShownOnce } from './ShownOnce'
 import { useFormAction } from './useFormAction'
 import { Webhooks } from './Webhooks'
 
@@ -34,7 +35,6 @@ export function SiteCard({
 }) {
   const [error, setError] = useState<string | null>(null)
 
-  /** Runs a button's console call, shows its error, and reloads the sites on success. */
   async function run(action: () => Promise<unknown>) {
     setError(null)
     try {
@@ -118,15 +118,15 @@ function OriginsForm({ site, onChange }: { site: SiteSummary; onChange: () => Pr
   )
 }
 
-function ApiKeys({
-  site,
-  run,
-  onChange,
-}: {
+/** What each part of a site card is given: the site, a runner for its buttons, and a reload. */
+export type SitePartProps = {
   site: SiteSummary
+  /** Runs a button's console call, shows its error on the card, and reloads the sites on success. */
   run: (action: () => Promise<unknown>) => Promise<boolean>
   onChange: () => Promise<void>
-}) {
+}
+
+function ApiKeys({ site, run, onChange }: SitePartProps) {
   const [newKey, setNewKey] = useState<string | null>(null)
   const { errors, submit } = useFormAction(['name'], 'The key could not be created.')
 
@@ -134,15 +134,16 @@ function ApiKeys({
     <>
       <h4>Secret API keys</h4>
       {newKey && (
-        <div className={styles.secret} role="status">
-          <p>
-            <strong>Copy this key now.</strong> It is shown only once; Tessera keeps just a hash of it.
-          </p>
-          <CodeBlock code={newKey} label="Secret API key" />
-          <button type="button" className="button button-secondary" onClick={() => setNewKey(null)}>
-            I have copied it
-          </button>
-        </div>
+        <ShownOnce
+          message={
+            <>
+              <strong>Copy this key now.</strong> It is shown only once; Tessera keeps just a hash of it.
+            </>
+          }
+          label="Secret API key"
+          secret={newKey}
+          onDone={() => setNewKey(null)}
+        />
       )}
       {site.apiKeys.length === 0 ? (
         <EmptyNote>No keys yet. Your back end needs one to read events.</EmptyNote>

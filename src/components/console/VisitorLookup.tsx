@@ -6,6 +6,7 @@ import { FormField } from '../FormField'
 import { formatCount, formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote, SuccessNote } from '../Notes'
+import tables from '../Table.module.css'
 import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
@@ -137,44 +138,46 @@ function VisitorPanel({
             </div>
           </dl>
           <h4>History and signals</h4>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">How matched</th>
-                <th scope="col">Confidence</th>
-                <th scope="col">IP</th>
-                <th scope="col">Signals</th>
-                <th scope="col">Suspect score</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.events.map((event) => (
-                <tr key={event.requestId}>
-                  <td>{formatTime(event.createdAt)}</td>
-                  <td>
-                    {event.method === 'new'
-                      ? 'new visitor'
-                      : event.method === 'token'
-                        ? 'stored ID'
-                        : 'fingerprint'}
-                  </td>
-                  <td>{formatPercent(event.confidence)}</td>
-                  <td>{event.ip ?? '—'}</td>
-                  <td>
-                    <SignalBadges signals={event.signals} />
-                  </td>
-                  <td>
-                    <span
-                      title={event.scoreBreakdown.map((row) => `+${row.points}: ${row.because}`).join('\n')}
-                    >
-                      {event.suspectScore}
-                    </span>
-                  </td>
+          <div className={tables.frame}>
+            <table className={tables.table}>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">How matched</th>
+                  <th scope="col">Confidence</th>
+                  <th scope="col">IP</th>
+                  <th scope="col">Signals</th>
+                  <th scope="col">Suspect score</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {data.events.map((event) => (
+                  <tr key={event.requestId}>
+                    <td>{formatTime(event.createdAt)}</td>
+                    <td>
+                      {event.method === 'new'
+                        ? 'new visitor'
+                        : event.method === 'token'
+                          ? 'stored ID'
+                          : 'fingerprint'}
+                    </td>
+                    <td>{formatPercent(event.confidence)}</td>
+                    <td>{event.ip ?? '—'}</td>
+                    <td>
+                      <SignalBadges signals={event.signals} />
+                    </td>
+                    <td>
+                      <span
+                        title={event.scoreBreakdown.map((row) => `+${row.points}: ${row.because}`).join('\n')}
+                      >
+                        {event.suspectScore}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {data.events[0] && data.events[0].scoreBreakdown.length > 0 && (
             <div>
               <h4>Latest suspect score, explained</h4>
@@ -194,11 +197,7 @@ function VisitorPanel({
                   Delete visitor <code>{data.visitorId}</code> and all {formatCount(data.events.length)} of
                   its events? This cannot be undone.
                 </p>
-                <button
-                  type="button"
-                  className={`button ${styles.dangerButton}`}
-                  onClick={() => forget(data.visitorId)}
-                >
+                <button type="button" className="button button-danger" onClick={() => forget(data.visitorId)}>
                   Yes, forget this visitor
                 </button>
                 <button

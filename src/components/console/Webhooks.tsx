@@ -2,14 +2,16 @@
 
 import { useCallback, useState } from 'react'
 import type { CreatedWebhook, SiteSummary, WebhookDeliveryList, WebhookFormat } from '@/contracts/console'
-import { CodeBlock } from '../CodeBlock'
 import { FormField } from '../FormField'
 import { formatCount, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote, ErrorNote } from '../Notes'
+import tables from '../Table.module.css'
 import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { ShownOnce } from './ShownOnce'
+import type { SitePartProps } from './SiteCard'
 import { useFormAction } from './useFormAction'
 
 const WEBHOOK_FORMATS = {
@@ -18,15 +20,7 @@ const WEBHOOK_FORMATS = {
 } as const
 
 /** A site's webhooks: the list (each with its recent deliveries), the signing secret once, a new one. */
-export function Webhooks({
-  site,
-  run,
-  onChange,
-}: {
-  site: SiteSummary
-  run: (action: () => Promise<unknown>) => Promise<boolean>
-  onChange: () => Promise<void>
-}) {
+export function Webhooks({ site, run, onChange }: SitePartProps) {
   const [created, setCreated] = useState<{ secret: string; format: WebhookFormat } | null>(null)
   const { errors, submit } = useFormAction(['url', 'format'], 'The webhook could not be added.')
 
@@ -34,23 +28,24 @@ export function Webhooks({
     <>
       <h4>Webhooks</h4>
       {created && (
-        <div className={styles.secret} role="status">
-          <p>
-            <strong>Copy this signing secret now.</strong> It is shown only once; your server checks each
-            delivery's <code>{WEBHOOK_FORMATS[created.format].header}</code> with it
-            {created.format === 'fingerprint-v4' && (
-              <>
-                {' '}
-                (<code>isValidWebhookSignature</code> of Fingerprint's SDKs)
-              </>
-            )}
-            .
-          </p>
-          <CodeBlock code={created.secret} label="Webhook signing secret" />
-          <button type="button" className="button button-secondary" onClick={() => setCreated(null)}>
-            I have copied it
-          </button>
-        </div>
+        <ShownOnce
+          message={
+            <>
+              <strong>Copy this signing secret now.</strong> It is shown only once; your server checks each
+              delivery's <code>{WEBHOOK_FORMATS[created.format].header}</code> with it
+              {created.format === 'fingerprint-v4' && (
+                <>
+                  {' '}
+                  (<code>isValidWebhookSignature</code> of Fingerprint's SDKs)
+                </>
+              )}
+              .
+            </>
+          }
+          label="Webhook signing secret"
+          secret={created.secret}
+          onDone={() => setCreated(null)}
+        />
       )}
       {site.webhooks.length === 0 ? (
         <EmptyNote>No webhooks. Each identification can be POSTed to your server, signed.</EmptyNote>
@@ -153,7 +148,7 @@ function DeliveryLog({ webhookId }: { webhookId: string }) {
   )
   const { loaded } = useLoaded(load)
   return (
-    <div className={styles.deliveries}>
+    <div className={`${tables.frame} ${styles.deliveries}`}>
       <LoadedView
         loaded={loaded}
         loading="Loading deliveries…"
@@ -161,7 +156,7 @@ function DeliveryLog({ webhookId }: { webhookId: string }) {
         empty="Nothing delivered yet."
       >
         {(deliveries) => (
-          <table className={styles.table}>
+          <table className={tables.table}>
             <caption className="visually-hidden">Recent deliveries</caption>
             <thead>
               <tr>

@@ -9,6 +9,7 @@ import { LoadedView } from '@/components/LoadedView'
 import { ErrorNote } from '@/components/Notes'
 import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
+import tables from '@/components/Table.module.css'
 import { useLoaded } from '@/components/useLoaded'
 import type { DeviceReport as Report } from '@/contracts/device'
 import { useVisitorData } from '@/sdk/react'
@@ -157,8 +158,8 @@ function Findings({ collection, result, report, onForgotten }: Checked & { onFor
       {report && (
         <section aria-labelledby="history-heading" className={styles.section}>
           <h2 id="history-heading">Visit history</h2>
-          <div className={`card ${styles.tableCard}`}>
-            <table className={styles.table}>
+          <div className={tables.frame}>
+            <table className={tables.table}>
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -175,7 +176,7 @@ function Findings({ collection, result, report, onForgotten }: Checked & { onFor
                     <td>{methods[visit.method] ?? visit.method}</td>
                     <td>{formatPercent(visit.confidence)}</td>
                     <td>{visit.ip ?? '—'}</td>
-                    <td className={styles.url}>{visit.url ?? '—'}</td>
+                    <td className={tables.long}>{visit.url ?? '—'}</td>
                   </tr>
                 ))}
               </tbody>
@@ -193,7 +194,7 @@ function Findings({ collection, result, report, onForgotten }: Checked & { onFor
           </a>
           {confirming ? (
             <>
-              <button type="button" className={`button ${styles.danger}`} onClick={() => void forget()}>
+              <button type="button" className="button button-danger" onClick={() => void forget()}>
                 Yes, delete everything
               </button>
               <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>

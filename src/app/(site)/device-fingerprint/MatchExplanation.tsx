@@ -1,6 +1,6 @@
 import { formatBits } from '@/components/format'
+import tables from '@/components/Table.module.css'
 import type { LatestMatch } from '@/contracts/device'
-import styles from './DeviceReport.module.css'
 
 const facetNames: Record<string, string> = {
   browser: 'Browser build',
@@ -45,8 +45,8 @@ export function MatchExplanation({ match }: { match: LatestMatch }) {
         {summary(match)}
       </p>
       {match.evidence && match.evidence.facets.length > 0 && (
-        <div className={`card ${styles.tableCard}`}>
-          <table className={styles.table}>
+        <div className={tables.frame}>
+          <table className={tables.table}>
             <caption className="visually-hidden">Evidence per part of the fingerprint</caption>
             <thead>
               <tr>
