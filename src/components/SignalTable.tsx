@@ -43,7 +43,7 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
                 <th scope="row" className={tables.rowHeader}>
                   {name}
                 </th>
-                <td className={styles.value}>
+                <td className={`${tables.long} ${styles.value}`}>
                   {'error' in component ? (
                     <span className={`${styles.tag} ${styles.error}`}>{component.error}</span>
                   ) : component.value === 'unsupported' ? (

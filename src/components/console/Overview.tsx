@@ -15,7 +15,7 @@ const rangeLabels: Record<Range, string> = {
   '30d': 'Last 30 days',
 }
 
-/** The chart's areas, in the legend's order: totals first, then sign-up outcomes. */
+/** The chart's areas, drawn in this order: totals first, then sign-up outcomes. */
 const chartSeries: {
   key: Exclude<keyof OverviewPoint, 'bucket'>
   name: string

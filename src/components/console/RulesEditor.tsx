@@ -98,7 +98,11 @@ export function RulesEditor() {
       <LoadedView loaded={loaded} loading="Loading rules…">
         {({ policy, audit }) => (
           <>
-            <form className={`card ${styles.stack}`} onSubmit={save} key={JSON.stringify(policy)}>
+            <form
+              className={`card ${styles.stack} ${styles.rulesForm}`}
+              onSubmit={save}
+              key={JSON.stringify(policy)}
+            >
               <div className={styles.rules}>
                 {rules.map(({ threshold, ...rule }) => (
                   <fieldset key={rule.key} className={styles.rule}>

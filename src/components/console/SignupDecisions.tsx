@@ -44,7 +44,7 @@ export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: 
                       </span>
                       {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
                     </td>
-                    <td>
+                    <td className={tables.long}>
                       {decision.reasons.length === 0 ? (
                         <span className="muted">no rule triggered</span>
                       ) : (

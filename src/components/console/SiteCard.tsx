@@ -4,6 +4,7 @@ import { useState } from 'react'
 import type { CreatedApiKey, SiteSummary } from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
 import { FormField } from '../FormField'
+import fieldStyles from '../FormField.module.css'
 import { formatTime } from '../format'
 import { EmptyNote, ErrorNote, SuccessNote } from '../Notes'
 import { callConsole } from './api'
@@ -183,7 +184,7 @@ function ApiKeys({ site, run, onChange }: SitePartProps) {
           })
         }
       >
-        <div className={styles.row}>
+        <div className={fieldStyles.row}>
           <FormField label="Key name" layout="inline" error={errors.fields.name}>
             {(control) => (
               <input {...control} name="name" required maxLength={100} placeholder="checkout back end" />

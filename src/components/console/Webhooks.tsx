@@ -3,6 +3,7 @@
 import { useCallback, useState } from 'react'
 import type { CreatedWebhook, SiteSummary, WebhookDeliveryList, WebhookFormat } from '@/contracts/console'
 import { FormField } from '../FormField'
+import fieldStyles from '../FormField.module.css'
 import { formatCount, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote, ErrorNote } from '../Notes'
@@ -78,7 +79,7 @@ export function Webhooks({ site, run, onChange }: SitePartProps) {
           })
         }
       >
-        <div className={styles.row}>
+        <div className={fieldStyles.row}>
           <FormField label="URL" layout="inline" className={styles.grow} error={errors.fields.url}>
             {(control) => (
               <input
@@ -172,7 +173,9 @@ function DeliveryLog({ webhookId }: { webhookId: string }) {
                   <td>{formatTime(delivery.createdAt)}</td>
                   <td>{delivery.deliveredAt ? 'delivered' : delivery.failedAt ? 'gave up' : 'retrying'}</td>
                   <td>{formatCount(delivery.attempts)}</td>
-                  <td>{delivery.lastError ?? (delivery.lastStatus ? `HTTP ${delivery.lastStatus}` : '—')}</td>
+                  <td className={tables.long}>
+                    {delivery.lastError ?? (delivery.lastStatus ? `HTTP ${delivery.lastStatus}` : '—')}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -19,6 +19,10 @@ import { MatchExplanation } from './MatchExplanation'
 /** What one check of this browser found: what was collected, the answer, and what is stored. */
 type Checked = { collection: CollectResult; result: IdentifyResult; report: Report | null }
 
+function describeVisitors(count: number): string {
+  return count === 1 ? 'one visitor' : `${formatCount(count)} visitors`
+}
+
 const methods: Record<string, string> = {
   new: 'first visit',
   token: 'stored identifier',
@@ -149,8 +153,8 @@ function Findings({ collection, result, report, onForgotten }: Checked & { onFor
       <section aria-labelledby="signals-heading" className={styles.section}>
         <h2 id="signals-heading">Collected signals</h2>
         <p className="muted">
-          How identifying each value is among the {formatCount(report?.uniqueness[0]?.total ?? 1)} visitors
-          this server has seen: the more bits, the fewer devices share it.
+          How identifying each value is among the {describeVisitors(report?.uniqueness[0]?.total ?? 1)} this
+          server has seen: the more bits, the fewer devices share it.
         </p>
         <SignalTable result={collection} uniqueness={report?.uniqueness} />
       </section>
