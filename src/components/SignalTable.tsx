@@ -1,5 +1,7 @@
 import type { CollectResult } from '@/agent'
+import { formatBits, formatCount, formatDuration, formatOneIn } from './format'
 import styles from './SignalTable.module.css'
+import tables from './Table.module.css'
 
 export interface Uniqueness {
   component: string
@@ -17,17 +19,17 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
   const byName = new Map(uniqueness?.map((entry) => [entry.component, entry]))
   const entries = Object.entries(result.components)
   return (
-    <div className={styles.wrapper}>
-      <table className={styles.table}>
+    <div className={tables.frame}>
+      <table className={tables.table}>
         <caption>
-          {entries.length} signals collected in {Math.round(result.duration)} ms
+          {entries.length} signals collected in {formatDuration(result.duration)}
         </caption>
         <thead>
           <tr>
             <th scope="col">Signal</th>
             <th scope="col">Value</th>
             <th scope="col">How identifying</th>
-            <th scope="col" className={styles.number}>
+            <th scope="col" className={tables.number}>
               Time
             </th>
           </tr>
@@ -38,10 +40,10 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
             const text = 'value' in component ? formatValue(component.value) : ''
             return (
               <tr key={name}>
-                <th scope="row" className={styles.name}>
+                <th scope="row" className={tables.rowHeader}>
                   {name}
                 </th>
-                <td className={styles.value}>
+                <td className={`${tables.long} ${styles.value}`}>
                   {'error' in component ? (
                     <span className={`${styles.tag} ${styles.error}`}>{component.error}</span>
                   ) : component.value === 'unsupported' ? (
@@ -59,15 +61,16 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
                 </td>
                 <td>
                   {stats ? (
-                    <span title={`${stats.sharedBy} of ${stats.total} visitors share this value`}>
-                      {stats.bits.toFixed(1)} bits · 1 in{' '}
-                      {Math.max(1, Math.round(stats.total / stats.sharedBy))}
+                    <span
+                      title={`${formatCount(stats.sharedBy)} of ${formatCount(stats.total)} visitors share this value`}
+                    >
+                      {formatBits(stats.bits)} · {formatOneIn(stats.sharedBy, stats.total)}
                     </span>
                   ) : (
                     <span className={styles.muted}>—</span>
                   )}
                 </td>
-                <td className={styles.number}>{component.duration} ms</td>
+                <td className={tables.number}>{formatDuration(component.duration)}</td>
               </tr>
             )
           })}

@@ -57,7 +57,7 @@ export function SmartSignals({
         if (!signal) return null
         const { text, tone } = label.describe(signal)
         return (
-          <article key={name} className={styles.signal} data-testid={`signal-${name}`}>
+          <article key={name} className="tile" data-testid={`signal-${name}`}>
             <h3>{label.title}</h3>
             <p className={`${styles.verdict} ${styles[tone]}`}>{text}</p>
             {signal.reasons.length > 0 && (
@@ -70,7 +70,7 @@ export function SmartSignals({
           </article>
         )
       })}
-      <article className={styles.signal}>
+      <article className="tile">
         <h3>Suspect score</h3>
         <p
           className={`${styles.verdict} ${suspectScore >= 10 ? styles.danger : suspectScore > 0 ? styles.warn : styles.ok}`}

@@ -2,14 +2,21 @@
 
 import { useRouter } from 'next/navigation'
 import { type FormEvent, useState } from 'react'
+import { FormField } from '../FormField'
+import { ErrorNote, SuccessNote } from '../Notes'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { useFormAction } from './useFormAction'
 
 /** Signed-in operator: change password, sign out. */
 export function AccountMenu({ username }: { username: string }) {
   const router = useRouter()
   const [open, setOpen] = useState(false)
-  const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null)
+  const { errors, submit } = useFormAction(
+    ['currentPassword', 'newPassword'],
+    'Could not change the password.',
+  )
+  const [changed, setChanged] = useState(false)
 
   async function signOut() {
     await callConsole('/api/console/session', { method: 'DELETE' })
@@ -17,25 +24,18 @@ export function AccountMenu({ username }: { username: string }) {
   }
 
   async function changePassword(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const form = event.currentTarget
-    const data = new FormData(form)
-    try {
+    setChanged(false)
+    const ok = await submit(event, async (data, form) => {
       await callConsole('/api/console/password', {
         method: 'POST',
         body: {
-          currentPassword: String(data.get('current') ?? ''),
-          newPassword: String(data.get('next') ?? ''),
+          currentPassword: String(data.get('currentPassword') ?? ''),
+          newPassword: String(data.get('newPassword') ?? ''),
         },
       })
       form.reset()
-      setMessage({ tone: 'success', text: 'Password changed. Every other session is signed out.' })
-    } catch (error) {
-      setMessage({
-        tone: 'error',
-        text: error instanceof Error ? error.message : 'Could not change the password.',
-      })
-    }
+    })
+    setChanged(ok)
   }
 
   return (
@@ -56,19 +56,35 @@ export function AccountMenu({ username }: { username: string }) {
       </button>
       {open && (
         <form className={`card ${styles.passwordForm}`} onSubmit={changePassword}>
-          <label className={styles.field}>
-            <span>Current password</span>
-            <input name="current" type="password" autoComplete="current-password" required />
-          </label>
-          <label className={styles.field}>
-            <span>New password (12 characters or more, hard to guess)</span>
-            <input name="next" type="password" autoComplete="new-password" minLength={12} required />
-          </label>
-          {message && (
-            <p role={message.tone === 'error' ? 'alert' : 'status'} className={styles[message.tone]}>
-              {message.text}
-            </p>
-          )}
+          <FormField label="Current password" error={errors.fields.currentPassword}>
+            {(control) => (
+              <input
+                {...control}
+                name="currentPassword"
+                type="password"
+                autoComplete="current-password"
+                required
+              />
+            )}
+          </FormField>
+          <FormField
+            label="New password"
+            hint="12 characters or more, hard to guess."
+            error={errors.fields.newPassword}
+          >
+            {(control) => (
+              <input
+                {...control}
+                name="newPassword"
+                type="password"
+                autoComplete="new-password"
+                minLength={12}
+                required
+              />
+            )}
+          </FormField>
+          {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
+          {changed && <SuccessNote>Password changed. Every other session is signed out.</SuccessNote>}
           <button type="submit" className="button">
             Save new password
           </button>

@@ -2,10 +2,11 @@
 
 import { useState } from 'react'
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import type { Overview as OverviewData, Range } from '@/contracts/console'
-import { formatBucket } from '../format'
+import type { Overview as OverviewData, OverviewPoint, Range } from '@/contracts/console'
+import { formatBucket, formatCount, formatPercent } from '../format'
+import { LoadedView } from '../LoadedView'
+import { EmptyNote } from '../Notes'
 import styles from './console.module.css'
-import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
 const rangeLabels: Record<Range, string> = {
@@ -13,6 +14,21 @@ const rangeLabels: Record<Range, string> = {
   '7d': 'Last 7 days',
   '30d': 'Last 30 days',
 }
+
+/** The chart's areas, drawn in this order: totals first, then sign-up outcomes. */
+const chartSeries: {
+  key: Exclude<keyof OverviewPoint, 'bucket'>
+  name: string
+  color: string
+  fillAlpha: string
+}[] = [
+  { key: 'identifications', name: 'Identifications', color: '#4338ca', fillAlpha: '33' },
+  { key: 'visitors', name: 'Visitors', color: '#0e9384', fillAlpha: '33' },
+  { key: 'bots', name: 'Bots', color: '#b42318', fillAlpha: '33' },
+  { key: 'allow', name: 'Sign-ups allowed', color: '#067647', fillAlpha: '22' },
+  { key: 'challenge', name: 'Challenged', color: '#b54708', fillAlpha: '22' },
+  { key: 'deny', name: 'Denied', color: '#912018', fillAlpha: '22' },
+]
 
 /** Totals and the time series, refreshed every ten seconds. */
 export function Overview() {
@@ -39,13 +55,13 @@ export function Overview() {
           ))}
         </fieldset>
       </div>
-      <LoadedView loaded={loaded} what="figures">
+      <LoadedView loaded={loaded} loading="Loading figures…">
         {(data) => (
           <>
             <dl className={styles.figures} aria-label={rangeLabels[range]}>
               <Figure label="Identifications" value={data.totals.identifications} />
               <Figure label="Unique visitors" value={data.totals.visitors} />
-              <Figure label="Returning" value={`${Math.round(data.totals.returningShare * 100)}%`} />
+              <Figure label="Returning" value={formatPercent(data.totals.returningShare)} />
               <Figure label="Bots" value={data.totals.bots} tone="danger" />
               <Figure label="Sign-ups allowed" value={data.signups.allow} tone="ok" />
               <Figure label="Challenged" value={data.signups.challenge} tone="warn" />
@@ -53,9 +69,9 @@ export function Overview() {
             </dl>
             <div className={`card ${styles.chart}`}>
               {data.series.length === 0 ? (
-                <p className="muted">
+                <EmptyNote>
                   No identifications in this range yet. Open /device-fingerprint to make one.
-                </p>
+                </EmptyNote>
               ) : (
                 <ResponsiveContainer width="100%" height={260}>
                   <AreaChart data={data.series} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
@@ -68,41 +84,22 @@ export function Overview() {
                     />
                     <YAxis allowDecimals={false} stroke="var(--muted)" fontSize={12} />
                     <Tooltip
+                      formatter={(value) => formatCount(Number(value))}
                       labelFormatter={(value) =>
                         formatBucket(String(value), range === '24h' ? 'hour' : 'day')
                       }
                     />
                     <Legend />
-                    <Area
-                      type="monotone"
-                      dataKey="identifications"
-                      name="Identifications"
-                      stroke="#4338ca"
-                      fill="#4338ca33"
-                    />
-                    <Area
-                      type="monotone"
-                      dataKey="visitors"
-                      name="Visitors"
-                      stroke="#0e9384"
-                      fill="#0e938433"
-                    />
-                    <Area type="monotone" dataKey="bots" name="Bots" stroke="#b42318" fill="#b4231833" />
-                    <Area
-                      type="monotone"
-                      dataKey="allow"
-                      name="Sign-ups allowed"
-                      stroke="#067647"
-                      fill="#06764722"
-                    />
-                    <Area
-                      type="monotone"
-                      dataKey="challenge"
-                      name="Challenged"
-                      stroke="#b54708"
-                      fill="#b5470822"
-                    />
-                    <Area type="monotone" dataKey="deny" name="Denied" stroke="#912018" fill="#91201822" />
+                    {chartSeries.map((series) => (
+                      <Area
+                        key={series.key}
+                        type="monotone"
+                        dataKey={series.key}
+                        name={series.name}
+                        stroke={series.color}
+                        fill={`${series.color}${series.fillAlpha}`}
+                      />
+                    ))}
                   </AreaChart>
                 </ResponsiveContainer>
               )}
@@ -124,9 +121,9 @@ function Figure({
   tone?: 'ok' | 'warn' | 'danger'
 }) {
   return (
-    <div className={`${styles.figure} ${tone ? styles[tone] : ''}`}>
+    <div className={`tile ${styles.figure} ${tone ? styles[tone] : ''}`}>
       <dt>{label}</dt>
-      <dd>{value}</dd>
+      <dd>{typeof value === 'number' ? formatCount(value) : value}</dd>
     </div>
   )
 }

@@ -3,9 +3,11 @@
 import { useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import type { EventPage } from '@/contracts/server-api'
-import { formatTime } from '../format'
+import { FormField } from '../FormField'
+import { formatPercent, formatTime } from '../format'
+import { LoadedView } from '../LoadedView'
+import tables from '../Table.module.css'
 import styles from './console.module.css'
-import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
 /** The latest identifications, filterable, one page at a time. */
@@ -21,31 +23,33 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
     <section aria-labelledby="events-heading" className={styles.section}>
       <div className={styles.sectionHeader}>
         <h2 id="events-heading">Recent events</h2>
-        <label className={styles.inlineField}>
-          <span>Show</span>
-          <select
-            value={signal}
-            onChange={(event) => {
-              setSignal(event.target.value as EventFilter)
-              setCursors([])
-            }}
-          >
-            <option value="all">All events</option>
-            <option value="bot">Bots only</option>
-            <option value="new">New visitors</option>
-            <option value="returning">Returning visitors</option>
-          </select>
-        </label>
+        <FormField label="Show" layout="inline">
+          {(control) => (
+            <select
+              {...control}
+              value={signal}
+              onChange={(event) => {
+                setSignal(event.target.value as EventFilter)
+                setCursors([])
+              }}
+            >
+              <option value="all">All events</option>
+              <option value="bot">Bots only</option>
+              <option value="new">New visitors</option>
+              <option value="returning">Returning visitors</option>
+            </select>
+          )}
+        </FormField>
       </div>
-      <div className={`card ${styles.tableCard}`}>
+      <div className={tables.frame}>
         <LoadedView
           loaded={loaded}
-          what="events"
+          loading="Loading events…"
           isEmpty={(data) => data.events.length === 0}
           empty="No events match. Identifications appear here as they happen."
         >
           {(data) => (
-            <table className={styles.table}>
+            <table className={tables.table}>
               <thead>
                 <tr>
                   <th scope="col">Time</th>
@@ -70,7 +74,7 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
                       </button>
                       {!event.visitorFound && <span className={`badge ${styles.newBadge}`}>new</span>}
                     </td>
-                    <td>{Math.round(event.confidence.score * 100)}%</td>
+                    <td>{formatPercent(event.confidence.score)}</td>
                     <td>{event.ip ?? '—'}</td>
                     <td>
                       <SignalBadges signals={event.signals} />

@@ -1,10 +1,15 @@
 'use client'
 
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import type { PolicyChange, PolicyWithAudit } from '@/contracts/console'
 import { type RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
+import { FormField } from '../FormField'
+import { type FormErrors, focusFirstError, noErrors, splitErrors } from '../form-errors'
 import { formatTime } from '../format'
-import { callConsole } from './api'
+import { LoadedView } from '../LoadedView'
+import { EmptyNote, ErrorNote, SuccessNote } from '../Notes'
+import { useLoaded } from '../useLoaded'
+import { callConsole, formErrorsOf } from './api'
 import styles from './console.module.css'
 
 const rules: {
@@ -41,25 +46,24 @@ const rules: {
   },
 ]
 
+const policyFields = Object.keys(SignupPolicy.shape)
+
 /** The sign-up rules: what each does and its threshold, validated, with who changed what. */
 export function RulesEditor() {
-  const [policy, setPolicy] = useState<SignupPolicy | null>(null)
-  const [audit, setAudit] = useState<PolicyChange[]>([])
-  const [status, setStatus] = useState<{ tone: 'error' | 'success'; text: string } | null>(null)
+  const { loaded, reload } = useLoaded(loadRules)
+  const [errors, setErrors] = useState<FormErrors>(noErrors)
+  const [saved, setSaved] = useState(false)
 
-  const load = useCallback(async () => {
-    const data = await callConsole<PolicyWithAudit>('/api/console/rules')
-    setPolicy(data.policy)
-    setAudit(data.audit)
-  }, [])
-
-  useEffect(() => {
-    load().catch((error: Error) => setStatus({ tone: 'error', text: error.message }))
-  }, [load])
+  function showErrors(form: HTMLFormElement, found: FormErrors) {
+    setErrors(found)
+    focusFirstError(form, found.fields)
+  }
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const data = new FormData(event.currentTarget)
+    const form = event.currentTarget
+    const data = new FormData(form)
+    setSaved(false)
     const candidate = Object.fromEntries(
       Object.keys(SignupPolicy.shape).map((key) => {
         const value = String(data.get(key) ?? '')
@@ -68,18 +72,19 @@ export function RulesEditor() {
     )
     const parsed = SignupPolicy.safeParse(candidate)
     if (!parsed.success) {
-      setStatus({
-        tone: 'error',
-        text: `Check the thresholds: ${parsed.error.issues[0]?.message ?? 'invalid value'}.`,
-      })
+      showErrors(
+        form,
+        splitErrors('Check the rules: some values are not valid.', parsed.error.issues, policyFields),
+      )
       return
     }
     try {
       await callConsole('/api/console/rules', { method: 'PUT', body: parsed.data })
-      setStatus({ tone: 'success', text: 'Rules saved. The next sign-up uses them.' })
-      await load()
-    } catch (error) {
-      setStatus({ tone: 'error', text: error instanceof Error ? error.message : 'The rules were not saved.' })
+      setErrors(noErrors)
+      setSaved(true)
+      await reload()
+    } catch (failure) {
+      showErrors(form, formErrorsOf(failure, policyFields, 'The rules were not saved.'))
     }
   }
 
@@ -90,69 +95,79 @@ export function RulesEditor() {
         Every rule that fires is a reason; the strictest outcome wins. A solved challenge satisfies
         “challenge”, never “deny”.
       </p>
-      {!policy && !status && (
-        <p role="status" className="muted">
-          Loading rules…
-        </p>
-      )}
-      {policy && (
-        <form className={`card ${styles.stack}`} onSubmit={save} key={JSON.stringify(policy)}>
-          <div className={styles.rules}>
-            {rules.map((rule) => (
-              <fieldset key={rule.key} className={styles.rule}>
-                <legend>{rule.title}</legend>
-                <p className="muted">{rule.help}</p>
-                <label className={styles.inlineField}>
-                  <span>Outcome</span>
-                  <select name={rule.key} defaultValue={String(policy[rule.key])}>
-                    {(['deny', 'challenge', 'off'] as RuleOutcome[]).map((outcome) => (
-                      <option key={outcome} value={outcome}>
-                        {outcome === 'off' ? 'off (ignore)' : outcome}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                {rule.threshold && (
-                  <label className={styles.inlineField}>
-                    <span>{rule.threshold.label}</span>
-                    <input
-                      name={rule.threshold.key}
-                      type="number"
-                      min={1}
-                      required
-                      defaultValue={Number(policy[rule.threshold.key])}
-                    />
-                  </label>
-                )}
-              </fieldset>
-            ))}
-          </div>
-          {status && (
-            <p role={status.tone === 'error' ? 'alert' : 'status'} className={styles[status.tone]}>
-              {status.text}
-            </p>
-          )}
-          <button type="submit" className="button">
-            Save rules
-          </button>
-        </form>
-      )}
-      <h3>Changes</h3>
-      {audit.length === 0 ? (
-        <p className="muted">The rules still have their defaults; changes are listed here.</p>
-      ) : (
-        <ul className={styles.list}>
-          {audit.map((entry) => (
-            <li key={entry.changedAt}>
-              <span>
-                <strong>{entry.operator}</strong> · {formatTime(entry.changedAt)}: {describeChange(entry)}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <LoadedView loaded={loaded} loading="Loading rules…">
+        {({ policy, audit }) => (
+          <>
+            <form
+              className={`card ${styles.stack} ${styles.rulesForm}`}
+              onSubmit={save}
+              key={JSON.stringify(policy)}
+            >
+              <div className={styles.rules}>
+                {rules.map(({ threshold, ...rule }) => (
+                  <fieldset key={rule.key} className={styles.rule}>
+                    <legend>{rule.title}</legend>
+                    <p className="muted">{rule.help}</p>
+                    <div className={styles.ruleFields}>
+                      <FormField label="Outcome" error={errors.fields[rule.key]}>
+                        {(control) => (
+                          <select {...control} name={rule.key} defaultValue={String(policy[rule.key])}>
+                            {(['deny', 'challenge', 'off'] as RuleOutcome[]).map((outcome) => (
+                              <option key={outcome} value={outcome}>
+                                {outcome === 'off' ? 'off (ignore)' : outcome}
+                              </option>
+                            ))}
+                          </select>
+                        )}
+                      </FormField>
+                      {threshold && (
+                        <FormField label={threshold.label} error={errors.fields[threshold.key]}>
+                          {(control) => (
+                            <input
+                              {...control}
+                              name={threshold.key}
+                              type="number"
+                              min={1}
+                              required
+                              defaultValue={Number(policy[threshold.key])}
+                            />
+                          )}
+                        </FormField>
+                      )}
+                    </div>
+                  </fieldset>
+                ))}
+              </div>
+              {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
+              {saved && <SuccessNote>Rules saved. The next sign-up uses them.</SuccessNote>}
+              <button type="submit" className="button">
+                Save rules
+              </button>
+            </form>
+            <h3>Changes</h3>
+            {audit.length === 0 ? (
+              <EmptyNote>The rules still have their defaults; changes are listed here.</EmptyNote>
+            ) : (
+              <ul className={styles.list}>
+                {audit.map((entry) => (
+                  <li key={entry.changedAt}>
+                    <span>
+                      <strong>{entry.operator}</strong> · {formatTime(entry.changedAt)}:{' '}
+                      {describeChange(entry)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </LoadedView>
     </section>
   )
+}
+
+function loadRules() {
+  return callConsole<PolicyWithAudit>('/api/console/rules')
 }
 
 function describeChange(entry: PolicyChange): string {

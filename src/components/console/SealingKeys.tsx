@@ -1,11 +1,14 @@
 'use client'
 
 import { useId, useState } from 'react'
-import type { CreatedSealingKey, SiteSummary } from '@/contracts/console'
+import type { CreatedSealingKey } from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
 import { formatTime } from '../format'
+import { EmptyNote } from '../Notes'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { ShownOnce } from './ShownOnce'
+import type { SitePartProps } from './SiteCard'
 
 /**
  * A site's sealed-result keys: none (sealing off), one (it seals), or two during a rotation (the
@@ -15,12 +18,7 @@ export function SealingKeys({
   site,
   encryptedAtRest,
   run,
-}: {
-  site: SiteSummary
-  encryptedAtRest: boolean
-  /** Runs a console call, shows its error, and reloads the sites on success. */
-  run: (action: () => Promise<unknown>) => Promise<boolean>
-}) {
+}: Pick<SitePartProps, 'site' | 'run'> & { encryptedAtRest: boolean }) {
   const [created, setCreated] = useState<CreatedSealingKey | null>(null)
   const [confirming, setConfirming] = useState<string | null>(null)
   const headingId = useId()
@@ -58,14 +56,19 @@ export function SealingKeys({
         </p>
       )}
       {created && (
-        <div className={styles.secret} role="status">
-          <p>
-            <strong>Copy this key now.</strong> It is shown only once.{' '}
-            {created.sealing
-              ? 'Results are sealed with it from now on.'
-              : 'Give it to your back ends next to the current key; it seals once you remove the current one.'}
-          </p>
-          <CodeBlock code={created.key} label={`Sealing key ${created.id} (base64)`} />
+        <ShownOnce
+          message={
+            <>
+              <strong>Copy this key now.</strong> It is shown only once.{' '}
+              {created.sealing
+                ? 'Results are sealed with it from now on.'
+                : 'Give it to your back ends next to the current key; it seals once you remove the current one.'}
+            </>
+          }
+          label={`Sealing key ${created.id} (base64)`}
+          secret={created.key}
+          onDone={() => setCreated(null)}
+        >
           <CodeBlock
             label="Opening a sealed result in Node.js"
             code={`import { unsealEventsResponse } from '@fingerprint/node-sdk'
@@ -74,13 +77,10 @@ const event = await unsealEventsResponse(Buffer.from(sealedResult, 'base64'), [
   { key: Buffer.from(process.env.TESSERA_SEALING_KEY, 'base64'), algorithm: 'aes-256-gcm' },
 ])`}
           />
-          <button type="button" className="button button-secondary" onClick={() => setCreated(null)}>
-            I have copied it
-          </button>
-        </div>
+        </ShownOnce>
       )}
       {keys.length === 0 ? (
-        <p className="muted">Sealing is off: no key yet.</p>
+        <EmptyNote>Sealing is off: no key yet.</EmptyNote>
       ) : (
         <ul className={styles.list} aria-label="Sealing keys">
           {keys.map((key) => {
@@ -102,11 +102,7 @@ const event = await unsealEventsResponse(Buffer.from(sealedResult, 'base64'), [
                 {confirming === key.id ? (
                   <fieldset className={styles.confirm}>
                     <legend>{warning}</legend>
-                    <button
-                      type="button"
-                      className={`button ${styles.dangerButton}`}
-                      onClick={() => removeKey(key.id)}
-                    >
+                    <button type="button" className="button button-danger" onClick={() => removeKey(key.id)}>
                       Remove {key.id}
                     </button>
                     <button

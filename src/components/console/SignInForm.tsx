@@ -1,9 +1,12 @@
 'use client'
 
 import { useRouter } from 'next/navigation'
-import { type FormEvent, useCallback, useState } from 'react'
+import { type FormEvent, useCallback, useId, useState } from 'react'
+import { FormField } from '../FormField'
+import { type FormErrors, noErrors } from '../form-errors'
+import { ErrorNote } from '../Notes'
 import { ProofOfWork } from '../ProofOfWork'
-import { ConsoleError, callConsole } from './api'
+import { ConsoleError, callConsole, formErrorsOf } from './api'
 import styles from './console.module.css'
 
 /**
@@ -13,7 +16,8 @@ import styles from './console.module.css'
  */
 export function SignInForm() {
   const router = useRouter()
-  const [error, setError] = useState<string | null>(null)
+  const [errors, setErrors] = useState<FormErrors>(noErrors)
+  const errorId = useId()
   const [pending, setPending] = useState(false)
   // A new puzzle per attempt: each solution is accepted once.
   const [puzzle, setPuzzle] = useState(0)
@@ -25,7 +29,7 @@ export function SignInForm() {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
     setPending(true)
-    setError(null)
+    setErrors(noErrors)
     try {
       await callConsole('/api/console/session', {
         method: 'POST',
@@ -37,7 +41,7 @@ export function SignInForm() {
       })
       router.refresh()
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'Sign-in failed.')
+      setErrors(formErrorsOf(failure, ['username', 'password'], 'Sign-in failed.'))
       if (solution || needsPuzzle(failure)) {
         setSolution(null)
         setPuzzle((count) => count + 1)
@@ -50,26 +54,22 @@ export function SignInForm() {
     <form className={`card ${styles.signIn}`} onSubmit={submit} aria-labelledby="sign-in-heading" noValidate>
       <h2 id="sign-in-heading">Operator sign-in</h2>
       <p className="muted">For the people who run this Tessera server.</p>
-      <label className={styles.field}>
-        <span>Username</span>
-        <input name="username" autoComplete="username" defaultValue="admin" required />
-      </label>
-      <label className={styles.field}>
-        <span>Password</span>
-        <input
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'sign-in-error' : undefined}
-        />
-      </label>
-      {error && (
-        <p id="sign-in-error" role="alert" className={styles.error}>
-          {error}
-        </p>
-      )}
+      <FormField label="Username" error={errors.fields.username}>
+        {(control) => (
+          <input {...control} name="username" autoComplete="username" defaultValue="admin" required />
+        )}
+      </FormField>
+      <FormField
+        label="Password"
+        error={errors.fields.password}
+        invalid={Boolean(errors.form)}
+        describedBy={errors.form ? errorId : undefined}
+      >
+        {(control) => (
+          <input {...control} name="password" type="password" autoComplete="current-password" required />
+        )}
+      </FormField>
+      {errors.form && <ErrorNote id={errorId}>{errors.form}</ErrorNote>}
       {challenged && (
         <ProofOfWork key={puzzle} onSolved={onSolved} solvedText="Puzzle solved. You can sign in again." />
       )}

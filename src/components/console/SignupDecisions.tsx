@@ -2,8 +2,9 @@
 
 import type { SignupDecisionList } from '@/contracts/console'
 import { formatTime } from '../format'
+import { LoadedView } from '../LoadedView'
+import tables from '../Table.module.css'
 import styles from './console.module.css'
-import { LoadedView } from './LoadedView'
 import { usePolling } from './usePolling'
 
 const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
@@ -14,15 +15,15 @@ export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: 
   return (
     <section aria-labelledby="decisions-heading" className={styles.section}>
       <h2 id="decisions-heading">Sign-up decisions</h2>
-      <div className={`card ${styles.tableCard}`}>
+      <div className={tables.frame}>
         <LoadedView
           loaded={loaded}
-          what="decisions"
+          loading="Loading decisions…"
           isEmpty={(data) => data.decisions.length === 0}
           empty="No sign-ups yet. Decisions from /registration appear here with their reasons."
         >
           {(data) => (
-            <table className={styles.table}>
+            <table className={tables.table}>
               <thead>
                 <tr>
                   <th scope="col">Time</th>
@@ -43,7 +44,7 @@ export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: 
                       </span>
                       {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
                     </td>
-                    <td>
+                    <td className={tables.long}>
                       {decision.reasons.length === 0 ? (
                         <span className="muted">no rule triggered</span>
                       ) : (

@@ -1,17 +1,16 @@
 'use client'
 
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
-import { formatTime } from '../format'
+import { FormField } from '../FormField'
+import { formatCount, formatPercent, formatTime } from '../format'
+import { LoadedView } from '../LoadedView'
+import { ErrorNote, SuccessNote } from '../Notes'
+import tables from '../Table.module.css'
+import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { SignalBadges } from './RecentEvents'
-
-type Panel =
-  | { state: 'closed' }
-  | { state: 'loading'; query: string }
-  | { state: 'error'; query: string; message: string }
-  | { state: 'ready'; query: string; data: VisitorPanelData }
 
 /** Look-up by visitor ID, request ID, account (linked ID) or IP; the panel lives in ?lookup=. */
 export function VisitorLookup({
@@ -21,25 +20,7 @@ export function VisitorLookup({
   query: string | null
   onQuery: (query: string | null) => void
 }) {
-  const [panel, setPanel] = useState<Panel>({ state: 'closed' })
-  const [confirming, setConfirming] = useState(false)
   const [notice, setNotice] = useState<string | null>(null)
-
-  useEffect(() => {
-    setConfirming(false)
-    if (!query) {
-      setPanel({ state: 'closed' })
-      return
-    }
-    let cancelled = false
-    setPanel({ state: 'loading', query })
-    callConsole<VisitorPanelData>(`/api/console/lookup?q=${encodeURIComponent(query)}`)
-      .then((data) => !cancelled && setPanel({ state: 'ready', query, data }))
-      .catch((error: Error) => !cancelled && setPanel({ state: 'error', query, message: error.message }))
-    return () => {
-      cancelled = true
-    }
-  }, [query])
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -48,8 +29,7 @@ export function VisitorLookup({
     onQuery(value || null)
   }
 
-  async function forget(visitorId: string) {
-    await callConsole(`/api/console/visitors/${encodeURIComponent(visitorId)}`, { method: 'DELETE' })
+  function forgotten(visitorId: string) {
     setNotice(`Visitor ${visitorId} and everything stored about it were deleted.`)
     onQuery(null)
   }
@@ -59,37 +39,61 @@ export function VisitorLookup({
       <h2 id="lookup-heading">Visitor look-up</h2>
       <search>
         <form className={styles.lookupForm} onSubmit={submit}>
-          <label className="visually-hidden" htmlFor="lookup-query">
-            Visitor ID, request ID, account or IP address
-          </label>
-          <input
-            id="lookup-query"
-            name="q"
-            key={query ?? ''}
-            defaultValue={query ?? ''}
-            placeholder="Visitor ID, request ID, account email or IP address"
-          />
+          <FormField label="Visitor ID, request ID, account or IP address" hideLabel className={styles.grow}>
+            {(control) => (
+              <input
+                {...control}
+                name="q"
+                key={query ?? ''}
+                defaultValue={query ?? ''}
+                placeholder="Visitor ID, request ID, account email or IP address"
+              />
+            )}
+          </FormField>
           <button type="submit" className="button">
             Look up
           </button>
         </form>
       </search>
-      {notice && (
-        <p role="status" className={styles.success}>
-          {notice}
-        </p>
+      {notice && <SuccessNote>{notice}</SuccessNote>}
+      {query && (
+        <VisitorPanel key={query} query={query} onClose={() => onQuery(null)} onForgotten={forgotten} />
       )}
-      {panel.state === 'loading' && (
-        <p role="status" className="muted">
-          Looking up “{panel.query}”…
-        </p>
-      )}
-      {panel.state === 'error' && (
-        <p role="alert" className={styles.error}>
-          {panel.message}
-        </p>
-      )}
-      {panel.state === 'ready' && (
+    </section>
+  )
+}
+
+/** One visitor's facts, history and signals, with "forget this visitor". */
+function VisitorPanel({
+  query,
+  onClose,
+  onForgotten,
+}: {
+  query: string
+  onClose: () => void
+  onForgotten: (visitorId: string) => void
+}) {
+  const load = useCallback(
+    () => callConsole<VisitorPanelData>(`/api/console/lookup?q=${encodeURIComponent(query)}`),
+    [query],
+  )
+  const { loaded } = useLoaded(load)
+  const [confirming, setConfirming] = useState(false)
+  const [forgetError, setForgetError] = useState<string | null>(null)
+
+  async function forget(visitorId: string) {
+    setForgetError(null)
+    try {
+      await callConsole(`/api/console/visitors/${encodeURIComponent(visitorId)}`, { method: 'DELETE' })
+      onForgotten(visitorId)
+    } catch (error) {
+      setForgetError(error instanceof Error ? error.message : 'The visitor could not be forgotten.')
+    }
+  }
+
+  return (
+    <LoadedView loaded={loaded} loading={`Looking up “${query}”…`}>
+      {(data) => (
         <section
           className={`card ${styles.panel}`}
           aria-labelledby="panel-heading"
@@ -97,86 +101,88 @@ export function VisitorLookup({
         >
           <div className={styles.panelHeader}>
             <h3 id="panel-heading">
-              Visitor <code>{panel.data.visitorId}</code>
+              Visitor <code>{data.visitorId}</code>
             </h3>
-            <button type="button" className="button button-secondary" onClick={() => onQuery(null)}>
+            <button type="button" className="button button-secondary" onClick={onClose}>
               Close
             </button>
           </div>
           <dl className={styles.facts}>
             <div>
               <dt>First seen</dt>
-              <dd>{formatTime(panel.data.firstSeenAt)}</dd>
+              <dd>{formatTime(data.firstSeenAt)}</dd>
             </div>
             <div>
               <dt>Last seen</dt>
-              <dd>{formatTime(panel.data.lastSeenAt)}</dd>
+              <dd>{formatTime(data.lastSeenAt)}</dd>
             </div>
             <div>
               <dt>Visits</dt>
-              <dd>{panel.data.visits}</dd>
+              <dd>{formatCount(data.visits)}</dd>
             </div>
             <div>
               <dt>Accounts created</dt>
               <dd>
-                {panel.data.accounts.length
-                  ? panel.data.accounts.map((account) => account.email).join(', ')
-                  : 'none'}
+                {data.accounts.length ? data.accounts.map((account) => account.email).join(', ') : 'none'}
               </dd>
             </div>
             <div>
               <dt>Linked IDs</dt>
-              <dd>{panel.data.linkedIds.length ? panel.data.linkedIds.join(', ') : 'none'}</dd>
+              <dd>{data.linkedIds.length ? data.linkedIds.join(', ') : 'none'}</dd>
             </div>
             <div>
               <dt>IP addresses</dt>
-              <dd>{panel.data.ips.map((entry) => `${entry.ip} (${entry.events})`).join(', ') || 'none'}</dd>
+              <dd>
+                {data.ips.map((entry) => `${entry.ip} (${formatCount(entry.events)})`).join(', ') || 'none'}
+              </dd>
             </div>
           </dl>
           <h4>History and signals</h4>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">How matched</th>
-                <th scope="col">Confidence</th>
-                <th scope="col">IP</th>
-                <th scope="col">Signals</th>
-                <th scope="col">Suspect score</th>
-              </tr>
-            </thead>
-            <tbody>
-              {panel.data.events.map((event) => (
-                <tr key={event.requestId}>
-                  <td>{formatTime(event.createdAt)}</td>
-                  <td>
-                    {event.method === 'new'
-                      ? 'new visitor'
-                      : event.method === 'token'
-                        ? 'stored ID'
-                        : 'fingerprint'}
-                  </td>
-                  <td>{Math.round(event.confidence * 100)}%</td>
-                  <td>{event.ip ?? '—'}</td>
-                  <td>
-                    <SignalBadges signals={event.signals} />
-                  </td>
-                  <td>
-                    <span
-                      title={event.scoreBreakdown.map((row) => `+${row.points}: ${row.because}`).join('\n')}
-                    >
-                      {event.suspectScore}
-                    </span>
-                  </td>
+          <div className={tables.frame}>
+            <table className={tables.table}>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">How matched</th>
+                  <th scope="col">Confidence</th>
+                  <th scope="col">IP</th>
+                  <th scope="col">Signals</th>
+                  <th scope="col">Suspect score</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          {panel.data.events[0] && panel.data.events[0].scoreBreakdown.length > 0 && (
+              </thead>
+              <tbody>
+                {data.events.map((event) => (
+                  <tr key={event.requestId}>
+                    <td>{formatTime(event.createdAt)}</td>
+                    <td>
+                      {event.method === 'new'
+                        ? 'new visitor'
+                        : event.method === 'token'
+                          ? 'stored ID'
+                          : 'fingerprint'}
+                    </td>
+                    <td>{formatPercent(event.confidence)}</td>
+                    <td>{event.ip ?? '—'}</td>
+                    <td>
+                      <SignalBadges signals={event.signals} />
+                    </td>
+                    <td>
+                      <span
+                        title={event.scoreBreakdown.map((row) => `+${row.points}: ${row.because}`).join('\n')}
+                      >
+                        {event.suspectScore}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {data.events[0] && data.events[0].scoreBreakdown.length > 0 && (
             <div>
               <h4>Latest suspect score, explained</h4>
               <ul className={styles.reasons}>
-                {panel.data.events[0].scoreBreakdown.map((row) => (
+                {data.events[0].scoreBreakdown.map((row) => (
                   <li key={row.because}>
                     +{row.points} ({row.signal}): {row.because}
                   </li>
@@ -188,14 +194,10 @@ export function VisitorLookup({
             {confirming ? (
               <>
                 <p>
-                  Delete visitor <code>{panel.data.visitorId}</code> and all {panel.data.events.length} of its
-                  events? This cannot be undone.
+                  Delete visitor <code>{data.visitorId}</code> and all {formatCount(data.events.length)} of
+                  its events? This cannot be undone.
                 </p>
-                <button
-                  type="button"
-                  className={`button ${styles.dangerButton}`}
-                  onClick={() => forget(panel.data.visitorId)}
-                >
+                <button type="button" className="button button-danger" onClick={() => forget(data.visitorId)}>
                   Yes, forget this visitor
                 </button>
                 <button
@@ -212,8 +214,9 @@ export function VisitorLookup({
               </button>
             )}
           </div>
+          {forgetError && <ErrorNote>{forgetError}</ErrorNote>}
         </section>
       )}
-    </section>
+    </LoadedView>
   )
 }

@@ -1,3 +1,5 @@
+import { type FormErrors, splitErrors } from '../form-errors'
+
 /** Calls a console endpoint; throws an Error carrying the server's plain message on failure. */
 export async function callConsole<T>(
   path: string,
@@ -28,4 +30,14 @@ export class ConsoleError extends Error {
   ) {
     super(message)
   }
+}
+
+/** A failed console call's messages, placed on the form's own fields where they name one. */
+export function formErrorsOf(failure: unknown, fieldNames: readonly string[], fallback: string): FormErrors {
+  if (!(failure instanceof Error)) return { fields: {}, form: fallback }
+  return splitErrors(
+    failure.message,
+    failure instanceof ConsoleError ? failure.details : undefined,
+    fieldNames,
+  )
 }

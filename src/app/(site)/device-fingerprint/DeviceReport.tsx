@@ -1,22 +1,27 @@
 'use client'
 
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { CollectResult } from '@/agent'
 import { clearStoredToken } from '@/agent/identify'
 import type { IdentifyResult } from '@/agent/messages'
-import { formatTime } from '@/components/format'
+import { formatCount, formatPercent, formatTime } from '@/components/format'
+import { LoadedView } from '@/components/LoadedView'
+import { ErrorNote } from '@/components/Notes'
 import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
+import tables from '@/components/Table.module.css'
+import { useLoaded } from '@/components/useLoaded'
 import type { DeviceReport as Report } from '@/contracts/device'
 import { useVisitorData } from '@/sdk/react'
 import styles from './DeviceReport.module.css'
 import { MatchExplanation } from './MatchExplanation'
 
-type State =
-  | { step: 'collecting' }
-  | { step: 'ready'; collection: CollectResult; result: IdentifyResult; report: Report | null }
-  | { step: 'forgotten' }
-  | { step: 'failed'; message: string }
+/** What one check of this browser found: what was collected, the answer, and what is stored. */
+type Checked = { collection: CollectResult; result: IdentifyResult; report: Report | null }
+
+function describeVisitors(count: number): string {
+  return count === 1 ? 'one visitor' : `${formatCount(count)} visitors`
+}
 
 const methods: Record<string, string> = {
   new: 'first visit',
@@ -26,37 +31,13 @@ const methods: Record<string, string> = {
 
 /** Runs the agent in this browser and shows everything Tessera knows about this device. */
 export function DeviceReport() {
-  const [state, setState] = useState<State>({ step: 'collecting' })
-  const [confirming, setConfirming] = useState(false)
-  const { getData } = useVisitorData({ immediate: false, withCollection: true })
+  // Each "try again" or "check again" is a new check from the start, hence a new component.
+  const [attempt, setAttempt] = useState(0)
+  const [forgotten, setForgotten] = useState(false)
 
-  const run = useCallback(async () => {
-    setState({ step: 'collecting' })
-    try {
-      // Each run (and "check again") is a fresh identification, with what was collected to show.
-      const { collection, ...result } = await getData({ ignoreCache: true })
-      if (!collection) throw new Error('The agent did not return what it collected.')
-      const response = await fetch('/api/v1/device', { cache: 'no-store' })
-      const report = response.ok ? ((await response.json()) as Report) : null
-      setState({ step: 'ready', collection, result, report })
-    } catch (error) {
-      setState({ step: 'failed', message: error instanceof Error ? error.message : String(error) })
-    }
-  }, [getData])
-
-  useEffect(() => {
-    void run()
-  }, [run])
-
-  async function forget() {
-    const response = await fetch('/api/v1/device', { method: 'DELETE' })
-    if (!response.ok) {
-      setState({ step: 'failed', message: 'The device could not be forgotten; try again.' })
-      return
-    }
-    await clearStoredToken()
-    setConfirming(false)
-    setState({ step: 'forgotten' })
+  function checkAgain() {
+    setForgotten(false)
+    setAttempt((count) => count + 1)
   }
 
   return (
@@ -68,154 +49,175 @@ export function DeviceReport() {
           Tessera uses it only to recognise devices and stop fraud. You can download or delete all of it.
         </p>
       </header>
-
-      {state.step === 'collecting' && (
-        <p role="status" className={`card ${styles.status}`}>
-          Examining your browser…
-        </p>
-      )}
-      {state.step === 'failed' && (
-        <div role="alert" className={`card ${styles.status}`}>
-          <p>Your device could not be checked: {state.message}</p>
-          <button type="button" className="button" onClick={() => void run()}>
-            Try again
-          </button>
-        </div>
-      )}
-      {state.step === 'forgotten' && (
+      {forgotten ? (
         <div role="status" className={`card ${styles.status}`}>
           <h2>This device was forgotten</h2>
           <p className="muted">
             Every visit, signal and identifier stored about it has been deleted. If you check again, you will
             be a new visitor.
           </p>
-          <button type="button" className="button" onClick={() => void run()}>
+          <button type="button" className="button" onClick={checkAgain}>
             Check my device again
           </button>
         </div>
-      )}
-
-      {state.step === 'ready' && (
-        <>
-          <section className={`card ${styles.identity}`} aria-labelledby="identity-heading">
-            <h2 id="identity-heading">Visitor</h2>
-            <dl className={styles.figures}>
-              <div>
-                <dt>Visitor ID</dt>
-                <dd className={styles.mono} data-testid="visitor-id">
-                  {state.result.visitorId}
-                </dd>
-              </div>
-              <div>
-                <dt>Confidence</dt>
-                <dd data-testid="confidence">{Math.round(state.result.confidence.score * 100)}%</dd>
-              </div>
-              <div>
-                <dt>First seen</dt>
-                <dd>{formatTime(state.result.firstSeenAt)}</dd>
-              </div>
-              <div>
-                <dt>Visits</dt>
-                <dd>{state.report?.visits ?? 1}</dd>
-              </div>
-            </dl>
-            <p className="muted">
-              {state.result.visitorFound
-                ? 'This server has seen this device before and recognised it.'
-                : 'This is the first time this server has seen this device.'}{' '}
-              Request ID <code data-testid="request-id">{state.result.requestId}</code>.
-            </p>
-          </section>
-
-          {state.report?.latestMatch && (
-            <section aria-labelledby="match-heading" className={styles.section}>
-              <h2 id="match-heading">How this visit was matched</h2>
-              <MatchExplanation match={state.report.latestMatch} />
-            </section>
-          )}
-
-          <section aria-labelledby="smart-heading" className={styles.section}>
-            <h2 id="smart-heading">Smart signals</h2>
-            <SmartSignals signals={state.result.signals} suspectScore={state.result.suspectScore} />
-          </section>
-
-          <section aria-labelledby="signals-heading" className={styles.section}>
-            <h2 id="signals-heading">Collected signals</h2>
-            <p className="muted">
-              How identifying each value is among the {state.report?.uniqueness[0]?.total ?? 1} visitors this
-              server has seen: the more bits, the fewer devices share it.
-            </p>
-            <SignalTable result={state.collection} uniqueness={state.report?.uniqueness} />
-          </section>
-
-          {state.report && (
-            <section aria-labelledby="history-heading" className={styles.section}>
-              <h2 id="history-heading">Visit history</h2>
-              <div className={`card ${styles.tableCard}`}>
-                <table className={styles.table}>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Recognised by</th>
-                      <th scope="col">Confidence</th>
-                      <th scope="col">IP address</th>
-                      <th scope="col">Page</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {state.report.history.map((visit) => (
-                      <tr key={visit.requestId}>
-                        <td>{formatTime(visit.createdAt)}</td>
-                        <td>{methods[visit.method] ?? visit.method}</td>
-                        <td>{Math.round(visit.confidence * 100)}%</td>
-                        <td>{visit.ip ?? '—'}</td>
-                        <td className={styles.url}>{visit.url ?? '—'}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </section>
-          )}
-
-          <section aria-labelledby="data-heading" className={`card ${styles.section}`}>
-            <h2 id="data-heading">Your data</h2>
-            <p className="muted">Download everything stored about this device, or delete it for good.</p>
-            <div className={styles.actions}>
-              <a
-                className="button button-secondary"
-                href="/api/v1/device/export"
-                download="tessera-my-data.json"
-              >
-                Export my data (JSON)
-              </a>
-              {confirming ? (
-                <>
-                  <button type="button" className={`button ${styles.danger}`} onClick={() => void forget()}>
-                    Yes, delete everything
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-secondary"
-                    onClick={() => setConfirming(false)}
-                  >
-                    Cancel
-                  </button>
-                </>
-              ) : (
-                <button type="button" className="button button-secondary" onClick={() => setConfirming(true)}>
-                  Forget this device…
-                </button>
-              )}
-            </div>
-            {confirming && (
-              <p role="alert" className={styles.warning}>
-                This deletes every visit, signal and identifier stored about this device. It cannot be undone.
-              </p>
-            )}
-          </section>
-        </>
+      ) : (
+        <DeviceCheck key={attempt} onRetry={checkAgain} onForgotten={() => setForgotten(true)} />
       )}
     </div>
+  )
+}
+
+function DeviceCheck({ onRetry, onForgotten }: { onRetry: () => void; onForgotten: () => void }) {
+  const { getData } = useVisitorData({ immediate: false, withCollection: true })
+  const check = useCallback(async (): Promise<Checked> => {
+    try {
+      // Each check is a fresh identification, with what was collected to show.
+      const { collection, ...result } = await getData({ ignoreCache: true })
+      if (!collection) throw new Error('The agent did not return what it collected.')
+      const response = await fetch('/api/v1/device', { cache: 'no-store' })
+      const report = response.ok ? ((await response.json()) as Report) : null
+      return { collection, result, report }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new Error(`Your device could not be checked: ${reason}`)
+    }
+  }, [getData])
+  const { loaded } = useLoaded(check)
+
+  return (
+    <LoadedView loaded={loaded} loading="Examining your browser…" onRetry={onRetry}>
+      {(checked) => <Findings {...checked} onForgotten={onForgotten} />}
+    </LoadedView>
+  )
+}
+
+function Findings({ collection, result, report, onForgotten }: Checked & { onForgotten: () => void }) {
+  const [confirming, setConfirming] = useState(false)
+  const [forgetError, setForgetError] = useState<string | null>(null)
+
+  async function forget() {
+    setForgetError(null)
+    const response = await fetch('/api/v1/device', { method: 'DELETE' }).catch(() => undefined)
+    if (!response?.ok) {
+      setForgetError('The device could not be forgotten; try again.')
+      return
+    }
+    await clearStoredToken()
+    onForgotten()
+  }
+
+  return (
+    <>
+      <section className={`card ${styles.identity}`} aria-labelledby="identity-heading">
+        <h2 id="identity-heading">Visitor</h2>
+        <dl className={styles.figures}>
+          <div>
+            <dt>Visitor ID</dt>
+            <dd className={styles.mono} data-testid="visitor-id">
+              {result.visitorId}
+            </dd>
+          </div>
+          <div>
+            <dt>Confidence</dt>
+            <dd data-testid="confidence">{formatPercent(result.confidence.score)}</dd>
+          </div>
+          <div>
+            <dt>First seen</dt>
+            <dd>{formatTime(result.firstSeenAt)}</dd>
+          </div>
+          <div>
+            <dt>Visits</dt>
+            <dd>{formatCount(report?.visits ?? 1)}</dd>
+          </div>
+        </dl>
+        <p className="muted">
+          {result.visitorFound
+            ? 'This server has seen this device before and recognised it.'
+            : 'This is the first time this server has seen this device.'}{' '}
+          Request ID <code data-testid="request-id">{result.requestId}</code>.
+        </p>
+      </section>
+
+      {report?.latestMatch && (
+        <section aria-labelledby="match-heading" className={styles.section}>
+          <h2 id="match-heading">How this visit was matched</h2>
+          <MatchExplanation match={report.latestMatch} />
+        </section>
+      )}
+
+      <section aria-labelledby="smart-heading" className={styles.section}>
+        <h2 id="smart-heading">Smart signals</h2>
+        <SmartSignals signals={result.signals} suspectScore={result.suspectScore} />
+      </section>
+
+      <section aria-labelledby="signals-heading" className={styles.section}>
+        <h2 id="signals-heading">Collected signals</h2>
+        <p className="muted">
+          How identifying each value is among the {describeVisitors(report?.uniqueness[0]?.total ?? 1)} this
+          server has seen: the more bits, the fewer devices share it.
+        </p>
+        <SignalTable result={collection} uniqueness={report?.uniqueness} />
+      </section>
+
+      {report && (
+        <section aria-labelledby="history-heading" className={styles.section}>
+          <h2 id="history-heading">Visit history</h2>
+          <div className={tables.frame}>
+            <table className={tables.table}>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Recognised by</th>
+                  <th scope="col">Confidence</th>
+                  <th scope="col">IP address</th>
+                  <th scope="col">Page</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.history.map((visit) => (
+                  <tr key={visit.requestId}>
+                    <td>{formatTime(visit.createdAt)}</td>
+                    <td>{methods[visit.method] ?? visit.method}</td>
+                    <td>{formatPercent(visit.confidence)}</td>
+                    <td>{visit.ip ?? '—'}</td>
+                    <td className={tables.long}>{visit.url ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+
+      <section aria-labelledby="data-heading" className={`card ${styles.section}`}>
+        <h2 id="data-heading">Your data</h2>
+        <p className="muted">Download everything stored about this device, or delete it for good.</p>
+        <div className={styles.actions}>
+          <a className="button button-secondary" href="/api/v1/device/export" download="tessera-my-data.json">
+            Export my data (JSON)
+          </a>
+          {confirming ? (
+            <>
+              <button type="button" className="button button-danger" onClick={() => void forget()}>
+                Yes, delete everything
+              </button>
+              <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <button type="button" className="button button-secondary" onClick={() => setConfirming(true)}>
+              Forget this device…
+            </button>
+          )}
+        </div>
+        {confirming && (
+          <p role="alert" className={styles.warning}>
+            This deletes every visit, signal and identifier stored about this device. It cannot be undone.
+          </p>
+        )}
+        {forgetError && <ErrorNote>{forgetError}</ErrorNote>}
+      </section>
+    </>
   )
 }

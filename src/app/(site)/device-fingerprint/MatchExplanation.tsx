@@ -1,5 +1,6 @@
+import { formatBits } from '@/components/format'
+import tables from '@/components/Table.module.css'
 import type { LatestMatch } from '@/contracts/device'
-import styles from './DeviceReport.module.css'
 
 const facetNames: Record<string, string> = {
   browser: 'Browser build',
@@ -26,11 +27,11 @@ const levelNames: Record<string, string> = {
 }
 
 function summary(match: LatestMatch): string {
-  const bits = match.evidence ? `${match.evidence.bits.toFixed(1)} bits of evidence` : 'no evidence'
+  const bits = match.evidence ? `${formatBits(match.evidence.bits)} of evidence` : 'no evidence'
   if (match.method === 'token')
     return 'Recognised by the identifier this browser stored (a cookie or local storage). Its fingerprint was compared too, and does not contradict it.'
   if (match.method === 'fingerprint')
-    return `Recognised by its fingerprint alone, without any stored identifier: ${bits} that this is the device seen before${match.evidence?.contextBits ? `, ${match.evidence.contextBits.toFixed(1)} of them from the network address` : ''}.`
+    return `Recognised by its fingerprint alone, without any stored identifier: ${bits} that this is the device seen before${match.evidence?.contextBits ? `, ${formatBits(match.evidence.contextBits)} of it from the network address` : ''}.`
   return match.evidence
     ? `No stored device matched well enough: the closest one had ${bits}, not enough to tell it from a new device.`
     : 'No stored device came close: this is a new device for this server.'
@@ -44,14 +45,14 @@ export function MatchExplanation({ match }: { match: LatestMatch }) {
         {summary(match)}
       </p>
       {match.evidence && match.evidence.facets.length > 0 && (
-        <div className={`card ${styles.tableCard}`}>
-          <table className={styles.table}>
+        <div className={tables.frame}>
+          <table className={tables.table}>
             <caption className="visually-hidden">Evidence per part of the fingerprint</caption>
             <thead>
               <tr>
                 <th scope="col">Part of the fingerprint</th>
                 <th scope="col">Compared with the stored device</th>
-                <th scope="col">Evidence (bits)</th>
+                <th scope="col">Evidence</th>
               </tr>
             </thead>
             <tbody>
@@ -59,7 +60,7 @@ export function MatchExplanation({ match }: { match: LatestMatch }) {
                 <tr key={facet.facet}>
                   <td>{facetNames[facet.facet] ?? facet.facet}</td>
                   <td>{levelNames[facet.level] ?? facet.level}</td>
-                  <td>{facet.bits >= 0 ? `+${facet.bits.toFixed(1)}` : facet.bits.toFixed(1)}</td>
+                  <td>{formatBits(facet.bits, { signed: true })}</td>
                 </tr>
               ))}
             </tbody>

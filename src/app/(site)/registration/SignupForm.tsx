@@ -1,6 +1,9 @@
 'use client'
 
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
+import { FormField } from '@/components/FormField'
+import { type FormErrors, focusFirstError, noErrors, splitErrors } from '@/components/form-errors'
+import { ErrorNote } from '@/components/Notes'
 import { ProofOfWork } from '@/components/ProofOfWork'
 import type { SignupOutcome } from '@/contracts/signup'
 import { useVisitorData } from '@/sdk/react'
@@ -8,7 +11,7 @@ import styles from './SignupForm.module.css'
 
 type Fields = { name: string; email: string; password: string; terms: boolean }
 type FieldName = keyof Fields
-type Errors = Partial<Record<FieldName | 'form', string>>
+const fieldNames: FieldName[] = ['name', 'email', 'password', 'terms']
 
 type Step =
   | { step: 'form' }
@@ -19,9 +22,8 @@ type Step =
 
 /** The protected sign-up: the device check runs first, then the form is decided by the server. */
 export function SignupForm() {
-  const id = useId()
   const [fields, setFields] = useState<Fields>({ name: '', email: '', password: '', terms: false })
-  const [errors, setErrors] = useState<Errors>({})
+  const [errors, setErrors] = useState<FormErrors>(noErrors)
   const [showPassword, setShowPassword] = useState(false)
   const [step, setStep] = useState<Step>({ step: 'form' })
   const [check, setCheck] = useState<{ state: 'running' | 'ready' | 'failed'; requestId?: string }>({
@@ -50,18 +52,21 @@ export function SignupForm() {
 
   const update = <Name extends FieldName>(name: Name, value: Fields[Name]) => {
     setFields((previous) => ({ ...previous, [name]: value }))
-    setErrors((previous) => ({ ...previous, [name]: undefined }))
+    setErrors((previous) => ({ ...previous, fields: { ...previous.fields, [name]: undefined } }))
   }
 
-  function focusFirstError(found: Errors) {
-    const first = (['name', 'email', 'password', 'terms'] as const).find((name) => found[name])
-    if (first) formRef.current?.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus()
+  function showErrors(found: FormErrors) {
+    setErrors(found)
+    focusFirstError(formRef.current, found.fields)
   }
 
   async function send(challenge?: string) {
     const requestId = check.requestId ?? (await runCheck())
     if (!requestId) {
-      setErrors({ form: 'The device check could not run in this browser. Reload the page and try again.' })
+      setErrors({
+        fields: {},
+        form: 'The device check could not run in this browser. Reload the page and try again.',
+      })
       setStep({ step: 'form' })
       return
     }
@@ -75,18 +80,13 @@ export function SignupForm() {
     // The device check is spent whatever happened; prepare the next one.
     void runCheck()
     if (!response) {
-      setErrors({ form: 'The server could not be reached. Check your connection and try again.' })
+      setErrors({ fields: {}, form: 'The server could not be reached. Check your connection and try again.' })
       setStep({ step: 'form' })
       return
     }
     if (!response.ok) {
-      const fieldErrors: Errors = body?.error?.details?.fields ?? {}
-      const found = Object.keys(fieldErrors).length
-        ? fieldErrors
-        : { form: body?.error?.message ?? 'Sign-up failed.' }
-      setErrors(found)
       setStep({ step: 'form' })
-      focusFirstError(found)
+      showErrors(splitErrors(body?.error?.message ?? 'Sign-up failed.', body?.error?.details, fieldNames))
       return
     }
     const outcome = body as SignupOutcome
@@ -98,12 +98,10 @@ export function SignupForm() {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     // The same schema as the server's, loaded on demand (its password dictionaries are large).
-    const { SignupFields, fieldErrors } = await import('@/contracts/signup')
+    const { SignupFields } = await import('@/contracts/signup')
     const parsed = SignupFields.safeParse(fields)
     if (!parsed.success) {
-      const found = fieldErrors(parsed.error) as Errors
-      setErrors(found)
-      focusFirstError(found)
+      showErrors(splitErrors('Some fields need attention.', parsed.error.issues, fieldNames))
       return
     }
     await send()
@@ -115,10 +113,6 @@ export function SignupForm() {
   const onSolved = useCallback((payload: string) => {
     void latestSend.current(payload)
   }, [])
-
-  const errorId = (name: FieldName) => `${id}-${name}-error`
-  const describedBy = (name: FieldName, hint?: string) =>
-    [errors[name] ? errorId(name) : undefined, hint].filter(Boolean).join(' ') || undefined
 
   return (
     <div className={`container ${styles.page}`}>
@@ -159,97 +153,68 @@ export function SignupForm() {
             <h1 id="signup-heading">Create your account</h1>
             <p className="muted">A real sign-up, protected by Tessera&rsquo;s device intelligence.</p>
             <form ref={formRef} className={styles.form} onSubmit={submit} noValidate>
-              <div className={styles.field}>
-                <label htmlFor={`${id}-name`}>Full name</label>
-                <input
-                  id={`${id}-name`}
-                  name="name"
-                  autoComplete="name"
-                  value={fields.name}
-                  onChange={(event) => update('name', event.target.value)}
-                  aria-invalid={errors.name ? true : undefined}
-                  aria-describedby={describedBy('name')}
-                />
-                {errors.name && (
-                  <p id={errorId('name')} className={styles.error}>
-                    {errors.name}
-                  </p>
-                )}
-              </div>
-              <div className={styles.field}>
-                <label htmlFor={`${id}-email`}>Email</label>
-                <input
-                  id={`${id}-email`}
-                  name="email"
-                  type="email"
-                  autoComplete="email"
-                  value={fields.email}
-                  onChange={(event) => update('email', event.target.value)}
-                  aria-invalid={errors.email ? true : undefined}
-                  aria-describedby={describedBy('email')}
-                />
-                {errors.email && (
-                  <p id={errorId('email')} className={styles.error}>
-                    {errors.email}
-                  </p>
-                )}
-              </div>
-              <div className={styles.field}>
-                <label htmlFor={`${id}-password`}>Password</label>
-                <div className={styles.passwordRow}>
+              <FormField label="Full name" error={errors.fields.name}>
+                {(control) => (
                   <input
-                    id={`${id}-password`}
-                    name="password"
-                    type={showPassword ? 'text' : 'password'}
-                    autoComplete="new-password"
-                    value={fields.password}
-                    onChange={(event) => update('password', event.target.value)}
-                    aria-invalid={errors.password ? true : undefined}
-                    aria-describedby={describedBy('password', `${id}-password-hint`)}
+                    {...control}
+                    name="name"
+                    autoComplete="name"
+                    value={fields.name}
+                    onChange={(event) => update('name', event.target.value)}
                   />
-                  <button
-                    type="button"
-                    className="button button-secondary"
-                    aria-pressed={showPassword}
-                    aria-controls={`${id}-password`}
-                    onClick={() => setShowPassword((shown) => !shown)}
-                  >
-                    {showPassword ? 'Hide' : 'Show'}
-                  </button>
-                </div>
-                <p id={`${id}-password-hint`} className={styles.hint}>
-                  12 to 128 characters; avoid common or easily guessed passwords.
-                </p>
-                {errors.password && (
-                  <p id={errorId('password')} className={styles.error}>
-                    {errors.password}
-                  </p>
                 )}
-              </div>
-              <div className={styles.field}>
-                <div className={styles.checkbox}>
+              </FormField>
+              <FormField label="Email" error={errors.fields.email}>
+                {(control) => (
                   <input
-                    id={`${id}-terms`}
+                    {...control}
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    value={fields.email}
+                    onChange={(event) => update('email', event.target.value)}
+                  />
+                )}
+              </FormField>
+              <FormField
+                label="Password"
+                hint="12 to 128 characters; avoid common or easily guessed passwords."
+                error={errors.fields.password}
+              >
+                {(control) => (
+                  <div className={styles.passwordRow}>
+                    <input
+                      {...control}
+                      name="password"
+                      type={showPassword ? 'text' : 'password'}
+                      autoComplete="new-password"
+                      value={fields.password}
+                      onChange={(event) => update('password', event.target.value)}
+                    />
+                    <button
+                      type="button"
+                      className="button button-secondary"
+                      aria-pressed={showPassword}
+                      aria-controls={control.id}
+                      onClick={() => setShowPassword((shown) => !shown)}
+                    >
+                      {showPassword ? 'Hide' : 'Show'}
+                    </button>
+                  </div>
+                )}
+              </FormField>
+              <FormField label="I accept the terms of service" layout="check" error={errors.fields.terms}>
+                {(control) => (
+                  <input
+                    {...control}
                     name="terms"
                     type="checkbox"
                     checked={fields.terms}
                     onChange={(event) => update('terms', event.target.checked)}
-                    aria-invalid={errors.terms ? true : undefined}
-                    aria-describedby={describedBy('terms')}
                   />
-                  <label htmlFor={`${id}-terms`}>I accept the terms of service</label>
-                </div>
-                {errors.terms && (
-                  <p id={errorId('terms')} className={styles.error}>
-                    {errors.terms}
-                  </p>
                 )}
-              </div>
-              {errors.form && (
-                <p role="alert" className={styles.formError}>
-                  {errors.form}
-                </p>
-              )}
+              </FormField>
+              {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
               <button type="submit" className="button" disabled={step.step === 'sending'}>
                 {step.step === 'sending' ? 'Creating your account…' : 'Create account'}
               </button>

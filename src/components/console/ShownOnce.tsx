@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react'
+import { CodeBlock } from '../CodeBlock'
+import styles from './console.module.css'
+
+/** A secret shown once, right after it is created: what it is for, the value to copy, then "copied". */
+export function ShownOnce({
+  message,
+  label,
+  secret,
+  onDone,
+  children,
+}: {
+  message: ReactNode
+  /** The code block's label, e.g. "Secret API key". */
+  label: string
+  secret: string
+  onDone: () => void
+  /** More to show under the secret, e.g. how to use it. */
+  children?: ReactNode
+}) {
+  return (
+    <div className={styles.secret} role="status">
+      <p>{message}</p>
+      <CodeBlock code={secret} label={label} />
+      {children}
+      <button type="button" className="button button-secondary" onClick={onDone}>
+        I have copied it
+      </button>
+    </div>
+  )
+}

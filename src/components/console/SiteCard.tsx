@@ -1,0 +1,201 @@
+'use client'
+
+import { useState } from 'react'
+import type { CreatedApiKey, SiteSummary } from '@/contracts/console'
+import { CodeBlock } from '../CodeBlock'
+import { FormField } from '../FormField'
+import fieldStyles from '../FormField.module.css'
+import { formatTime } from '../format'
+import { EmptyNote, ErrorNote, SuccessNote } from '../Notes'
+import { callConsole } from './api'
+import styles from './console.module.css'
+import { SealingKeys } from './SealingKeys'
+import { ShownOnce } from './ShownOnce'
+import { useFormAction } from './useFormAction'
+import { Webhooks } from './Webhooks'
+
+/** Origins typed one per line (or comma-separated), blanks dropped. */
+export function splitOrigins(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+}
+
+/** One site: its allowed origins, embed snippet, secret API keys, sealing keys and webhooks. */
+export function SiteCard({
+  site,
+  origin,
+  encryptedAtRest,
+  onChange,
+}: {
+  site: SiteSummary
+  origin: string
+  encryptedAtRest: boolean
+  onChange: () => Promise<void>
+}) {
+  const [error, setError] = useState<string | null>(null)
+
+  async function run(action: () => Promise<unknown>) {
+    setError(null)
+    try {
+      await action()
+      await onChange()
+      return true
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'That did not work.')
+      return false
+    }
+  }
+
+  const snippet = `<script src="${origin}/agent.js"></script>
+<script type="module">
+  const agent = await Tessera.load({ siteKey: '${site.publicKey}', endpoint: '${origin}' })
+  const { requestId } = await agent.get()
+</script>`
+
+  return (
+    <article className={`card ${styles.site}`} aria-labelledby={`site-${site.id}`}>
+      <header className={styles.panelHeader}>
+        <h3 id={`site-${site.id}`}>
+          {site.name} {site.isDefault && <span className="badge">default</span>}
+        </h3>
+        <p className={styles.keyLine}>
+          Public site key <code>{site.publicKey}</code>
+        </p>
+      </header>
+      {error && <ErrorNote>{error}</ErrorNote>}
+      <OriginsForm site={site} onChange={onChange} />
+      <CodeBlock code={snippet} label="Embed snippet" />
+      <ApiKeys site={site} run={run} onChange={onChange} />
+      <SealingKeys site={site} encryptedAtRest={encryptedAtRest} run={run} />
+      <Webhooks site={site} run={run} onChange={onChange} />
+    </article>
+  )
+}
+
+function OriginsForm({ site, onChange }: { site: SiteSummary; onChange: () => Promise<void> }) {
+  const { errors, submit } = useFormAction(['allowedOrigins'], 'The origins were not saved.')
+  const [saved, setSaved] = useState(false)
+
+  return (
+    <form
+      className={styles.stack}
+      onSubmit={async (event) => {
+        setSaved(false)
+        const ok = await submit(event, async (data) => {
+          await callConsole(`/api/console/sites/${site.id}`, {
+            method: 'PATCH',
+            body: { name: site.name, allowedOrigins: splitOrigins(String(data.get('allowedOrigins') ?? '')) },
+          })
+          await onChange()
+        })
+        setSaved(ok)
+      }}
+    >
+      <FormField
+        label="Allowed origins"
+        hint="Pages on these origins may embed Tessera with this key; one per line."
+        error={errors.fields.allowedOrigins}
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            name="allowedOrigins"
+            rows={2}
+            defaultValue={site.allowedOrigins.join('\n')}
+            placeholder="https://shop.example"
+          />
+        )}
+      </FormField>
+      {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
+      <div className={styles.row}>
+        <button type="submit" className="button button-secondary">
+          Save origins
+        </button>
+        {saved && <SuccessNote>Saved.</SuccessNote>}
+      </div>
+    </form>
+  )
+}
+
+/** What each part of a site card is given: the site, a runner for its buttons, and a reload. */
+export type SitePartProps = {
+  site: SiteSummary
+  /** Runs a button's console call, shows its error on the card, and reloads the sites on success. */
+  run: (action: () => Promise<unknown>) => Promise<boolean>
+  onChange: () => Promise<void>
+}
+
+function ApiKeys({ site, run, onChange }: SitePartProps) {
+  const [newKey, setNewKey] = useState<string | null>(null)
+  const { errors, submit } = useFormAction(['name'], 'The key could not be created.')
+
+  return (
+    <>
+      <h4>Secret API keys</h4>
+      {newKey && (
+        <ShownOnce
+          message={
+            <>
+              <strong>Copy this key now.</strong> It is shown only once; Tessera keeps just a hash of it.
+            </>
+          }
+          label="Secret API key"
+          secret={newKey}
+          onDone={() => setNewKey(null)}
+        />
+      )}
+      {site.apiKeys.length === 0 ? (
+        <EmptyNote>No keys yet. Your back end needs one to read events.</EmptyNote>
+      ) : (
+        <ul className={styles.list}>
+          {site.apiKeys.map((key) => (
+            <li key={key.id}>
+              <span>
+                <strong>{key.name}</strong> <code>sk_{key.id}.…</code> · created {formatTime(key.createdAt)}
+              </span>
+              {key.revokedAt ? (
+                <span className="badge">revoked</span>
+              ) : (
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  onClick={() => run(() => callConsole(`/api/console/keys/${key.id}`, { method: 'DELETE' }))}
+                >
+                  Revoke
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        className={styles.stack}
+        onSubmit={(event) =>
+          submit(event, async (data, form) => {
+            const created = await callConsole<CreatedApiKey>('/api/console/keys', {
+              method: 'POST',
+              body: { siteId: site.id, name: String(data.get('name') ?? '') },
+            })
+            setNewKey(created.key)
+            form.reset()
+            await onChange()
+          })
+        }
+      >
+        <div className={fieldStyles.row}>
+          <FormField label="Key name" layout="inline" error={errors.fields.name}>
+            {(control) => (
+              <input {...control} name="name" required maxLength={100} placeholder="checkout back end" />
+            )}
+          </FormField>
+          <button type="submit" className="button">
+            Create key
+          </button>
+        </div>
+        {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
+      </form>
+    </>
+  )
+}

@@ -1,0 +1,42 @@
+'use client'
+
+import { useCallback, useEffect, useRef, useState } from 'react'
+
+/** Where a screen's data is: on its way, failed (with a message to show), or here. */
+export type Loaded<T> =
+  | { state: 'loading' }
+  | { state: 'error'; message: string }
+  | { state: 'ready'; data: T; refreshing: boolean }
+
+/**
+ * Runs `load` when the component mounts and again whenever `load` changes (memoise it with
+ * useCallback: a new function is a new question, shown as loading). `reload()` asks the same
+ * question again in the background: what is shown stays until the new answer arrives.
+ */
+export function useLoaded<T>(load: () => Promise<T>) {
+  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' })
+  // Only the current question's answer is shown; a late answer to an earlier one is dropped.
+  const current = useRef(load)
+
+  const reload = useCallback(async () => {
+    setLoaded((previous) => (previous.state === 'ready' ? { ...previous, refreshing: true } : previous))
+    try {
+      const data = await load()
+      if (current.current === load) setLoaded({ state: 'ready', data, refreshing: false })
+    } catch (error) {
+      if (current.current === load) setLoaded({ state: 'error', message: messageOf(error) })
+    }
+  }, [load])
+
+  useEffect(() => {
+    current.current = load
+    setLoaded({ state: 'loading' })
+    void reload()
+  }, [load, reload])
+
+  return { loaded, reload }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : 'Could not load.'
+}
