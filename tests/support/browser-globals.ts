@@ -16,12 +16,12 @@ const getterOf = Symbol('getter')
 
 /** An accessor in place of a value; `getter(() => { throw … })` is an API that refuses to answer. */
 export interface Getter {
-  readonly [getterOf]: () => unknown
+  readonly [getterOf]: (this: unknown) => unknown
 }
 
-/** Replaces a property by an accessor that runs `read` on every access. */
-export function getter(read: () => unknown): Getter {
-  return { [getterOf]: read }
+/** Replaces a property by an accessor that runs `read` on every access (`this` is the receiver). */
+export function getter<Receiver = unknown>(read: (this: Receiver) => unknown): Getter {
+  return { [getterOf]: read as (this: unknown) => unknown }
 }
 
 /** Property name → its value for the callback, `absent`, or a `getter(…)`. */
@@ -153,8 +153,11 @@ export function withMockedScreen<Result>(replacements: Replacements, callback: (
   })
 }
 
-/** Media features and the value each has, as CSS writes them: `{ 'prefers-color-scheme': 'dark' }`. */
-export type MediaFeatures = Record<string, string | number>
+/**
+ * Media features and the value each matches, as CSS writes them: `{ 'prefers-color-scheme': 'dark' }`;
+ * a list where several match (a P3 screen matches `(color-gamut: srgb)` too).
+ */
+export type MediaFeatures = Record<string, string | number | readonly (string | number)[]>
 
 /**
  * A `matchMedia` that answers single-feature queries, `(feature: value)`, from a table: a feature
@@ -165,7 +168,8 @@ export function fakeMatchMedia(features: MediaFeatures): (query: string) => Medi
     const parsed = /^\(\s*([a-z-]+)\s*:\s*([\w.-]+)\s*\)$/.exec(query)
     if (!parsed) throw new SyntaxError(`fakeMatchMedia answers (feature: value) queries only, not ${query}`)
     const [, feature = '', value = ''] = parsed
-    const matches = feature in features && String(features[feature]) === value
+    const listed = features[feature]
+    const matches = listed !== undefined && [listed].flat().map(String).includes(value)
     return { matches, media: query } as MediaQueryList
   }
 }
@@ -173,4 +177,27 @@ export function fakeMatchMedia(features: MediaFeatures): (query: string) => Medi
 /** Gives `window.matchMedia` the answers of `features` for the duration of the callback. */
 export function withMockedMedia<Result>(features: MediaFeatures, callback: () => Result): Result {
   return withMockedWindow({ matchMedia: fakeMatchMedia(features) }, callback)
+}
+
+/**
+ * Gives Intl another default locale and time zone for the callback, as a browser set up so would
+ * have: the real Intl formats (ICU), only what `Intl.DateTimeFormat()` and `Intl.NumberFormat()`
+ * fall back to is swapped. They work with and without `new`, as the originals do.
+ */
+export function withIntlDefaults<Result>(
+  defaults: { locale?: string; timeZone?: string },
+  callback: () => Result,
+): Result {
+  const { DateTimeFormat, NumberFormat } = Intl
+  function DefaultDateTimeFormat(locales?: Intl.LocalesArgument, options?: Intl.DateTimeFormatOptions) {
+    return new DateTimeFormat(locales ?? defaults.locale, { timeZone: defaults.timeZone, ...options })
+  }
+  function DefaultNumberFormat(locales?: Intl.LocalesArgument, options?: Intl.NumberFormatOptions) {
+    return new NumberFormat(locales ?? defaults.locale, options)
+  }
+  return withMockedProperties(
+    Intl,
+    { DateTimeFormat: DefaultDateTimeFormat, NumberFormat: DefaultNumberFormat },
+    callback,
+  )
 }

@@ -3,6 +3,7 @@ import {
   absent,
   fakeMatchMedia,
   getter,
+  withIntlDefaults,
   withMockedGlobals,
   withMockedMedia,
   withMockedNavigator,
@@ -160,6 +161,12 @@ describe('fakeMatchMedia', () => {
     expect(matchMedia('(monochrome: 0)').matches).toBe(true)
     expect(matchMedia('(hover: hover)').matches).toBe(false)
     expect(() => matchMedia('screen and (min-width: 10px)')).toThrow(SyntaxError)
+    const wideGamut = fakeMatchMedia({ 'color-gamut': ['srgb', 'p3'] })
+    expect(['srgb', 'p3', 'rec2020'].map((gamut) => wideGamut(`(color-gamut: ${gamut})`).matches)).toEqual([
+      true,
+      true,
+      false,
+    ])
   })
 
   it('is window.matchMedia for the callback', () => {
@@ -167,5 +174,21 @@ describe('fakeMatchMedia', () => {
       expect(window.matchMedia('(forced-colors: active)').matches).toBe(true)
     })
     expect('matchMedia' in globalThis).toBe(false)
+  })
+})
+
+describe('withIntlDefaults', () => {
+  it('changes what Intl falls back to, with or without new, and puts the originals back', () => {
+    const { DateTimeFormat, NumberFormat } = Intl
+    withIntlDefaults({ locale: 'de-DE', timeZone: 'Asia/Tokyo' }, () => {
+      const called = Intl.DateTimeFormat().resolvedOptions()
+      const constructed = new Intl.DateTimeFormat(undefined, { hour: 'numeric' }).resolvedOptions()
+      expect([called.locale, called.timeZone]).toEqual(['de-DE', 'Asia/Tokyo'])
+      expect([constructed.locale, constructed.timeZone]).toEqual(['de-DE', 'Asia/Tokyo'])
+      expect(new Intl.DateTimeFormat('en-US').resolvedOptions().locale).toBe('en-US')
+      expect(new Intl.NumberFormat().format(1234.5)).toBe('1.234,5')
+    })
+    expect(Intl.DateTimeFormat).toBe(DateTimeFormat)
+    expect(Intl.NumberFormat).toBe(NumberFormat)
   })
 })
