@@ -1,10 +1,11 @@
 import { unsealEventsResponse } from '@fingerprint/node-sdk'
 import { sql } from 'drizzle-orm'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { Overview, SiteSummary, VisitorPanel } from '@/contracts/console'
 import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
-import { getDb, queryRows } from '@/server/db/client'
-import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
+import { type Database, queryRows } from '@/server/db/client'
+import { OPERATOR_PASSWORD, startedTessera } from '../../../../tests/support/console-factories'
+import { closeProcessDatabase, freshProcessDatabase } from '../../../../tests/support/process-database'
 import { syntheticDevice } from '../../../../tests/support/synthetic-devices'
 import { GET as getEvent } from '../v1/events/[requestId]/route'
 import { POST as identify } from '../v1/identify/route'
@@ -26,7 +27,7 @@ import * as webhookById from './webhooks/[webhookId]/route'
 import * as webhooks from './webhooks/route'
 
 const base = 'http://127.0.0.1:3000'
-const PASSWORD = 'correct horse battery staple'
+const PASSWORD = OPERATOR_PASSWORD
 
 function request(path: string, init: { method?: string; body?: unknown; cookie?: string; ip?: string } = {}) {
   return new Request(`${base}${path}`, {
@@ -52,16 +53,35 @@ async function signInCookie(): Promise<string> {
   return cookie.split(';')[0] ?? ''
 }
 
-beforeAll(async () => {
-  const db = await getDb()
-  await ensureDefaultSite({ db, origins: [] })
-  const created = await ensureFirstOperator({ db, configuredPassword: PASSWORD })
-  expect(created).toEqual({ created: true, generatedPassword: undefined })
-  // A second start creates nothing and prints nothing.
-  expect(await ensureFirstOperator({ db })).toEqual({ created: false })
+// Each test starts from an empty database of its own (the one route handlers read), then makes
+// what it needs: most start from what a started Tessera holds, the default site and the operator.
+let db: Database
+
+beforeEach(async () => {
+  db = await freshProcessDatabase()
+})
+
+afterAll(closeProcessDatabase)
+
+/** For a describe whose tests all start from a started Tessera: the default site and the operator. */
+function givenStartedTessera() {
+  beforeEach(async () => {
+    await startedTessera(db)
+  })
+}
+
+describe('the first operator', () => {
+  it('is created from the configured password at the first start, and never again', async () => {
+    const created = await ensureFirstOperator({ db, configuredPassword: PASSWORD })
+    expect(created).toEqual({ created: true, generatedPassword: undefined })
+    // A second start creates nothing and prints nothing.
+    expect(await ensureFirstOperator({ db })).toEqual({ created: false })
+  })
 })
 
 describe('console sign-in', () => {
+  givenStartedTessera()
+
   it('signs in with the configured password and out again', async () => {
     const cookie = await signInCookie()
     const me = await session.GET(request('/api/console/session', { cookie }))
@@ -141,6 +161,8 @@ describe('console endpoints without a session', () => {
 })
 
 describe('keys made in the console', () => {
+  givenStartedTessera()
+
   it('authorise the Server API until revoked', async () => {
     const cookie = await signInCookie()
     const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
@@ -221,6 +243,8 @@ describe('keys made in the console', () => {
 })
 
 describe('webhooks made in the console', () => {
+  givenStartedTessera()
+
   it('refuses private, local, reserved and credential-carrying URLs with 400, and takes a public one', async () => {
     const cookie = await signInCookie()
     const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
@@ -272,6 +296,8 @@ describe('webhooks made in the console', () => {
 })
 
 describe('webhook formats', () => {
+  givenStartedTessera()
+
   it("takes Tessera's or Fingerprint v4's format, lists it, and refuses any other", async () => {
     const cookie = await signInCookie()
     const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
@@ -300,6 +326,8 @@ describe('webhook formats', () => {
 })
 
 describe('sealing keys made in the console', () => {
+  givenStartedTessera()
+
   async function identifySealed(siteKey: string) {
     const response = await identify(
       new Request(`${base}/api/v1/identify`, {
@@ -379,7 +407,7 @@ describe('sealing keys made in the console', () => {
 
     // Every change is in the audit trail, by whom, with key IDs and never key material.
     const audit = await queryRows<{ operator: string; before: unknown; after: unknown }>(
-      await getDb(),
+      db,
       sql`select operator, before, after from settings_audit where key = ${`sealing-keys:${site.id}`} order by id`,
     )
     expect(audit.map((entry) => entry.operator)).toEqual(['admin', 'admin', 'admin', 'admin'])
@@ -394,6 +422,18 @@ describe('sealing keys made in the console', () => {
     // The listing is exactly what the contract the panels read describes (parsing drops unknown keys).
     expect(SiteSummary.array().parse(withHistory)).toEqual(withHistory)
   })
+
+  it('refuses a key for a site that does not exist', async () => {
+    const cookie = await signInCookie()
+    const response = await sealingKeys.POST(
+      request('/api/console/sealing-keys', { method: 'POST', cookie, body: { siteId: 'site_nope' } }),
+    )
+    expect(response.status).toBe(404)
+  })
+})
+
+describe('console panels, as their contracts describe them', () => {
+  givenStartedTessera()
 
   it('answers a visitor look-up as its contract describes it', async () => {
     const cookie = await signInCookie()
@@ -416,25 +456,57 @@ describe('sealing keys made in the console', () => {
 
   it('answers the overview as its contract describes it', async () => {
     const cookie = await signInCookie()
+    // Two identifications, so the figures and the series have something to describe.
+    for (const seed of [31, 32]) {
+      const response = await identify(
+        new Request(`${base}/api/v1/identify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ components: syntheticDevice(seed) }),
+        }),
+      )
+      expect(response.status).toBe(200)
+    }
     for (const range of ['24h', '7d', '30d']) {
       const answer = await (
         await overview.GET(request(`/api/console/overview?range=${range}`, { cookie }))
       ).json()
       expect(Overview.parse(answer)).toEqual(answer)
       expect(answer.range).toBe(range)
+      expect(answer.totals.identifications).toBe(2)
     }
   })
 
-  it('refuses a key for a site that does not exist', async () => {
+  it('answers the sites listing as its contract describes it, keys and webhooks included', async () => {
     const cookie = await signInCookie()
-    const response = await sealingKeys.POST(
-      request('/api/console/sealing-keys', { method: 'POST', cookie, body: { siteId: 'site_nope' } }),
+    const { sites: before } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const siteId = before.find((entry: { isDefault: boolean }) => entry.isDefault).id
+    const post = (route: { POST(request: Request): Promise<Response> }, path: string, body: unknown) =>
+      route.POST(request(path, { method: 'POST', cookie, body }))
+    const key = await (await post(keys, '/api/console/keys', { siteId, name: 'checkout' })).json()
+    await post(keys, '/api/console/keys', { siteId, name: 'reports' })
+    await keyById.DELETE(
+      request(`/api/console/keys/${key.id}`, { method: 'DELETE', cookie }),
+      params({ keyId: key.id }),
     )
-    expect(response.status).toBe(404)
+    for (const format of ['tessera', 'fingerprint-v4'])
+      await post(webhooks, '/api/console/webhooks', {
+        siteId,
+        url: `https://hooks.example/${format}`,
+        format,
+      })
+    expect((await post(sealingKeys, '/api/console/sealing-keys', { siteId })).status).toBe(201)
+
+    const { sites: listing } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const mine = listing.find((entry: { id: string }) => entry.id === siteId)
+    expect([mine.apiKeys.length, mine.webhooks.length, mine.sealingKeys.length]).toEqual([2, 2, 1])
+    expect(SiteSummary.array().parse(listing)).toEqual(listing)
   })
 })
 
 describe('rules in the console', () => {
+  givenStartedTessera()
+
   it('validates, saves with an audit entry, and reads back', async () => {
     const cookie = await signInCookie()
     const current = (await (await rules.GET(request('/api/console/rules', { cookie }))).json()).policy
@@ -465,6 +537,8 @@ describe('rules in the console', () => {
 })
 
 describe('console sign-in throttle', () => {
+  givenStartedTessera()
+
   it('slows down only the address that sent a wrong password', async () => {
     const wrong = await session.POST(
       request('/api/console/session', {
@@ -490,8 +564,9 @@ describe('console sign-in throttle', () => {
   })
 })
 
-// Last: it changes the admin password.
 describe('changing the operator password', () => {
+  givenStartedTessera()
+
   const change = (cookie: string, newPassword: string, currentPassword = PASSWORD) =>
     password.POST(
       request('/api/console/password', { method: 'POST', cookie, body: { currentPassword, newPassword } }),

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { getDb, queryRows } from '@/server/db/client'
-import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
+import { OPERATOR_PASSWORD, startedTessera } from '../../../../tests/support/console-factories'
+import { closeProcessDatabase, freshProcessDatabase } from '../../../../tests/support/process-database'
 import { POST as register } from '../registration/route'
 import * as keyById from './keys/[keyId]/route'
 import * as keys from './keys/route'
@@ -20,7 +20,7 @@ import * as webhooks from './webhooks/route'
 const own = 'http://127.0.0.1:3000'
 // Same site as Tessera (same host, another port): SameSite=Strict cookies are sent from there.
 const attacker = 'http://127.0.0.1:3999'
-const PASSWORD = 'correct horse battery staple'
+const PASSWORD = OPERATOR_PASSWORD
 
 interface Sent {
   method?: string
@@ -67,15 +67,16 @@ async function sessionCount(): Promise<number> {
   return row?.n ?? -1
 }
 
+// Each test starts from an empty database of its own (the one route handlers read), holding what a
+// started Tessera holds: the default site and the operator.
 let siteId = ''
 
-beforeAll(async () => {
-  const db = await getDb()
-  await ensureDefaultSite({ db, origins: [] })
-  await ensureFirstOperator({ db, configuredPassword: PASSWORD })
-  const [site] = await queryRows<{ id: string }>(db, sql`select id from sites where is_default`)
-  siteId = site?.id ?? ''
+beforeEach(async () => {
+  const { site } = await startedTessera(await freshProcessDatabase())
+  siteId = site.id
 })
+
+afterAll(closeProcessDatabase)
 
 describe('a signed-in operator’s browser, sent a forged request by a page of the same site', () => {
   const forgeries: [string, Sent][] = [
