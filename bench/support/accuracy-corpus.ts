@@ -39,15 +39,12 @@ export interface Profile {
   state: DeviceState
 }
 
-/** Settings no scenario changes: twins differ only in these. */
-export const twinFields = [
-  'scale',
-  'locale',
-  'colorScheme',
-  'reducedMotion',
-  'contrast',
-  'forcedColors',
-] as const
+/**
+ * Settings no scenario changes, set once by a person (accessibility, the primary language):
+ * twins differ only in these. The appearance and the display scale change between visits (the
+ * "dark mode switched" and "display scale changed" scenarios), so they never tell twins apart.
+ */
+export const twinFields = ['locale', 'reducedMotion', 'contrast', 'forcedColors'] as const
 
 const screens: Size[] = [
   { width: 1280, height: 800 },
@@ -155,11 +152,6 @@ function twinOf(state: DeviceState, random: Random): DeviceState {
   const count = random() < 0.5 ? 1 : 2
   const fields = [...twinFields].sort(() => random() - 0.5).slice(0, count)
   for (const field of fields) {
-    if (field === 'scale')
-      twin.scale = pick(
-        random,
-        scales.filter((scale) => scale !== state.scale),
-      )
     if (field === 'locale') {
       // Another primary language, the same further languages.
       twin.locale = pick(
@@ -168,7 +160,6 @@ function twinOf(state: DeviceState, random: Random): DeviceState {
       )
       twin.languages = [twin.locale, ...state.languages.slice(1)]
     }
-    if (field === 'colorScheme') twin.colorScheme = state.colorScheme === 'light' ? 'dark' : 'light'
     if (field === 'reducedMotion')
       twin.reducedMotion = state.reducedMotion === 'reduce' ? 'no-preference' : 'reduce'
     if (field === 'contrast') twin.contrast = state.contrast === 'more' ? 'no-preference' : 'more'

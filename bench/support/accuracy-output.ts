@@ -78,6 +78,21 @@ function printChecks(recorded: readonly Recorded[], chromeMajor: number) {
     ],
     ['font families', fontNames, sortedSeen],
     [
+      'colour scheme',
+      (entry) => entry.state.colorScheme,
+      (entry) => componentValue(entry.visit, 'colorScheme'),
+    ],
+    [
+      'device pixel ratio',
+      (entry) => entry.state.scale,
+      (entry) => componentValue(entry.visit, 'devicePixelRatio'),
+    ],
+    [
+      'reduced motion',
+      (entry) => entry.state.reducedMotion,
+      (entry) => componentValue(entry.visit, 'reducedMotion'),
+    ],
+    [
       'browser major version',
       (entry) => chromeMajor + entry.state.versionBump,
       (entry) => Number(/Chrome\/(\d+)/.exec(String(componentValue(entry.visit, 'userAgent')))?.[1]),

@@ -55,6 +55,13 @@ const fontRemoved: Change = (state, profile) => {
   )
   return { ...state, fonts: state.fonts.filter((family) => family !== removed) }
 }
+/** The system's appearance follows the time of day: light becomes dark, or dark light. */
+const colorScheme: Change = (state) => ({
+  ...state,
+  colorScheme: state.colorScheme === 'light' ? 'dark' : 'light',
+})
+/** The page is zoomed one step, or the window moved to a display with another scale. */
+const displayScale: Change = (state) => ({ ...state, scale: state.scale === 1 ? 1.25 : state.scale - 0.25 })
 const both =
   (first: Change, second: Change): Change =>
   (state, profile) =>
@@ -75,6 +82,8 @@ export const storageGoneScenarios: Scenario[] = [
   { name: 'language added', change: languageAdded },
   { name: 'font family added', change: fontAdded },
   { name: 'font family removed', change: fontRemoved },
+  { name: 'dark mode switched', change: colorScheme },
+  { name: 'display scale changed', change: displayScale },
   { name: 'time zone + language', change: both(timeZone, languageAdded) },
   { name: 'window + version', change: both(windowSize, versionBump) },
 ]

@@ -68,17 +68,19 @@ export const facets = {
     closeChance: 0,
     twinDifference: 0.2,
   },
+  // A laptop docked to a monitor, or undocked, shows another screen.
   screen: {
     members: ['screen', 'availableScreen', 'colorDepth', 'colorGamut', 'hdr'],
-    changeRate: 0.08,
+    changeRate: 0.15,
     closeShare: 0.3,
     commonness: 0.1,
     closeChance: 0.05,
     twinDifference: 0.3,
   },
+  // Page zoom (Ctrl +/-) and a window moved to another display change the pixel ratio.
   zoom: {
     members: ['devicePixelRatio'],
-    changeRate: 0.03,
+    changeRate: 0.1,
     closeShare: 0,
     commonness: 0.4,
     closeChance: 0,
@@ -166,10 +168,11 @@ export const facets = {
     closeChance: 0,
     twinDifference: 0.1,
   },
-  // Some systems switch to dark mode with the time of day; most people keep one scheme.
+  // Systems set to "automatic" appearance (macOS, iOS, Android) follow the time of day, so the
+  // scheme flips between two visits about one time in ten: an ordinary change, not a twin's mark.
   colorScheme: {
     members: ['colorScheme'],
-    changeRate: 0.02,
+    changeRate: 0.1,
     closeShare: 0,
     commonness: 0.5,
     closeChance: 0,

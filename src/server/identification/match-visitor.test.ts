@@ -63,6 +63,12 @@ const changes: Record<string, (values: Device) => Device> = {
   'font removed': (values) => ({ ...values, fonts: (values.fonts as string[]).slice(1) }),
   'another monitor': (values) => ({ ...values, screen: [3440, 1440], availableScreen: [3440, 1400, 0, 0] }),
   'webgpu adapter missing this launch': (values) => ({ ...values, webgpu: 'no-adapter' }),
+  // The system switched to dark mode at dusk (or back).
+  'color scheme switched': (values) => ({
+    ...values,
+    colorScheme: values.colorScheme === 'dark' ? 'light' : 'dark',
+  }),
+  'page zoomed': (values) => ({ ...values, devicePixelRatio: Number(values.devicePixelRatio) * 1.25 }),
   'canvas text rendered differently': (values) => ({
     ...values,
     canvas: { ...(values.canvas as Record<string, Json>), text: 'another text rendering' },
@@ -241,6 +247,55 @@ describe('the client address as evidence', () => {
       context: { ip: '198.51.100.7', sharers: 1 },
     })
     expect(result.method).toBe('new')
+  })
+
+  it('tells a device from its twin when it comes back from its own address, not from a shared one', () => {
+    // Two changes at once whose differences, without the address, look more like a twin's.
+    const changed = (values: Device): Device => ({
+      ...values,
+      colorScheme: values.colorScheme === 'dark' ? 'light' : 'dark',
+      screen: [3440, 1440],
+      availableScreen: [3440, 1400, 0, 0],
+    })
+    const at = (ip: string, sharers: number) => (entry: (typeof stored)[number], index: number) => {
+      const withAddress = candidates.map((candidate, other) =>
+        other === index ? { ...candidate, recentIps: [ip] } : candidate,
+      )
+      const result = matchVisitor({
+        current: profile(changed(entry.values)),
+        candidates: withAddress,
+        population,
+        context: { ip, sharers },
+      })
+      return result.method === 'fingerprint' && result.visitorId === entry.id
+    }
+    const home = stored.filter(at('198.51.100.7', 1)).length / stored.length
+    const crowded = stored.filter(at('198.51.100.7', 5_000)).length / stored.length
+    const anywhere = stored.filter((entry) => match(changed(entry.values)).method === 'fingerprint').length
+    expect(home).toBeGreaterThanOrEqual(0.97)
+    expect(crowded).toBeLessThan(home)
+    expect(anywhere / stored.length).toBeLessThan(home)
+  })
+
+  it('never lets the address turn a twin into the device', () => {
+    const twins = stored.map((entry) => ({
+      ...entry.values,
+      reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
+      contrast: 'custom',
+    }))
+    const merged = twins.filter((values, index) => {
+      const withAddress = candidates.map((candidate, other) =>
+        other === index ? { ...candidate, recentIps: ['198.51.100.7'] } : candidate,
+      )
+      const result = matchVisitor({
+        current: profile(values),
+        candidates: withAddress,
+        population,
+        context: { ip: '198.51.100.7', sharers: 1 },
+      })
+      return result.method !== 'new'
+    })
+    expect(merged.length / twins.length).toBeLessThanOrEqual(0.005)
   })
 
   it('groups IPv6 addresses by /56', () => {

@@ -41,6 +41,12 @@ export const TOKEN_MIN_BITS = -12
 /** The client address is weak evidence: it can lift a candidate by a few bits at most. */
 const ADDRESS_BITS = 6
 const NETWORK_BITS = 3
+/**
+ * The same address also tells a device from its twin, by at most this much: one device comes back
+ * from the address it used within a day about eight times in ten; another machine of its kind sits
+ * on that very address about one time in ten (a household, an office behind one NAT).
+ */
+const TWIN_ADDRESS_BITS = 3
 
 /** The /24 of an IPv4 address or the /56 of an IPv6 one. */
 export function networkOf(ip: string): string {
@@ -58,13 +64,28 @@ export function networkOf(ip: string): string {
 export function addressBits(context: MatchContext, candidate: Candidate, population: number): number {
   const { ip } = context
   if (!ip || candidate.recentIps.length === 0) return 0
-  const others = Math.max(context.sharers - 1, 0.5)
-  const rarity = Math.max(0, Math.log2((0.5 * population) / others))
+  const rarity = addressRarity(context, population)
   if (candidate.recentIps.includes(ip)) return Math.min(ADDRESS_BITS, rarity)
   const network = networkOf(ip)
   return candidate.recentIps.some((seen) => networkOf(seen) === network)
     ? Math.min(NETWORK_BITS, rarity / 2)
     : 0
+}
+
+/**
+ * Evidence from the address for "this device" over "its twin": only the very address seen
+ * recently for this visitor counts (an office puts a fleet of identical machines in one network).
+ */
+export function twinAddressBits(context: MatchContext, candidate: Candidate, population: number): number {
+  const { ip } = context
+  if (!ip || !candidate.recentIps.includes(ip)) return 0
+  return Math.min(TWIN_ADDRESS_BITS, addressRarity(context, population))
+}
+
+/** How telling an address is: in bits, by how few of the population's visitors share it. */
+function addressRarity(context: MatchContext, population: number): number {
+  const others = Math.max(context.sharers - 1, 0.5)
+  return Math.max(0, Math.log2((0.5 * population) / others))
 }
 
 /**
@@ -88,10 +109,12 @@ export function matchVisitor({
 }): Match {
   const size = Math.max(population.visitors, MIN_POPULATION)
   const scored = candidates.map((candidate) => {
-    const evidence = scoreEvidence(current, candidate.profile, population)
+    const fingerprint = scoreEvidence(current, candidate.profile, population)
     // The address only supports what the fingerprint already suggests.
-    const contextBits = evidence.bits > 0 ? addressBits(context, candidate, size) : 0
-    return { candidate, evidence: { ...evidence, contextBits }, total: evidence.bits + contextBits }
+    const contextBits = fingerprint.bits > 0 ? addressBits(context, candidate, size) : 0
+    const twinBits = fingerprint.twinBits + twinAddressBits(context, candidate, size)
+    const evidence = { ...fingerprint, twinBits, contextBits }
+    return { candidate, evidence, total: fingerprint.bits + contextBits }
   })
 
   const fromToken = tokenVisitorId
