@@ -29,14 +29,14 @@ const nativeSource = /^function [\w$ ]*\(\) \{\s*\[native code\]\s*\}$/
 
 function isNative(fn: unknown, expectedName: string): boolean {
   if (typeof fn !== 'function') return true
-  let source: string
   try {
-    source = Function.prototype.toString.call(fn)
+    // A revoked Proxy still prints as native code, then throws on reading its name.
+    const source = Function.prototype.toString.call(fn)
+    return nativeSource.test(source) && (fn.name === expectedName || fn.name === `get ${expectedName}`)
   } catch {
     // A Proxy around a non-function, or a revoked one.
     return false
   }
-  return nativeSource.test(source) && (fn.name === expectedName || fn.name === `get ${expectedName}`)
 }
 
 /**
