@@ -8,10 +8,9 @@ export const noErrors: FormErrors = { fields: {} }
 type Issue = { path: string | readonly PropertyKey[]; message: string }
 
 /**
- * Per-field messages from an error's details, the first per field. Two shapes arrive: a verb's
- * own `{ fields: { name: message } }` (sign-up, webhooks), and the issues of a request that
- * failed its schema, `[{ path, message }]` (parseRequest, or zod's own issues), where the first
- * segment of the path names the field.
+ * Per-field messages from an error's details, the first per field: the server's
+ * `{ fields: { name: message } }` (every refused input), or zod's own issues from a check made in
+ * the browser, `[{ path, message }]`, where the first segment of the path names the field.
  */
 export function fieldMessages(details: unknown): Record<string, string> {
   const messages: Record<string, string> = {}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { fieldErrors, normaliseEmail, SignupFields } from './signup'
+import { fieldErrors } from './field-errors'
+import { normaliseEmail, SignupFields } from './signup'
 
 const good = {
   name: 'Ada Lovelace',

@@ -79,13 +79,3 @@ export type SignupOutcome =
   | { outcome: 'allow'; name: string }
   | { outcome: 'challenge'; message: string }
   | { outcome: 'deny'; message: string }
-
-/** Field errors as `{ field: message }`, the first per field. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {}
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? 'form')
-    errors[field] ??= issue.message
-  }
-  return errors
-}

@@ -1,5 +1,6 @@
 import 'server-only'
 import type { z } from 'zod'
+import { fieldErrors } from '@/contracts/field-errors'
 import { HttpError } from './errors'
 import { isStorableJson, nestsDeeperThan, UNSTORABLE_TEXT_MESSAGE } from './storable-text'
 
@@ -40,7 +41,9 @@ export async function parseRequest<Schema extends z.ZodType>(
     }))
     const first = issues[0]
     const message = first ? `${first.path || 'body'}: ${first.message}` : 'The request is not valid.'
-    throw new HttpError('invalid_request', message, issues)
+    // The one shape of a refused input: each field's first message (what a form shows beside the
+    // field), and every issue with its full path (what an API client logs).
+    throw new HttpError('invalid_request', message, { fields: fieldErrors(result.error), issues })
   }
   return result.data
 }

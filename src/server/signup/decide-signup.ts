@@ -2,8 +2,8 @@ import 'server-only'
 import { randomBytes } from 'node:crypto'
 import { hash } from '@node-rs/argon2'
 import { sql } from 'drizzle-orm'
+import { fieldErrors } from '@/contracts/field-errors'
 import {
-  fieldErrors,
   normaliseEmail,
   type SignupFields,
   SignupFields as SignupFieldsSchema,

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { HttpError } from './errors'
+import { parseRequest } from './parse-request'
+
+const Site = z.object({ name: z.string().min(1, 'Give the site a name.'), origins: z.array(z.url()) })
+const post = (body: string) =>
+  new Request('http://tessera.test/', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  })
+
+describe('parseRequest', () => {
+  it('answers a refused input in the one shape: each field’s first message, and every issue', async () => {
+    const failure = await parseRequest(post('{"name":"","origins":["a","b"]}'), Site).catch((error) => error)
+    expect(failure).toBeInstanceOf(HttpError)
+    expect(failure.code).toBe('invalid_request')
+    expect(failure.message).toBe('name: Give the site a name.')
+    expect(failure.details.fields).toEqual({ name: 'Give the site a name.', origins: expect.any(String) })
+    expect(failure.details.issues.map((issue: { path: string }) => issue.path)).toEqual([
+      'name',
+      'origins.0',
+      'origins.1',
+    ])
+  })
+
+  it('returns what the schema made of a valid body', async () => {
+    expect(await parseRequest(post('{"name":"Shop","origins":[]}'), Site)).toEqual({
+      name: 'Shop',
+      origins: [],
+    })
+  })
+})
