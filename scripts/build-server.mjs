@@ -12,7 +12,7 @@ const serverOnly = {
   },
 }
 
-await build({
+const result = await build({
   entryPoints: ['src/server/http/serve-node-route.ts'],
   outfile: 'dist/server/serve-node-route.mjs',
   bundle: true,
@@ -23,4 +23,18 @@ await build({
   plugins: [serverOnly],
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
 })
+
+// This bundle runs outside Next.js: a module of Next's own (next/headers, next/server…) would
+// fail at start-up in production only. Fail the build instead.
+const nextImports = Object.values(result.metafile.outputs)
+  .flatMap((output) => output.imports)
+  .filter((entry) => entry.external && /^next(\/|$)/.test(entry.path))
+  .map((entry) => entry.path)
+if (nextImports.length > 0) {
+  console.error(
+    `dist/server/serve-node-route.mjs must not import Next.js modules: ${[...new Set(nextImports)].join(', ')}`,
+  )
+  process.exit(1)
+}

@@ -1,5 +1,4 @@
 import 'server-only'
-import { headers } from 'next/headers'
 import { getEnv } from '../env'
 import { isHttps } from './is-https'
 
@@ -24,9 +23,4 @@ const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/
 export function requestHost(incoming: Headers): string {
   const host = incoming.get('host')?.trim().toLowerCase() ?? ''
   return HOST.test(host) ? host : `localhost:${getEnv().PORT}`
-}
-
-/** ownOrigin for server components, which see headers but no Request. */
-export async function publicOrigin(): Promise<string> {
-  return ownOrigin({ headers: await headers() })
 }
