@@ -53,6 +53,14 @@ export const CreateWebhookRequest = z.object({
 
 export const CreateSealingKeyRequest = z.object({ siteId: z.string().min(1).max(64) })
 
+// Path parameters of the console's routes: as /api/v1's, an ID is 1 to 64 characters.
+const pathId = z.string().min(1).max(64)
+export const SiteIdParam = z.object({ siteId: pathId })
+export const ApiKeyIdParam = z.object({ keyId: pathId })
+export const SealingKeyIdParam = z.object({ keyId: pathId })
+export const WebhookIdParam = z.object({ webhookId: pathId })
+export const ConsoleVisitorIdParam = z.object({ visitorId: pathId })
+
 export const OverviewQuery = z.object({ range: z.enum(['24h', '7d', '30d']).default('24h') })
 export type Range = z.infer<typeof OverviewQuery>['range']
 

@@ -1,6 +1,7 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { eq } from 'drizzle-orm'
+import type { Database } from '../db/client'
+import { apiKeys, sites } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
 import { parseApiKey, secretMatches } from './api-key-secret'
@@ -20,19 +21,19 @@ export async function authenticateApiKey(db: Database, request: Request): Promis
   const header = request.headers.get('authorization') ?? ''
   const parsed = parseApiKey(header.replace(/^Bearer\s+/i, '').trim())
   if (!parsed) throw new HttpError('unauthorized')
-  const [row] = await queryRows<{
-    site_id: string
-    secret_hash: string
-    public_key: string
-    revoked: boolean
-  }>(
-    db,
-    sql`select k.site_id, k.secret_hash, s.public_key, k.revoked_at is not null as revoked
-        from api_keys k join sites s on s.id = k.site_id where k.id = ${parsed.id}`,
-  )
-  if (!row || row.revoked || !secretMatches(parsed.secret, row.secret_hash)) {
+  const [row] = await db
+    .select({
+      siteId: apiKeys.siteId,
+      secretHash: apiKeys.secretHash,
+      sitePublicKey: sites.publicKey,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .innerJoin(sites, eq(sites.id, apiKeys.siteId))
+    .where(eq(apiKeys.id, parsed.id))
+  if (!row || row.revokedAt !== null || !secretMatches(parsed.secret, row.secretHash)) {
     throw new HttpError('unauthorized', 'This API key is unknown or was revoked.')
   }
   await consumeRateLimit({ db, limit: API_LIMIT, key: parsed.id })
-  return { keyId: parsed.id, siteId: row.site_id, sitePublicKey: row.public_key }
+  return { keyId: parsed.id, siteId: row.siteId, sitePublicKey: row.sitePublicKey }
 }

@@ -1,6 +1,6 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { type Database, selectRows } from '../db/client'
 import { forgetVisitor } from '../identification/forget-visitor'
 import type { ApiCaller } from './authenticate-api-key'
 
@@ -20,18 +20,21 @@ export async function deleteSiteVisitor({
   visitorId: string
 }): Promise<{ deleted: number }> {
   return db.transaction(async (tx) => {
-    const [result] = await queryRows<{ deleted: number; elsewhere: boolean }>(
+    const [result] = await selectRows(
       tx,
-      sql`with gone as (
+      {
+        deleted: sql<number>`(select count(*) from gone)::int`,
+        elsewhere: sql<boolean>`exists(
+          select 1 from events where visitor_id = ${visitorId} and site_key is distinct from ${caller.sitePublicKey})`,
+      },
+      (select) => sql`with gone as (
             delete from events where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey}
             returning request_id),
           deliveries as (delete from webhook_deliveries where request_id in (select request_id from gone)),
           decisions as (
             delete from signup_decisions where request_id in (select request_id from gone) returning account_id),
           accounts as (update accounts set visitor_id = null where id in (select account_id from decisions))
-          select (select count(*) from gone)::int as deleted, exists(
-            select 1 from events where visitor_id = ${visitorId} and site_key is distinct from ${caller.sitePublicKey}
-          ) as elsewhere`,
+          select ${select}`,
     )
     // A visitor this site never saw is not this site's to erase, even with no events left anywhere.
     if (result && result.deleted > 0 && !result.elsewhere) await forgetVisitor({ db: tx, visitorId })

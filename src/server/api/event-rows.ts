@@ -1,52 +1,37 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
 import { isStorableInstant, type StoredEvent } from '@/contracts/server-api'
+import type { RowOf } from '../db/client'
+import { events } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { isStorableText } from '../http/storable-text'
 
-/** The columns every Server API event answer selects. */
-export const eventColumns = sql`request_id, visitor_id, visitor_found, created_at, confidence, ip, user_agent,
-  url, site_key, tag, linked_id, signals, suspect_score`
-
-export interface EventRow {
-  request_id: string
-  visitor_id: string
-  visitor_found: boolean
-  created_at: string | Date
-  confidence: number
-  ip: string | null
-  user_agent: string | null
-  url: string | null
-  site_key: string | null
-  tag: StoredEvent['tag']
-  linked_id: string | null
-  signals: StoredEvent['signals']
-  suspect_score: number
+/** The columns every Server API event answer selects, named as the answer names them. */
+export const eventColumns = {
+  requestId: events.requestId,
+  visitorId: events.visitorId,
+  visitorFound: events.visitorFound,
+  createdAt: events.createdAt,
+  confidence: events.confidence,
+  ip: events.ip,
+  userAgent: events.userAgent,
+  url: events.url,
+  siteKey: events.siteKey,
+  tag: events.tag,
+  linkedId: events.linkedId,
+  signals: events.signals,
+  suspectScore: events.suspectScore,
 }
 
+export type EventRow = RowOf<typeof eventColumns>
+
+/** The stored event as the API answers it: the row, its confidence as an object. */
 export function toStoredEvent(row: EventRow): StoredEvent {
-  return {
-    requestId: row.request_id,
-    visitorId: row.visitor_id,
-    visitorFound: row.visitor_found,
-    createdAt: new Date(row.created_at).toISOString(),
-    confidence: { score: row.confidence },
-    ip: row.ip,
-    userAgent: row.user_agent,
-    url: row.url,
-    siteKey: row.site_key,
-    tag: row.tag,
-    linkedId: row.linked_id,
-    signals: row.signals,
-    suspectScore: row.suspect_score,
-  }
+  return { ...row, confidence: { score: row.confidence } }
 }
 
 /** Opaque keyset cursor: the (created_at, request_id) of the last event on the page. */
 export function encodeCursor(row: EventRow): string {
-  return Buffer.from(JSON.stringify([new Date(row.created_at).toISOString(), row.request_id])).toString(
-    'base64url',
-  )
+  return Buffer.from(JSON.stringify([row.createdAt, row.requestId])).toString('base64url')
 }
 
 export function decodeCursor(cursor: string): { createdAt: string; requestId: string } {

@@ -1,10 +1,10 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { VisitorHistory } from '@/contracts/server-api'
-import { type Database, queryRows } from '../db/client'
+import { type Database, selectRows } from '../db/client'
 import { HttpError } from '../http/errors'
 import type { ApiCaller } from './authenticate-api-key'
-import { decodeCursor, type EventRow, eventColumns, toPage } from './event-rows'
+import { decodeCursor, eventColumns, toPage } from './event-rows'
 
 /** A visitor's events on the caller's site, newest first, one page at a time. */
 export async function readVisitorHistory({
@@ -22,26 +22,23 @@ export async function readVisitorHistory({
 }): Promise<VisitorHistory> {
   await assertVisitorOnSite({ db, caller, visitorId })
   const cursor = before ? decodeCursor(before) : undefined
-  const rows = await queryRows<EventRow>(
+  const rows = await selectRows(
     db,
-    sql`select ${eventColumns} from events
-        where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey}
-          ${cursor ? sql`and (created_at, request_id) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})` : sql``}
-        order by created_at desc, request_id desc limit ${limit + 1}`,
+    eventColumns,
+    (select) => sql`select ${select} from events
+      where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey}
+        ${cursor ? sql`and (created_at, request_id) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})` : sql``}
+      order by created_at desc, request_id desc limit ${limit + 1}`,
   )
   // First and last seen on this site: the visitor row's own dates tell of other sites' visits.
-  const [visitor] = await queryRows<{ first_seen_at: string | Date; last_seen_at: string | Date }>(
+  const [visitor] = await selectRows(
     db,
-    sql`select min(created_at) as first_seen_at, max(created_at) as last_seen_at from events
-        where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey} having count(*) > 0`,
+    { firstSeenAt: sql<string>`min(created_at)`, lastSeenAt: sql<string>`max(created_at)` },
+    (select) => sql`select ${select} from events
+      where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey} having count(*) > 0`,
   )
   if (!visitor) throw new HttpError('not_found', 'No visitor has this ID.')
-  return {
-    visitorId,
-    firstSeenAt: new Date(visitor.first_seen_at).toISOString(),
-    lastSeenAt: new Date(visitor.last_seen_at).toISOString(),
-    ...toPage(rows, limit),
-  }
+  return { visitorId, ...visitor, ...toPage(rows, limit) }
 }
 
 /** 404 for an unknown visitor, 403 for a visitor never seen on the caller's site. */
@@ -54,12 +51,15 @@ export async function assertVisitorOnSite({
   caller: ApiCaller
   visitorId: string
 }) {
-  const [found] = await queryRows<{ known: boolean; on_site: boolean }>(
+  const [found] = await selectRows(
     db,
-    sql`select exists(select 1 from visitors where id = ${visitorId}) as known,
-               exists(select 1 from events where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey}) as on_site`,
+    {
+      known: sql<boolean>`exists(select 1 from visitors where id = ${visitorId})`,
+      onSite: sql<boolean>`exists(select 1 from events where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey})`,
+    },
+    (select) => sql`select ${select}`,
   )
   if (!found?.known) throw new HttpError('not_found', 'No visitor has this ID.')
-  if (!found.on_site)
+  if (!found.onSite)
     throw new HttpError('forbidden', 'This visitor was never seen on the site of this API key.')
 }

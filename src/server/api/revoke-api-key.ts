@@ -7,6 +7,6 @@ import { apiKeys } from '../db/schema'
 export async function revokeApiKey({ db, id }: { db: Database; id: string }) {
   await db
     .update(apiKeys)
-    .set({ revokedAt: new Date() })
+    .set({ revokedAt: new Date().toISOString() })
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
 }

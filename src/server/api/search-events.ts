@@ -1,9 +1,9 @@
 import 'server-only'
 import { type SQL, sql } from 'drizzle-orm'
 import type { EventPage } from '@/contracts/server-api'
-import { type Database, queryRows } from '../db/client'
+import { type Database, selectRows } from '../db/client'
 import type { ApiCaller } from './authenticate-api-key'
-import { decodeCursor, type EventRow, eventColumns, toPage } from './event-rows'
+import { decodeCursor, eventColumns, toPage } from './event-rows'
 
 /** Flags of the stored smart signals a search can filter on (`signals-><name>->result`). */
 export type FlagSignalName = 'tampering' | 'privateMode' | 'privacyBrowser' | 'virtualMachine'
@@ -80,10 +80,11 @@ export async function searchEvents({
     filters.push(filter.oldestFirst ? sql`${position} > ${after}` : sql`${position} < ${after}`)
   }
   const order = filter.oldestFirst ? sql`created_at, request_id` : sql`created_at desc, request_id desc`
-  const rows = await queryRows<EventRow>(
+  const rows = await selectRows(
     db,
-    sql`select ${eventColumns} from events where ${sql.join(filters, sql` and `)}
-        order by ${order} limit ${filter.limit + 1}`,
+    eventColumns,
+    (select) => sql`select ${select} from events where ${sql.join(filters, sql` and `)}
+      order by ${order} limit ${filter.limit + 1}`,
   )
   return toPage(rows, filter.limit)
 }

@@ -1,7 +1,7 @@
 import 'server-only'
 import { type SQL, sql } from 'drizzle-orm'
 import type { Json } from '@/contracts/identify'
-import { type Database, queryRows } from '../db/client'
+import { type Database, selectRows } from '../db/client'
 import { HttpError } from '../http/errors'
 import type { ApiCaller } from './authenticate-api-key'
 
@@ -33,13 +33,17 @@ export async function updateEvent({
   if (update.tag !== undefined) changes.push(sql`tag = ${JSON.stringify(update.tag)}::jsonb`)
   if (update.suspect !== undefined) changes.push(sql`suspect = ${update.suspect}`)
   if (changes.length === 0) throw new HttpError('invalid_request', 'Nothing to change.')
-  const [found] = await queryRows<{ updated: boolean; known: boolean }>(
+  // One statement: the change, and whether the event exists at all (404) or is another site's (403).
+  const [found] = await selectRows(
     db,
-    sql`with updated as (
-          update events set ${sql.join(changes, sql`, `)}
-          where request_id = ${requestId} and site_key = ${caller.sitePublicKey} returning 1)
-        select exists(select 1 from updated) as updated,
-               exists(select 1 from events where request_id = ${requestId}) as known`,
+    {
+      updated: sql<boolean>`exists(select 1 from updated)`,
+      known: sql<boolean>`exists(select 1 from events where request_id = ${requestId})`,
+    },
+    (select) => sql`with updated as (
+        update events set ${sql.join(changes, sql`, `)}
+        where request_id = ${requestId} and site_key = ${caller.sitePublicKey} returning 1)
+      select ${select}`,
   )
   if (found?.updated) return
   if (!found?.known) throw new HttpError('not_found', 'No event has this request ID.')

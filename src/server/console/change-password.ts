@@ -1,7 +1,8 @@
 import 'server-only'
 import { hash, verify } from '@node-rs/argon2'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { eq, sql } from 'drizzle-orm'
+import type { Database } from '../db/client'
+import { operators } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { endOtherSessions } from './sessions'
 
@@ -23,19 +24,19 @@ export async function changePassword({
   /** The session making the change, which stays signed in. */
   sessionToken?: string
 }) {
-  const [operator] = await queryRows<{ password_hash: string }>(
-    db,
-    sql`select password_hash from operators where id = ${operatorId}`,
-  )
-  if (!operator || !(await verify(operator.password_hash, currentPassword))) {
+  const [operator] = await db
+    .select({ passwordHash: operators.passwordHash })
+    .from(operators)
+    .where(eq(operators.id, operatorId))
+  if (!operator || !(await verify(operator.passwordHash, currentPassword))) {
     throw new HttpError('invalid_request', 'The current password is not right.')
   }
   const passwordHash = await hash(newPassword)
   await db.transaction(async (tx) => {
-    await tx.execute(
-      sql`update operators set password_hash = ${passwordHash}, password_changed_at = now()
-          where id = ${operatorId}`,
-    )
+    await tx
+      .update(operators)
+      .set({ passwordHash, passwordChangedAt: sql`now()` })
+      .where(eq(operators.id, operatorId))
     await endOtherSessions({ db: tx, operatorId, keepToken: sessionToken })
   })
 }

@@ -1,8 +1,8 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
 import { hash } from '@node-rs/argon2'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import type { Database } from '../db/client'
+import { operators } from '../db/schema'
 
 export const FIRST_OPERATOR = 'admin'
 
@@ -17,16 +17,18 @@ export async function ensureFirstOperator({
   db: Database
   configuredPassword?: string
 }): Promise<{ created: boolean; generatedPassword?: string }> {
-  const [existing] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from operators`)
-  if ((existing?.n ?? 0) > 0) return { created: false }
+  if ((await db.$count(operators)) > 0) return { created: false }
   const generatedPassword = configuredPassword ? undefined : randomBytes(15).toString('base64url')
   const password = configuredPassword ?? generatedPassword ?? ''
-  const inserted = await queryRows<{ id: string }>(
-    db,
-    sql`insert into operators (id, username, password_hash)
-        values (${`op_${randomBytes(9).toString('base64url')}`}, ${FIRST_OPERATOR}, ${await hash(password)})
-        on conflict (username) do nothing returning id`,
-  )
+  const inserted = await db
+    .insert(operators)
+    .values({
+      id: `op_${randomBytes(9).toString('base64url')}`,
+      username: FIRST_OPERATOR,
+      passwordHash: await hash(password),
+    })
+    .onConflictDoNothing({ target: operators.username })
+    .returning({ id: operators.id })
   // Another server won the race: its password is the one that counts.
   if (inserted.length === 0) return { created: false }
   return { created: true, generatedPassword }

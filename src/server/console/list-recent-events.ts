@@ -1,7 +1,8 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import { type EventRow, eventColumns, toPage } from '../api/event-rows'
-import { type Database, queryRows } from '../db/client'
+import type { EventPage } from '@/contracts/server-api'
+import { eventColumns, toPage } from '../api/event-rows'
+import { type Database, selectRows } from '../db/client'
 
 const filters = {
   all: sql`true`,
@@ -20,12 +21,13 @@ export async function listRecentEvents({
   signal: keyof typeof filters
   cursor?: { createdAt: string; requestId: string }
   limit?: number
-}) {
-  const rows = await queryRows<EventRow>(
+}): Promise<EventPage> {
+  const rows = await selectRows(
     db,
-    sql`select ${eventColumns} from events where ${filters[signal]}
-          ${cursor ? sql`and (created_at, request_id) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})` : sql``}
-        order by created_at desc, request_id desc limit ${limit + 1}`,
+    eventColumns,
+    (select) => sql`select ${select} from events where ${filters[signal]}
+      ${cursor ? sql`and (created_at, request_id) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})` : sql``}
+      order by created_at desc, request_id desc limit ${limit + 1}`,
   )
   return toPage(rows, limit)
 }

@@ -1,7 +1,8 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { VisitorPanel } from '@/contracts/console'
-import { type Database, queryRows } from '../db/client'
+import { type Database, selectRows } from '../db/client'
+import { accounts, events, visitors } from '../db/schema'
 import type { SmartSignals } from '../signals/compute-signals'
 import { explainSuspectScore } from '../signals/suspect-score'
 
@@ -13,9 +14,10 @@ export async function findVisitorId({
   db: Database
   query: string
 }): Promise<string | undefined> {
-  const [row] = await queryRows<{ visitor_id: string }>(
+  const [row] = await selectRows(
     db,
-    sql`select visitor_id from (
+    { visitorId: sql<string>`visitor_id` },
+    (select) => sql`select ${select} from (
           select id as visitor_id, 1 as rank, last_seen_at as at from visitors where id = ${query}
           union all select visitor_id, 2, created_at from events where request_id = ${query}
           union all (select visitor_id, 3, created_at from accounts
@@ -24,7 +26,7 @@ export async function findVisitorId({
           union all (select visitor_id, 5, created_at from events where ip = ${query} order by created_at desc limit 1)
         ) as found order by rank, at desc limit 1`,
   )
-  return row?.visitor_id
+  return row?.visitorId
 }
 
 /** Everything the console shows about one visitor. */
@@ -35,46 +37,53 @@ export async function readVisitorPanel({
   db: Database
   visitorId: string
 }): Promise<VisitorPanel | undefined> {
-  const [visitor] = await queryRows<{
-    first_seen_at: string | Date
-    last_seen_at: string | Date
-    visits: number
-  }>(db, sql`select first_seen_at, last_seen_at, visits from visitors where id = ${visitorId}`)
+  const [visitor] = await selectRows(
+    db,
+    { firstSeenAt: visitors.firstSeenAt, lastSeenAt: visitors.lastSeenAt, visits: visitors.visits },
+    (select) => sql`select ${select} from visitors where id = ${visitorId}`,
+  )
   if (!visitor) return undefined
-  const events = await queryRows<Omit<VisitorPanel['events'][number], 'scoreBreakdown'>>(
+  const latest = await selectRows(
     db,
-    sql`select request_id as "requestId", created_at as "createdAt", ip, url, confidence, method,
-          suspect_score as "suspectScore", signals
-        from events where visitor_id = ${visitorId} order by created_at desc limit 50`,
+    {
+      requestId: events.requestId,
+      createdAt: events.createdAt,
+      ip: events.ip,
+      url: events.url,
+      confidence: events.confidence,
+      method: events.method,
+      suspectScore: events.suspectScore,
+      signals: events.signals,
+    },
+    (select) =>
+      sql`select ${select} from events where visitor_id = ${visitorId} order by created_at desc limit 50`,
   )
-  const ips = await queryRows<{ ip: string; events: number }>(
+  const ips = await selectRows(
     db,
-    sql`select ip, count(*)::int as events from events where visitor_id = ${visitorId} and ip is not null
-        group by ip order by events desc limit 20`,
+    { ip: sql<string>`ip`, events: sql<number>`count(*)::int` },
+    (select) => sql`select ${select} from events where visitor_id = ${visitorId} and ip is not null
+      group by ip order by count(*) desc limit 20`,
   )
-  const linked = await queryRows<{ linked_id: string }>(
+  const linked = await selectRows(
     db,
-    sql`select distinct linked_id from events where visitor_id = ${visitorId} and linked_id is not null limit 20`,
+    { linkedId: sql<string>`linked_id` },
+    (select) => sql`select distinct ${select} from events
+      where visitor_id = ${visitorId} and linked_id is not null limit 20`,
   )
-  const accounts = await queryRows<{ email: string; name: string; created_at: string | Date }>(
+  const accountRows = await selectRows(
     db,
-    sql`select email, name, created_at from accounts where visitor_id = ${visitorId} order by created_at desc limit 20`,
+    { email: accounts.email, name: accounts.name, createdAt: accounts.createdAt },
+    (select) =>
+      sql`select ${select} from accounts where visitor_id = ${visitorId} order by created_at desc limit 20`,
   )
   return {
     visitorId,
-    firstSeenAt: new Date(visitor.first_seen_at).toISOString(),
-    lastSeenAt: new Date(visitor.last_seen_at).toISOString(),
-    visits: visitor.visits,
+    ...visitor,
     ips,
-    linkedIds: linked.map((row) => row.linked_id),
-    accounts: accounts.map((row) => ({
-      email: row.email,
-      name: row.name,
-      createdAt: new Date(row.created_at).toISOString(),
-    })),
-    events: events.map((event) => ({
+    linkedIds: linked.map((row) => row.linkedId),
+    accounts: accountRows,
+    events: latest.map((event) => ({
       ...event,
-      createdAt: new Date(event.createdAt).toISOString(),
       scoreBreakdown: isSmartSignals(event.signals) ? explainSuspectScore(event.signals).contributions : [],
     })),
   }

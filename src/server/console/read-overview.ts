@@ -1,7 +1,7 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import type { Overview, OverviewPoint, Range } from '@/contracts/console'
-import { type Database, queryRows } from '../db/client'
+import type { Overview, Range } from '@/contracts/console'
+import { type Database, selectRows } from '../db/client'
 
 const ranges = {
   '24h': { interval: '24 hours', unit: 'hour' },
@@ -13,41 +13,48 @@ const ranges = {
 export async function readOverview({ db, range }: { db: Database; range: Range }): Promise<Overview> {
   const { interval, unit } = ranges[range]
   const since = sql`now() - ${interval}::interval`
-  const [totals] = await queryRows<{
-    identifications: number
-    visitors: number
-    returning: number
-    bots: number
-  }>(
+  const [totals] = await selectRows(
     db,
-    sql`select count(*)::int as identifications, count(distinct visitor_id)::int as visitors,
-          count(*) filter (where visitor_found)::int as returning,
+    {
+      identifications: sql<number>`count(*)::int`,
+      visitors: sql<number>`count(distinct visitor_id)::int`,
+      returning: sql<number>`count(*) filter (where visitor_found)::int`,
+      bots: sql<number>`count(*) filter (where signals->'bot'->>'result' = 'bad')::int`,
+    },
+    (select) => sql`select ${select} from events where created_at >= ${since}`,
+  )
+  // Hours and days of UTC, as timestamps: read like every other moment (ISO 8601).
+  const bucket = sql`date_trunc(${unit}, created_at at time zone 'UTC') at time zone 'UTC'`
+  const series = await selectRows(
+    db,
+    {
+      bucket: sql<string>`coalesce(i.bucket, d.bucket)`,
+      identifications: sql<number>`coalesce(i.identifications, 0)`,
+      visitors: sql<number>`coalesce(i.visitors, 0)`,
+      bots: sql<number>`coalesce(i.bots, 0)`,
+      allow: sql<number>`coalesce(d.allow, 0)`,
+      challenge: sql<number>`coalesce(d.challenge, 0)`,
+      deny: sql<number>`coalesce(d.deny, 0)`,
+    },
+    (select) => sql`with identifications as (
+        select ${bucket} as bucket, count(*)::int as identifications, count(distinct visitor_id)::int as visitors,
           count(*) filter (where signals->'bot'->>'result' = 'bad')::int as bots
-        from events where created_at >= ${since}`,
-  )
-  const bucket = sql`to_char(date_trunc(${unit}, created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"')`
-  const series = await queryRows<OverviewPoint>(
-    db,
-    sql`with identifications as (
-          select ${bucket} as bucket, count(*)::int as identifications, count(distinct visitor_id)::int as visitors,
-            count(*) filter (where signals->'bot'->>'result' = 'bad')::int as bots
-          from events where created_at >= ${since} group by 1),
-        decisions as (
-          select ${bucket} as bucket, count(*) filter (where outcome = 'allow')::int as allow,
-            count(*) filter (where outcome = 'challenge')::int as challenge,
-            count(*) filter (where outcome = 'deny')::int as deny
-          from signup_decisions where created_at >= ${since} group by 1)
-        select coalesce(i.bucket, d.bucket) as bucket, coalesce(i.identifications, 0) as identifications,
-          coalesce(i.visitors, 0) as visitors, coalesce(i.bots, 0) as bots, coalesce(d.allow, 0) as allow,
-          coalesce(d.challenge, 0) as challenge, coalesce(d.deny, 0) as deny
-        from identifications i full join decisions d on d.bucket = i.bucket order by 1`,
-  )
-  const [signups] = await queryRows<{ allow: number; challenge: number; deny: number }>(
-    db,
-    sql`select count(*) filter (where outcome = 'allow')::int as allow,
+        from events where created_at >= ${since} group by 1),
+      decisions as (
+        select ${bucket} as bucket, count(*) filter (where outcome = 'allow')::int as allow,
           count(*) filter (where outcome = 'challenge')::int as challenge,
           count(*) filter (where outcome = 'deny')::int as deny
-        from signup_decisions where created_at >= ${since}`,
+        from signup_decisions where created_at >= ${since} group by 1)
+      select ${select} from identifications i full join decisions d on d.bucket = i.bucket order by 1`,
+  )
+  const [signups] = await selectRows(
+    db,
+    {
+      allow: sql<number>`count(*) filter (where outcome = 'allow')::int`,
+      challenge: sql<number>`count(*) filter (where outcome = 'challenge')::int`,
+      deny: sql<number>`count(*) filter (where outcome = 'deny')::int`,
+    },
+    (select) => sql`select ${select} from signup_decisions where created_at >= ${since}`,
   )
   const identifications = totals?.identifications ?? 0
   return {

@@ -1,7 +1,8 @@
 import 'server-only'
 import { createHash, randomBytes } from 'node:crypto'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { and, eq, gt, ne, sql } from 'drizzle-orm'
+import type { Database } from '../db/client'
+import { operatorSessions, operators } from '../db/schema'
 import { readCookie } from '../http/cookies'
 import { HttpError } from '../http/errors'
 import { isHttps } from '../http/is-https'
@@ -21,10 +22,9 @@ function hashToken(token: string): string {
 export async function createSession({ db, operatorId }: { db: Database; operatorId: string }) {
   const token = randomBytes(32).toString('base64url')
   const expiresAt = new Date(Date.now() + SESSION_HOURS * 3600_000)
-  await db.execute(
-    sql`insert into operator_sessions (token_hash, operator_id, expires_at)
-        values (${hashToken(token)}, ${operatorId}, ${expiresAt.toISOString()})`,
-  )
+  await db
+    .insert(operatorSessions)
+    .values({ tokenHash: hashToken(token), operatorId, expiresAt: expiresAt.toISOString() })
   return { token, expiresAt }
 }
 
@@ -37,16 +37,16 @@ export async function readSession({
   token?: string
 }): Promise<Operator | undefined> {
   if (!token) return undefined
-  const [row] = await queryRows<Operator>(
-    db,
-    sql`select o.id, o.username from operator_sessions s join operators o on o.id = s.operator_id
-        where s.token_hash = ${hashToken(token)} and s.expires_at > now()`,
-  )
-  return row
+  const [operator] = await db
+    .select({ id: operators.id, username: operators.username })
+    .from(operatorSessions)
+    .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
+    .where(and(eq(operatorSessions.tokenHash, hashToken(token)), gt(operatorSessions.expiresAt, sql`now()`)))
+  return operator
 }
 
 export async function endSession({ db, token }: { db: Database; token?: string }) {
-  if (token) await db.execute(sql`delete from operator_sessions where token_hash = ${hashToken(token)}`)
+  if (token) await db.delete(operatorSessions).where(eq(operatorSessions.tokenHash, hashToken(token)))
 }
 
 /** Signs an operator out everywhere but the session `keepToken` belongs to. */
@@ -59,10 +59,14 @@ export async function endOtherSessions({
   operatorId: string
   keepToken?: string
 }) {
-  await db.execute(
-    sql`delete from operator_sessions
-        where operator_id = ${operatorId} and token_hash <> ${keepToken ? hashToken(keepToken) : ''}`,
-  )
+  await db
+    .delete(operatorSessions)
+    .where(
+      and(
+        eq(operatorSessions.operatorId, operatorId),
+        ne(operatorSessions.tokenHash, keepToken ? hashToken(keepToken) : ''),
+      ),
+    )
 }
 
 export function sessionTokenOf(request: Request): string | undefined {

@@ -1,7 +1,8 @@
 import 'server-only'
 import { hash, verify } from '@node-rs/argon2'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { eq } from 'drizzle-orm'
+import type { Database } from '../db/client'
+import { operators } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
 import { createSession } from './sessions'
@@ -40,11 +41,11 @@ export async function signIn({
   const account = username.trim().toLowerCase()
   const key = throttleKey(account, ip)
   await checkSignInThrottle({ db, key, challenge })
-  const [operator] = await queryRows<{ id: string; password_hash: string }>(
-    db,
-    sql`select id, password_hash from operators where username = ${account}`,
-  )
-  const valid = await verify(operator?.password_hash ?? (await DUMMY_HASH), password)
+  const [operator] = await db
+    .select({ id: operators.id, passwordHash: operators.passwordHash })
+    .from(operators)
+    .where(eq(operators.username, account))
+  const valid = await verify(operator?.passwordHash ?? (await DUMMY_HASH), password)
   if (!operator || !valid) {
     const failures = await recordSignInFailure({ db, key })
     throw new HttpError(

@@ -1,6 +1,6 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from './client'
+import { type Database, selectRows } from './client'
 
 /**
  * PGlite runs PostgreSQL as one standalone backend, without the autovacuum launcher, so on the
@@ -15,9 +15,10 @@ import { type Database, queryRows } from './client'
  * PostgreSQL's page pruning only; large deployments run PostgreSQL, whose autovacuum does the rest.
  */
 export async function analyzeChangedTables(db: Database): Promise<string[]> {
-  const due = await queryRows<{ schema: string; table: string }>(
+  const due = await selectRows(
     db,
-    sql`select s.schemaname as "schema", s.relname as "table"
+    { schema: sql<string>`s.schemaname`, table: sql<string>`s.relname` },
+    (select) => sql`select ${select}
         from pg_stat_user_tables s join pg_class c on c.oid = s.relid
         where s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)
            or (s.last_analyze is null and s.last_autoanalyze is null and s.n_live_tup > 50)

@@ -1,11 +1,13 @@
 import 'server-only'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import type { SQL } from 'drizzle-orm'
+import { type Column, type SQL, sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types'
 import { getEnv } from '../env'
 import { processWide } from '../process-wide'
 import * as schema from './schema'
+import { toIsoTimestamp } from './schema/timestamptz'
 
 /** The one database type the rest of the server sees; which engine runs stays in this file. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -93,13 +95,82 @@ export async function getDb(): Promise<Database> {
   return (await getDatabase()).db
 }
 
-/** Rows of a raw SQL query; both engines answer `{ rows }`, the row type is the caller's promise. */
+/**
+ * What a raw query selects: each answer field's name and the column or typed expression it reads
+ * (`sql<number>\`count(*)::int\``). The select list and the row type are both built from it, so a
+ * row type cannot name a field the query does not select, nor miss one it does.
+ */
+export type SelectList = Record<string, Column | SQL>
+/** The row a select list reads: a column's type from the schema, an expression's from its `sql<T>`. */
+export type RowOf<List extends SelectList> = SelectResultFields<List>
+/** Only the builder makes a Date of a column (rate_limits.expire): a raw read of one does not compile. */
+type WithoutDateColumns<List extends SelectList> = {
+  [Name in keyof List]: List[Name] extends Column
+    ? List[Name]['_']['data'] extends Date
+      ? never
+      : List[Name]
+    : List[Name]
+}
+
+/**
+ * Rows of a raw query whose select list is `columns` (`query` places it: `select ${select} from …`),
+ * each field named after its key. Server code reads raw SQL through this; a column is read as its
+ * schema type says (the drivers parse integers, reals, booleans, arrays and JSON as the builder does,
+ * and timestamps are read below).
+ */
+export function selectRows<List extends SelectList>(
+  db: Database,
+  columns: List & WithoutDateColumns<List>,
+  query: (select: SQL) => SQL,
+): Promise<RowOf<List>[]> {
+  const select = sql.join(
+    Object.entries(columns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
+    sql`, `,
+  )
+  return queryRows<RowOf<List>>(db, query(select))
+}
+
+// Both drivers report each answer column's type; Drizzle leaves timestamps as PostgreSQL's text.
+const TIMESTAMPTZ = 1184
+const TIMESTAMP = 1114
+
+/**
+ * Rows of a raw SQL query, every timestamp column read as ISO 8601 (as the schema's timestamptz
+ * columns are): the one place a raw answer's moments are parsed. The row type is the caller's
+ * promise: tests' own reads; server code goes through selectRows.
+ */
 export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
   const result: unknown = await db.execute(query)
-  if (typeof result === 'object' && result !== null && 'rows' in result && Array.isArray(result.rows)) {
-    return result.rows
+  if (!isQueryResult(result)) throw new Error('The database answered a query without rows.')
+  const moments = result.fields.filter(
+    (field) => field.dataTypeID === TIMESTAMPTZ || field.dataTypeID === TIMESTAMP,
+  )
+  if (moments.length > 0) {
+    for (const row of result.rows) {
+      for (const { name, dataTypeID } of moments) {
+        const value = row[name]
+        if (typeof value === 'string') row[name] = toIsoTimestamp(value, dataTypeID === TIMESTAMPTZ)
+      }
+    }
   }
-  throw new Error('The database answered a query without rows.')
+  // The rows are the driver's own objects; their shape is what the query selected.
+  return result.rows as Row[]
+}
+
+interface QueryResult {
+  rows: Record<string, unknown>[]
+  fields: { name: string; dataTypeID: number }[]
+}
+
+function isQueryResult(result: unknown): result is QueryResult {
+  return (
+    typeof result === 'object' &&
+    result !== null &&
+    'rows' in result &&
+    Array.isArray(result.rows) &&
+    'fields' in result &&
+    Array.isArray(result.fields)
+  )
 }
 
 /** The constraint a failed statement violated (both engines report it on the driver's error). */

@@ -5,7 +5,7 @@ import { consumeRateLimit } from '../rate-limit/rate-limiter'
 import { decideSignup } from '../signup/decide-signup'
 import { createSite } from '../sites/create-site'
 import { createWebhook } from '../webhooks/create-webhook'
-import { type Database, queryRows } from './client'
+import { type Database, selectRows } from './client'
 
 /**
  * One device's personal data in every place Tessera puts it: identification events on a site
@@ -44,17 +44,20 @@ export async function seedPersonalData(db: Database, seed: number) {
 
 /** `table: needle` for every row of every table whose text contains one of the needles. */
 export async function tablesContaining(db: Database, needles: string[]): Promise<string[]> {
-  const tables = await queryRows<{ name: string }>(
+  const tables = await selectRows(
     db,
-    sql`select table_name as name from information_schema.tables
-        where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+    { name: sql<string>`table_name` },
+    (select) => sql`select ${select} from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
   )
   const hits: string[] = []
   for (const { name } of tables) {
     for (const needle of needles) {
-      const [row] = await queryRows<{ n: number }>(
+      const [row] = await selectRows(
         db,
-        sql`select count(*)::int as n from ${sql.identifier(name)} as r where strpos(r::text, ${needle}) > 0`,
+        { n: sql<number>`count(*)::int` },
+        (select) =>
+          sql`select ${select} from ${sql.identifier(name)} as r where strpos(r::text, ${needle}) > 0`,
       )
       if (row && row.n > 0) hits.push(`${name}: ${needle}`)
     }

@@ -1,11 +1,13 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { FingerprintEvent, FingerprintEventSearch } from '@/contracts/fingerprint-v4'
 import type { StoredEvent } from '@/contracts/server-api'
 import type { ApiCaller } from '../api/authenticate-api-key'
 import { readEvent } from '../api/read-event'
 import { type EventFilter, searchEvents } from '../api/search-events'
-import { type Database, queryRows } from '../db/client'
+import { type Database, selectRows } from '../db/client'
+import { events } from '../db/schema'
 import { type EventContext, toFingerprintEvent } from './to-fingerprint-event'
 
 type Site = Pick<ApiCaller, 'sitePublicKey'>
@@ -62,26 +64,20 @@ export async function readEventContexts(
   requestIds: string[],
 ): Promise<Map<string, EventContext>> {
   if (requestIds.length === 0) return new Map()
-  const rows = await queryRows<{
-    request_id: string
-    suspect: boolean | null
-    first_seen_at: string | Date | null
-    last_seen_at: string | Date | null
-  }>(
+  const event = alias(events, 'e')
+  const rows = await selectRows(
     db,
-    sql`select e.request_id, e.suspect,
-          (select min(x.created_at) from events x
-            where x.visitor_id = e.visitor_id and x.site_key = e.site_key and x.created_at <= e.created_at) as first_seen_at,
-          (select max(x.created_at) from events x
-            where x.visitor_id = e.visitor_id and x.site_key = e.site_key
-              and (x.created_at, x.request_id) < (e.created_at, e.request_id)) as last_seen_at
-        from events e where e.request_id = any(${sql.param(requestIds)}::text[])`,
+    {
+      requestId: event.requestId,
+      suspect: event.suspect,
+      firstSeenAt: sql<string | null>`(select min(x.created_at) from events x
+        where x.visitor_id = e.visitor_id and x.site_key = e.site_key and x.created_at <= e.created_at)`,
+      lastSeenAt: sql<string | null>`(select max(x.created_at) from events x
+        where x.visitor_id = e.visitor_id and x.site_key = e.site_key
+          and (x.created_at, x.request_id) < (e.created_at, e.request_id))`,
+    },
+    (select) =>
+      sql`select ${select} from events e where e.request_id = any(${sql.param(requestIds)}::text[])`,
   )
-  const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString())
-  return new Map(
-    rows.map((row) => [
-      row.request_id,
-      { suspect: row.suspect, firstSeenAt: iso(row.first_seen_at), lastSeenAt: iso(row.last_seen_at) },
-    ]),
-  )
+  return new Map(rows.map(({ requestId, ...context }) => [requestId, context]))
 }

@@ -1,8 +1,24 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
-import type { BatchRead, CandidateRow, PreparedJob } from './batch-decision'
+import { alias } from 'drizzle-orm/pg-core'
+import { type Database, selectRows } from '../db/client'
+import { visitors } from '../db/schema'
+import type { VelocityRow } from '../signals/velocity'
+import type { BatchRead, PreparedJob } from './batch-decision'
 import { readBatchContext } from './population'
+
+const v = alias(visitors, 'v')
+/** A candidate visitor (`v`) with its recent activity and the requests it may be (CandidateRow). */
+const candidateColumns = {
+  id: v.id,
+  profile: v.profile,
+  parts: v.parts,
+  previous: v.previous,
+  visits: v.visits,
+  last_seen_at: v.lastSeenAt,
+  velocity: sql<VelocityRow>`activity.velocity`,
+  jobs: sql<number[]>`wanted_visitors.jobs`,
+}
 
 /** Candidates per blocking key: bounds the work per request however many visitors share a key. */
 const CANDIDATES_PER_KEY = 64
@@ -28,9 +44,10 @@ export async function readBatch(
   const tokenJobs = prepared.flatMap((job, index) => (job.token ? [index] : []))
   const tokenIds = prepared.flatMap((job) => (job.token ? [job.token.visitorId] : []))
 
-  const rows = await queryRows<CandidateRow>(
+  const rows = await selectRows(
     tx,
-    sql`with hits as (
+    candidateColumns,
+    (select) => sql`with hits as (
           select wanted.job, hit.visitor_id, count(*) as hits
           from unnest(${sql.param(keyJobs)}::int[], ${sql.param(keys)}::text[]) as wanted(job, key)
           cross join lateral (
@@ -45,7 +62,7 @@ export async function readBatch(
           select * from unnest(${sql.param(tokenJobs)}::int[], ${sql.param(tokenIds)}::text[]) as token(job, visitor_id)),
         wanted_visitors as (
           select visitor_id, array_agg(job) as jobs from picked group by visitor_id)
-        select v.id, v.profile, v.parts, v.previous, v.visits, v.last_seen_at, activity.velocity, wanted_visitors.jobs
+        select ${select}
         from visitors v
         join wanted_visitors on wanted_visitors.visitor_id = v.id
         cross join lateral (

@@ -1,13 +1,14 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { alias } from 'drizzle-orm/pg-core'
+import { type Database, type RowOf, selectRows } from '../db/client'
+import { visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 
-export interface SavedVisitor {
-  id: string
-  first_seen_at: string | Date
-  last_seen_at: string | Date
-}
+// The statement's `visitor` step: the stored visitors, named as identify-visitor.ts reads them.
+const visitor = alias(visitors, 'visitor')
+const savedVisitor = { id: visitor.id, first_seen_at: visitor.firstSeenAt, last_seen_at: visitor.lastSeenAt }
+export type SavedVisitor = RowOf<typeof savedVisitor>
 
 /**
  * Stores a batch's decision in one statement: visitors, their blocking keys, value statistics,
@@ -26,9 +27,10 @@ export function writeBatch(
   const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
 
   // Round trip 2: visitors, keys, statistics, events and webhook outbox in one statement.
-  return queryRows<SavedVisitor>(
+  return selectRows(
     tx,
-    sql`with visitor as (
+    savedVisitor,
+    (select) => sql`with visitor as (
           insert into visitors (id, profile, parts, previous, first_seen_at, last_seen_at, visits)
           select id, profile, parts, previous, seen_at, seen_at, 1
           from unnest(${sql.param(visitors)}::text[], ${column(({ job }) => JSON.stringify(job.profile.digests))}::jsonb[],
@@ -83,6 +85,6 @@ export function writeBatch(
             browser_id, ip, user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
           select request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip,
             user_agent, url, site_key, tag, linked_id, components, signals, suspect_score from new_events)
-        select id, first_seen_at, last_seen_at from visitor`,
+        select ${select} from visitor`,
   )
 }

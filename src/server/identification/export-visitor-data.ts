@@ -1,6 +1,7 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { desc, eq, sql } from 'drizzle-orm'
+import { type Database, selectRows } from '../db/client'
+import { events, visitors } from '../db/schema'
 
 /**
  * What one browser produced, as one JSON document for the visitor to download: its own events
@@ -16,20 +17,40 @@ export async function exportVisitorData({
   visitorId: string
   browserId: string
 }) {
-  const events = await queryRows<Record<string, unknown>>(
+  const produced = await db
+    .select({
+      requestId: events.requestId,
+      visitorId: events.visitorId,
+      createdAt: events.createdAt,
+      ip: events.ip,
+      userAgent: events.userAgent,
+      url: events.url,
+      siteKey: events.siteKey,
+      tag: events.tag,
+      linkedId: events.linkedId,
+      confidence: events.confidence,
+      method: events.method,
+      evidence: events.evidence,
+      visitorFound: events.visitorFound,
+      signals: events.signals,
+      suspectScore: events.suspectScore,
+      components: events.components,
+    })
+    .from(events)
+    .where(eq(events.browserId, browserId))
+    .orderBy(desc(events.createdAt))
+  if (produced.length === 0) return undefined
+  const [visitor] = await selectRows(
     db,
-    sql`select request_id as "requestId", visitor_id as "visitorId", created_at as "createdAt", ip,
-          user_agent as "userAgent", url, site_key as "siteKey", tag, linked_id as "linkedId", confidence, method,
-          evidence, visitor_found as "visitorFound", signals, suspect_score as "suspectScore", components
-        from events where browser_id = ${browserId} order by created_at desc`,
+    {
+      visitorId: visitors.id,
+      firstSeenAt: visitors.firstSeenAt,
+      lastSeenAt: visitors.lastSeenAt,
+      fingerprintDigests: sql<Record<string, string> | null>`case when (
+        select browser_id from events where visitor_id = ${visitors.id} order by created_at desc limit 1
+      ) = ${browserId} then ${visitors.profile} end`,
+    },
+    (select) => sql`select ${select} from visitors where id = ${visitorId}`,
   )
-  if (events.length === 0) return undefined
-  const [visitor] = await queryRows<Record<string, unknown>>(
-    db,
-    sql`select id as "visitorId", first_seen_at as "firstSeenAt", last_seen_at as "lastSeenAt",
-          case when (select browser_id from events where visitor_id = v.id order by created_at desc limit 1)
-            = ${browserId} then profile end as "fingerprintDigests"
-        from visitors v where id = ${visitorId}`,
-  )
-  return { exportedAt: new Date().toISOString(), visitor: visitor ?? { visitorId }, events }
+  return { exportedAt: new Date().toISOString(), visitor: visitor ?? { visitorId }, events: produced }
 }

@@ -1,6 +1,7 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { eq, sql } from 'drizzle-orm'
+import { type Database, selectRows } from '../db/client'
+import { events } from '../db/schema'
 import { rateLimitRowKey } from '../rate-limit/rate-limiter'
 import { PER_VISITOR_LIMIT } from '../signup/per-visitor-limit'
 
@@ -21,9 +22,10 @@ export async function forgetVisitor({
   const limitKey = await rateLimitRowKey({ db, limit: PER_VISITOR_LIMIT, key: visitorId })
   // Every sub-statement sees the rows as they were before the statement, so the events are still
   // there for the deliveries to be found by, whatever order the cascade runs in.
-  const [result] = await queryRows<{ deleted: number }>(
+  const [result] = await selectRows(
     db,
-    sql`with gone as (delete from visitors where id = ${visitorId} returning profile),
+    { deleted: sql<number>`count(*)::int` },
+    (select) => sql`with gone as (delete from visitors where id = ${visitorId} returning profile),
         statistics as (
           update component_stats set visitors = component_stats.visitors - 1
           from gone, jsonb_each_text(gone.profile) as p(component, digest)
@@ -34,7 +36,7 @@ export async function forgetVisitor({
         decisions as (delete from signup_decisions where visitor_id = ${visitorId}),
         accounts as (update accounts set visitor_id = null where visitor_id = ${visitorId}),
         limits as (delete from rate_limits where key = ${limitKey})
-        select count(*)::int as deleted from gone`,
+        select ${select} from gone`,
   )
   return (result?.deleted ?? 0) > 0
 }
@@ -48,22 +50,24 @@ export async function forgetVisitor({
  */
 export async function forgetBrowser({ db, browserId }: { db: Database; browserId: string }): Promise<void> {
   await db.transaction(async (tx) => {
-    const affected = await queryRows<{ visitor_id: string; created: boolean }>(
+    // The visitors this browser's events belong to, and whether its first event made each one.
+    const affected = await selectRows(
       tx,
-      sql`select mine.visitor_id, coalesce((select first.browser_id = ${browserId} from events first
-            where first.visitor_id = mine.visitor_id order by first.created_at limit 1), false) as created
-          from (select distinct visitor_id from events where browser_id = ${browserId}) as mine`,
+      {
+        visitorId: sql<string>`mine.visitor_id`,
+        created: sql<boolean>`coalesce((select first.browser_id = ${browserId} from events first
+          where first.visitor_id = mine.visitor_id order by first.created_at limit 1), false)`,
+      },
+      (select) => sql`select ${select}
+        from (select distinct visitor_id from events where browser_id = ${browserId}) as mine`,
     )
     await tx.execute(
       sql`with gone as (delete from events where browser_id = ${browserId} returning request_id)
           delete from webhook_deliveries where request_id in (select request_id from gone)`,
     )
-    for (const { visitor_id: visitorId, created } of affected) {
-      const [left] = await queryRows<{ n: number }>(
-        tx,
-        sql`select count(*)::int as n from events where visitor_id = ${visitorId}`,
-      )
-      if (created || (left?.n ?? 0) === 0) await forgetVisitor({ db: tx, visitorId })
+    for (const { visitorId, created } of affected) {
+      const left = await tx.$count(events, eq(events.visitorId, visitorId))
+      if (created || left === 0) await forgetVisitor({ db: tx, visitorId })
     }
   })
 }

@@ -1,6 +1,6 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { type Database, selectRows } from '../db/client'
 import { processWide } from '../process-wide'
 import { type FacetName, facets } from './component-model'
 import type { Population } from './score-evidence'
@@ -71,9 +71,17 @@ export async function readBatchContext(
   const wanted = [...missing.values()]
   const rows =
     wanted.length || wantTotals || ips.length
-      ? await queryRows<{ kind: string; name: string; detail: string; n: number | string }>(
+      ? await selectRows(
           db,
-          sql`select 'count' as kind, s.component as name, s.digest as detail, s.visitors::bigint as n
+          {
+            kind: sql<string>`kind`,
+            name: sql<string>`name`,
+            detail: sql<string>`detail`,
+            // A bigint: a number on PGlite, a string from PostgreSQL's driver.
+            n: sql<number | string>`n`,
+          },
+          (select) => sql`select ${select} from (
+            select 'count' as kind, s.component as name, s.digest as detail, s.visitors::bigint as n
               from unnest(${sql.param(wanted.map((value) => value.component))}::text[],
                 ${sql.param(wanted.map((value) => value.digest))}::text[]) as w(component, digest)
               join component_stats s on s.component = w.component and s.digest = w.digest
@@ -88,7 +96,7 @@ export async function readBatchContext(
             select 'ip', w.ip, '', (select count(distinct recent.visitor_id) from (
                 select visitor_id from events where events.ip = w.ip and events.created_at > ${since}
                 order by created_at desc limit ${SHARERS_SAMPLE}) as recent)::bigint
-            from unnest(${sql.param(ips)}::text[]) as w(ip)`,
+            from unnest(${sql.param(ips)}::text[]) as w(ip)) as context`,
         )
       : []
 

@@ -1,6 +1,6 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { type SQL, sql } from 'drizzle-orm'
+import { type Database, selectRows } from '../db/client'
 import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
 
 export interface Purged {
@@ -32,9 +32,17 @@ export async function purgeExpiredData({
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString()
   const markCutoff = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
   const moment = now.toISOString()
-  const [result] = await queryRows<Purged>(
+  const [result] = await selectRows(
     db,
-    sql`with old_events as (delete from events where created_at < ${cutoff} returning 1),
+    {
+      events: sql<number>`(select count(*) from old_events)::int`,
+      visitors: sql<number>`(select count(*) from old_visitors)::int`,
+      decisions: sql<number>`(select count(*) from decisions)::int`,
+      deliveries: sql<number>`(select count(*) from deliveries)::int`,
+      sessions: sql<number>`(select count(*) from sessions)::int`,
+      rateLimits: sql<number>`(select count(*) from limits)::int`,
+    } satisfies Record<keyof Purged, SQL<number>>,
+    (select) => sql`with old_events as (delete from events where created_at < ${cutoff} returning 1),
         old_visitors as (delete from visitors where last_seen_at < ${cutoff} returning id, profile),
         statistics as (
           update component_stats set visitors = component_stats.visitors - counted.n
@@ -54,12 +62,7 @@ export async function purgeExpiredData({
         challenges as (delete from used_challenges where used_at < ${cutoff}),
         sessions as (delete from operator_sessions where expires_at < ${moment} returning 1),
         limits as (delete from rate_limits where expire < ${moment} returning 1)
-        select (select count(*) from old_events)::int as events,
-               (select count(*) from old_visitors)::int as visitors,
-               (select count(*) from decisions)::int as decisions,
-               (select count(*) from deliveries)::int as deliveries,
-               (select count(*) from sessions)::int as sessions,
-               (select count(*) from limits)::int as "rateLimits"`,
+        select ${select}`,
   )
   return result ?? { events: 0, visitors: 0, decisions: 0, deliveries: 0, sessions: 0, rateLimits: 0 }
 }

@@ -1,7 +1,9 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { eq } from 'drizzle-orm'
+import type { CreatedSealingKey } from '@/contracts/console'
+import type { Database } from '../db/client'
+import { sealingKeys, sites } from '../db/schema'
 import { getEnv } from '../env'
 import { HttpError } from '../http/errors'
 import { clearSealingKeyCache } from './find-sealing-key'
@@ -26,15 +28,12 @@ export async function createSealingKey({
   siteId: string
   operator: string
   encryptionKey?: Buffer
-}): Promise<{ id: string; key: string; sealing: boolean; createdAt: string }> {
+}): Promise<CreatedSealingKey> {
   const key = randomBytes(32)
   const id = `sek_${randomBytes(9).toString('base64url')}`
   const created = await db.transaction(async (tx) => {
     // The site's row lock serialises key changes: two clicks never make a third key.
-    const [site] = await queryRows<{ id: string }>(
-      tx,
-      sql`select id from sites where id = ${siteId} for update`,
-    )
+    const [site] = await tx.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId)).for('update')
     if (!site) throw new HttpError('not_found', 'No site has this ID.')
     const before = await recordSealingKeys.read(tx, siteId)
     if (before.length >= MAX_SEALING_KEYS)
@@ -42,14 +41,14 @@ export async function createSealingKey({
         'conflict',
         'This site already has two sealing keys: remove the older one once your back ends use the newer one.',
       )
-    const [row] = await queryRows<{ created_at: string | Date }>(
-      tx,
-      sql`insert into sealing_keys (id, site_id, secret)
-          values (${id}, ${siteId}, ${wrapKey({ key, keyId: id, encryptionKey })}) returning created_at`,
-    )
+    const [row] = await tx
+      .insert(sealingKeys)
+      .values({ id, siteId, secret: wrapKey({ key, keyId: id, encryptionKey }) })
+      .returning({ createdAt: sealingKeys.createdAt })
+    if (!row) throw new Error('The sealing key was not stored.')
     await recordSealingKeys.audit(tx, { siteId, operator, before })
-    return { sealing: before.length === 0, createdAt: new Date(row?.created_at ?? Date.now()).toISOString() }
+    return { sealing: before.length === 0, createdAt: row.createdAt }
   })
   clearSealingKeyCache()
-  return { id, key: key.toString('base64'), ...created }
+  return { id, key: key.toString('base64'), sealing: created.sealing, createdAt: created.createdAt }
 }

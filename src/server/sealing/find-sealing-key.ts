@@ -1,6 +1,7 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { asc, eq } from 'drizzle-orm'
+import type { Database } from '../db/client'
+import { sealingKeys } from '../db/schema'
 import { getEnv } from '../env'
 import { log } from '../log'
 import { processWide } from '../process-wide'
@@ -33,10 +34,11 @@ export async function findSealingKey({
   const cache = sealingKeyCache()
   const cached = cache.get(siteId)
   if (cached && cached.expires > Date.now()) return cached.key
-  const rows = await queryRows<{ id: string; secret: string }>(
-    db,
-    sql`select id, secret from sealing_keys where site_id = ${siteId} order by created_at, id`,
-  )
+  const rows = await db
+    .select({ id: sealingKeys.id, secret: sealingKeys.secret })
+    .from(sealingKeys)
+    .where(eq(sealingKeys.siteId, siteId))
+    .orderBy(asc(sealingKeys.createdAt), asc(sealingKeys.id))
   let found: SealingKey | undefined
   for (const row of rows) {
     const key = unwrapKey({ stored: row.secret, keyId: row.id, encryptionKey })

@@ -1,6 +1,7 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { asc, eq } from 'drizzle-orm'
+import type { Database } from '../db/client'
+import { sealingKeys, settingsAudit } from '../db/schema'
 
 interface KeyListing {
   id: string
@@ -11,12 +12,12 @@ interface KeyListing {
 export const recordSealingKeys = {
   auditKey: (siteId: string) => `sealing-keys:${siteId}`,
 
-  async read(db: Database, siteId: string): Promise<KeyListing[]> {
-    const rows = await queryRows<{ id: string; created_at: string | Date }>(
-      db,
-      sql`select id, created_at from sealing_keys where site_id = ${siteId} order by created_at, id`,
-    )
-    return rows.map((row) => ({ id: row.id, createdAt: new Date(row.created_at).toISOString() }))
+  read(db: Database, siteId: string): Promise<KeyListing[]> {
+    return db
+      .select({ id: sealingKeys.id, createdAt: sealingKeys.createdAt })
+      .from(sealingKeys)
+      .where(eq(sealingKeys.siteId, siteId))
+      .orderBy(asc(sealingKeys.createdAt), asc(sealingKeys.id))
   },
 
   async audit(
@@ -24,10 +25,11 @@ export const recordSealingKeys = {
     { siteId, operator, before }: { siteId: string; operator: string; before: KeyListing[] },
   ) {
     const after = await recordSealingKeys.read(db, siteId)
-    await db.execute(
-      sql`insert into settings_audit (key, operator, before, after)
-          values (${recordSealingKeys.auditKey(siteId)}, ${operator},
-                  ${JSON.stringify({ keys: before })}::jsonb, ${JSON.stringify({ keys: after })}::jsonb)`,
-    )
+    await db.insert(settingsAudit).values({
+      key: recordSealingKeys.auditKey(siteId),
+      operator,
+      before: { keys: before },
+      after: { keys: after },
+    })
   },
 }

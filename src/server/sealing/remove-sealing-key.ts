@@ -1,6 +1,7 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { eq } from 'drizzle-orm'
+import type { Database } from '../db/client'
+import { sealingKeys, sites } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { clearSealingKeyCache } from './find-sealing-key'
 import { recordSealingKeys } from './record-sealing-keys'
@@ -19,15 +20,17 @@ export async function removeSealingKey({
   operator: string
 }) {
   await db.transaction(async (tx) => {
-    const [key] = await queryRows<{ site_id: string }>(
-      tx,
-      sql`select k.site_id from sealing_keys k join sites s on s.id = k.site_id where k.id = ${keyId}
-          for update of s`,
-    )
+    // The site's row lock serialises key changes, as when a key is created.
+    const [key] = await tx
+      .select({ siteId: sealingKeys.siteId })
+      .from(sealingKeys)
+      .innerJoin(sites, eq(sites.id, sealingKeys.siteId))
+      .where(eq(sealingKeys.id, keyId))
+      .for('update', { of: sites })
     if (!key) throw new HttpError('not_found', 'No sealing key has this ID.')
-    const before = await recordSealingKeys.read(tx, key.site_id)
-    await tx.execute(sql`delete from sealing_keys where id = ${keyId}`)
-    await recordSealingKeys.audit(tx, { siteId: key.site_id, operator, before })
+    const before = await recordSealingKeys.read(tx, key.siteId)
+    await tx.delete(sealingKeys).where(eq(sealingKeys.id, keyId))
+    await recordSealingKeys.audit(tx, { siteId: key.siteId, operator, before })
   })
   clearSealingKeyCache()
 }

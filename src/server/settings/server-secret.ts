@@ -1,8 +1,9 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import type { Database } from '../db/client'
+import { settings } from '../db/schema'
 import { processWide } from '../process-wide'
+import { readSetting } from './read-setting'
 
 /**
  * A secret generated once and kept in the settings table, so every app server behind a load
@@ -22,16 +23,12 @@ export function getServerSecret(db: Database, key: string): Promise<string> {
 }
 
 async function loadSecret(db: Database, key: string): Promise<string> {
-  const candidate = JSON.stringify(randomBytes(32).toString('base64url'))
-  // Insert-if-absent and read back in one statement: concurrent first starts agree on one key.
-  const rows = await queryRows<{ value: string }>(
-    db,
-    sql`with inserted as (
-          insert into settings (key, value) values (${key}, ${candidate}::jsonb)
-          on conflict (key) do nothing returning value)
-        select value from inserted union all select value from settings where key = ${key}`,
-  )
-  const secret = rows[0]?.value
+  // Insert-if-absent, then read back: concurrent first starts all read the one key that won.
+  await db
+    .insert(settings)
+    .values({ key, value: randomBytes(32).toString('base64url') })
+    .onConflictDoNothing({ target: settings.key })
+  const secret = await readSetting({ db, key })
   if (typeof secret !== 'string') throw new Error(`The ${key} could not be read.`)
   return secret
 }

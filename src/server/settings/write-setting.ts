@@ -7,5 +7,5 @@ export async function writeSetting({ db, key, value }: { db: Database; key: stri
   await db
     .insert(settings)
     .values({ key, value })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } })
+    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date().toISOString() } })
 }

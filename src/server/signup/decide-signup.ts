@@ -1,7 +1,8 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
 import { hash } from '@node-rs/argon2'
-import { sql } from 'drizzle-orm'
+import { and, eq, gt, or, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import { fieldErrors } from '@/contracts/field-errors'
 import {
   normaliseEmail,
@@ -10,30 +11,40 @@ import {
   type SignupOutcome,
   type SignupRequest,
 } from '@/contracts/signup'
-import { type Database, queryRows, violatedConstraint } from '../db/client'
+import { type Database, type RowOf, selectRows, violatedConstraint } from '../db/client'
+import { accounts, events, signupDecisions } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
 import { ACCOUNT_LIMIT_WINDOW_HOURS, deviceMark } from './device-mark'
 import { PER_VISITOR_LIMIT } from './per-visitor-limit'
-import { evaluatePolicy, type SignupFacts } from './policy/evaluate-policy'
+import { evaluatePolicy, type PolicyDecision, type SignupFacts } from './policy/evaluate-policy'
 import { readSignupPolicy } from './policy/read-policy'
 import { verifyChallenge } from './proof-of-work'
 
 /** An identification older than this cannot be used to sign up. */
 export const MAX_EVENT_AGE_MS = 5 * 60 * 1000
 
-interface EventFacts {
-  visitor_id: string
-  ip: string | null
-  created_at: string | Date
-  bot: string | null
-  tampered: boolean | null
-  suspect_score: number
-  used: boolean
-  profile: string | null
-  visitor_attempts: number
-  ip_attempts: number
+/** What a sign-up decision reads of its identification event (`e`), at `now`. */
+function eventFacts(now: Date, ip: string | null) {
+  const event = alias(events, 'e')
+  const tenMinutesAgo = sql`${now.toISOString()}::timestamptz - interval '10 minutes'`
+  return {
+    visitorId: event.visitorId,
+    ip: event.ip,
+    createdAt: event.createdAt,
+    bot: sql<string | null>`e.signals->'bot'->>'result'`,
+    tampered: sql<boolean | null>`(e.signals->'tampering'->>'result')::boolean`,
+    suspectScore: event.suspectScore,
+    used: sql<boolean>`exists(select 1 from signup_decisions d where d.request_id = e.request_id)`,
+    // The profile's jsonb text, whose key order is canonical (see device-mark.ts).
+    profile: sql<string | null>`(select v.profile::text from visitors v where v.id = e.visitor_id)`,
+    visitorAttempts: sql<number>`(select count(*)::int from signup_decisions d
+      where d.visitor_id = e.visitor_id and d.created_at > ${tenMinutesAgo})`,
+    ipAttempts: sql<number>`(select count(*)::int from signup_decisions d
+      where d.ip = ${ip} and d.created_at > ${tenMinutesAgo})`,
+  }
 }
+type EventFacts = RowOf<ReturnType<typeof eventFacts>>
 
 /**
  * Decides one sign-up: validates the fields, loads the identification event itself (never a
@@ -58,17 +69,10 @@ export async function decideSignup({
   const fields = parsed.data
   const now = context.now ?? new Date()
 
-  const [event] = await queryRows<EventFacts>(
+  const [event] = await selectRows(
     db,
-    sql`select e.visitor_id, e.ip, e.created_at, e.signals->'bot'->>'result' as bot,
-          (e.signals->'tampering'->>'result')::boolean as tampered, e.suspect_score,
-          exists(select 1 from signup_decisions d where d.request_id = e.request_id) as used,
-          (select v.profile::text from visitors v where v.id = e.visitor_id) as profile,
-          (select count(*)::int from signup_decisions d
-            where d.visitor_id = e.visitor_id and d.created_at > ${now.toISOString()}::timestamptz - interval '10 minutes') as visitor_attempts,
-          (select count(*)::int from signup_decisions d
-            where d.ip = ${context.ip} and d.created_at > ${now.toISOString()}::timestamptz - interval '10 minutes') as ip_attempts
-        from events e where e.request_id = ${input.requestId}`,
+    eventFacts(now, context.ip),
+    (select) => sql`select ${select} from events e where e.request_id = ${input.requestId}`,
   )
   if (!event)
     throw new HttpError('invalid_request', 'The device check is unknown; reload the page and try again.')
@@ -77,7 +81,7 @@ export async function decideSignup({
       'request_reused',
       'This device check was already used; reload the page to sign up again.',
     )
-  if (now.getTime() - new Date(event.created_at).getTime() > MAX_EVENT_AGE_MS) {
+  if (now.getTime() - Date.parse(event.createdAt) > MAX_EVENT_AGE_MS) {
     throw new HttpError('request_expired', 'The device check has expired; reload the page and try again.')
   }
   if (event.ip !== context.ip) {
@@ -87,16 +91,16 @@ export async function decideSignup({
     )
   }
 
-  await consumeRateLimit({ db, limit: PER_VISITOR_LIMIT, key: event.visitor_id })
+  await consumeRateLimit({ db, limit: PER_VISITOR_LIMIT, key: event.visitorId })
 
   const mark = event.profile ? await deviceMark(db, event.profile) : null
   const facts: SignupFacts = {
     bot: event.bot === 'bad' || event.bot === 'good' ? event.bot : 'notDetected',
     tampered: event.tampered === true,
-    suspectScore: event.suspect_score,
-    accountsFromVisitor24h: await countRecentAccounts(db, event.visitor_id, mark, now),
-    attemptsFromVisitor10m: event.visitor_attempts,
-    attemptsFromIp10m: event.ip_attempts,
+    suspectScore: event.suspectScore,
+    accountsFromVisitor24h: await countRecentAccounts(db, event.visitorId, mark, now),
+    attemptsFromVisitor10m: event.visitorAttempts,
+    attemptsFromIp10m: event.ipAttempts,
   }
   const decision = evaluatePolicy(facts, await readSignupPolicy(db))
   const challengeSolved =
@@ -116,12 +120,18 @@ export async function decideSignup({
         )
       : undefined
   if (!accountId) {
-    await db.execute(
-      sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, challenge_solved)
-          values (${input.requestId}, ${event.visitor_id}, ${context.ip}, ${fields.email}, ${outcome},
-            ${JSON.stringify(decision.reasons)}::jsonb, false)
-          on conflict (request_id) do nothing`,
-    )
+    await db
+      .insert(signupDecisions)
+      .values({
+        requestId: input.requestId,
+        visitorId: event.visitorId,
+        ip: context.ip,
+        email: fields.email,
+        outcome,
+        reasons: decision.reasons,
+        challengeSolved: false,
+      })
+      .onConflictDoNothing({ target: signupDecisions.requestId })
   }
   if (outcome === 'allow') return { outcome, name: fields.name }
   if (outcome === 'challenge') {
@@ -139,13 +149,14 @@ export async function decideSignup({
  * visitor ID (forgotten since): the device mark is what survives a forget.
  */
 async function countRecentAccounts(db: Database, visitorId: string, mark: string | null, now: Date) {
-  const [row] = await queryRows<{ accounts: number }>(
-    db,
-    sql`select count(*)::int as accounts from accounts
-        where (visitor_id = ${visitorId} or device_mark = ${mark})
-          and created_at > ${now.toISOString()}::timestamptz - make_interval(hours => ${ACCOUNT_LIMIT_WINDOW_HOURS})`,
+  const since = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
+  return db.$count(
+    accounts,
+    and(
+      or(eq(accounts.visitorId, visitorId), mark === null ? undefined : eq(accounts.deviceMark, mark)),
+      gt(accounts.createdAt, since),
+    ),
   )
-  return row?.accounts ?? 0
 }
 
 async function createAccountWithDecision(
@@ -153,7 +164,7 @@ async function createAccountWithDecision(
   fields: SignupFields,
   event: EventFacts & { mark: string | null },
   input: SignupRequest,
-  reasons: unknown[],
+  reasons: PolicyDecision['reasons'],
   challengeSolved: boolean,
 ): Promise<string> {
   const accountId = `acct_${randomBytes(9).toString('base64url')}`
@@ -161,16 +172,25 @@ async function createAccountWithDecision(
   try {
     await db.transaction(async (tx) => {
       // The decision first: its primary key makes a replayed requestId fail here.
-      await tx.execute(
-        sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, challenge_solved, account_id)
-            values (${input.requestId}, ${event.visitor_id}, ${event.ip}, ${fields.email}, 'allow',
-              ${JSON.stringify(reasons)}::jsonb, ${challengeSolved}, ${accountId})`,
-      )
-      await tx.execute(
-        sql`insert into accounts (id, email, email_normalised, name, password_hash, visitor_id, device_mark)
-            values (${accountId}, ${fields.email}, ${normaliseEmail(fields.email)}, ${fields.name},
-              ${passwordHash}, ${event.visitor_id}, ${event.mark})`,
-      )
+      await tx.insert(signupDecisions).values({
+        requestId: input.requestId,
+        visitorId: event.visitorId,
+        ip: event.ip,
+        email: fields.email,
+        outcome: 'allow',
+        reasons,
+        challengeSolved,
+        accountId,
+      })
+      await tx.insert(accounts).values({
+        id: accountId,
+        email: fields.email,
+        emailNormalised: normaliseEmail(fields.email),
+        name: fields.name,
+        passwordHash,
+        visitorId: event.visitorId,
+        deviceMark: event.mark,
+      })
     })
   } catch (error) {
     const constraint = violatedConstraint(error)

@@ -2,8 +2,8 @@ import 'server-only'
 import { createChallenge, randomInt } from 'altcha-lib'
 import { deriveKey } from 'altcha-lib/algorithms/sha'
 import { create } from 'altcha-lib/frameworks/nextjs'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import type { Database } from '../db/client'
+import { usedChallenges } from '../db/schema'
 import { getEnv } from '../env'
 import { getServerSecret } from '../settings/server-secret'
 
@@ -35,12 +35,7 @@ export async function verifyChallenge(db: Database, payload: string): Promise<bo
     get: () => undefined,
     set: () => undefined,
     setIfAbsent: async (id: string) =>
-      (
-        await queryRows(
-          db,
-          sql`insert into used_challenges (id) values (${id}) on conflict do nothing returning id`,
-        )
-      ).length > 0,
+      (await db.insert(usedChallenges).values({ id }).onConflictDoNothing().returning()).length > 0,
   }
   const { verify } = create({ deriveKey, hmacSignatureSecret: secret })
   const result = await verify(payload, deriveKey, secret, undefined, usedOnce)

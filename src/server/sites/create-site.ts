@@ -1,5 +1,6 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
+import type { CreatedSite } from '@/contracts/console'
 import type { Database } from '../db/client'
 import { sites } from '../db/schema'
 import { clearSiteCache } from './find-site'
@@ -13,13 +14,13 @@ export async function createSite({
   db: Database
   name: string
   allowedOrigins: string[]
-}) {
+}): Promise<CreatedSite> {
   const site = {
     id: `site_${randomBytes(9).toString('base64url')}`,
     name,
     publicKey: `pk_${randomBytes(12).toString('base64url')}`,
     allowedOrigins,
-  }
+  } satisfies CreatedSite
   await db.insert(sites).values(site)
   clearSiteCache()
   return site

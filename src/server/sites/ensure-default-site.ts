@@ -1,7 +1,8 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import type { Database } from '../db/client'
+import { sites } from '../db/schema'
 
 /**
  * Creates the default site at first start and adds the configured origins to it on every start
@@ -9,16 +10,23 @@ import { type Database, queryRows } from '../db/client'
  * they are still configured). Safe when several servers start at once.
  */
 export async function ensureDefaultSite({ db, origins }: { db: Database; origins: string[] }) {
-  const id = `site_${randomBytes(9).toString('base64url')}`
-  const publicKey = `pk_${randomBytes(12).toString('base64url')}`
-  const [site] = await queryRows<{ public_key: string }>(
-    db,
-    sql`insert into sites (id, name, public_key, allowed_origins, is_default)
-        values (${id}, 'Default site', ${publicKey}, ${sql.param(origins)}::text[], true)
-        on conflict (is_default) where is_default do update
-          set allowed_origins = (select array(select distinct unnest(sites.allowed_origins || excluded.allowed_origins)))
-        returning public_key`,
-  )
+  const [site] = await db
+    .insert(sites)
+    .values({
+      id: `site_${randomBytes(9).toString('base64url')}`,
+      name: 'Default site',
+      publicKey: `pk_${randomBytes(12).toString('base64url')}`,
+      allowedOrigins: origins,
+      isDefault: true,
+    })
+    .onConflictDoUpdate({
+      target: sites.isDefault,
+      targetWhere: sql`${sites.isDefault}`,
+      set: {
+        allowedOrigins: sql`(select array(select distinct unnest(${sites.allowedOrigins} || excluded.allowed_origins)))`,
+      },
+    })
+    .returning({ publicKey: sites.publicKey })
   if (!site) throw new Error('The default site could not be created.')
-  return { publicKey: site.public_key }
+  return { publicKey: site.publicKey }
 }

@@ -1,6 +1,7 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import { type Database, queryRows } from '../db/client'
+import { eq } from 'drizzle-orm'
+import type { Database } from '../db/client'
+import { sites } from '../db/schema'
 import { isStorableText } from '../http/storable-text'
 import { processWide } from '../process-wide'
 
@@ -19,24 +20,6 @@ const TTL_MS = 5_000
 const siteCache = () =>
   processWide('siteCache', () => new Map<string, { site: Site | undefined; expires: number }>())
 
-interface SiteRow {
-  id: string
-  name: string
-  public_key: string
-  allowed_origins: string[]
-  is_default: boolean
-}
-
-function toSite(row: SiteRow): Site {
-  return {
-    id: row.id,
-    name: row.name,
-    publicKey: row.public_key,
-    allowedOrigins: row.allowed_origins,
-    isDefault: row.is_default,
-  }
-}
-
 /** The site with this public key (or the default site when no key is given). */
 export async function findSite({
   db,
@@ -51,13 +34,16 @@ export async function findSite({
   const cache = siteCache()
   const cached = cache.get(cacheKey)
   if (cached && cached.expires > Date.now()) return cached.site
-  const rows = await queryRows<SiteRow>(
-    db,
-    publicKey
-      ? sql`select id, name, public_key, allowed_origins, is_default from sites where public_key = ${publicKey}`
-      : sql`select id, name, public_key, allowed_origins, is_default from sites where is_default`,
-  )
-  const site = rows[0] ? toSite(rows[0]) : undefined
+  const [site] = await db
+    .select({
+      id: sites.id,
+      name: sites.name,
+      publicKey: sites.publicKey,
+      allowedOrigins: sites.allowedOrigins,
+      isDefault: sites.isDefault,
+    })
+    .from(sites)
+    .where(publicKey ? eq(sites.publicKey, publicKey) : eq(sites.isDefault, true))
   cache.set(cacheKey, { site, expires: Date.now() + TTL_MS })
   return site
 }

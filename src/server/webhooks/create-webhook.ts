@@ -1,6 +1,6 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
-import type { WebhookFormat } from '@/contracts/console'
+import type { CreatedWebhook, WebhookFormat } from '@/contracts/console'
 import type { Database } from '../db/client'
 import { webhooks } from '../db/schema'
 import { getEnv } from '../env'
@@ -24,7 +24,7 @@ export async function createWebhook({
   /** Tessera's own body and signature, or Fingerprint v4's event and `fpjs-event-signature`. */
   format?: WebhookFormat
   allowPrivate?: boolean
-}) {
+}): Promise<CreatedWebhook> {
   const problem = webhookUrlProblem(url, { allowPrivate })
   if (problem) throw new HttpError('invalid_request', problem, { fields: { url: problem } })
   const webhook = {
@@ -33,7 +33,7 @@ export async function createWebhook({
     url,
     secret: `whsec_${randomBytes(24).toString('base64url')}`,
     format,
-  }
+  } satisfies CreatedWebhook
   await db.insert(webhooks).values(webhook)
   return webhook
 }

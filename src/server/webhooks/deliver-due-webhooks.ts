@@ -1,7 +1,8 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import type { WebhookFormat } from '@/contracts/console'
-import { type Database, queryRows } from '../db/client'
+import { eq, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import { type Database, type RowOf, selectRows } from '../db/client'
+import { webhookDeliveries, webhooks } from '../db/schema'
 import { getEnv } from '../env'
 import { readEventContexts } from '../fingerprint/read-fingerprint-events'
 import type { EventContext } from '../fingerprint/to-fingerprint-event'
@@ -18,14 +19,17 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(3600, 2 ** attempts)
 }
 
-interface DueDelivery {
-  id: string
-  url: string
-  secret: string
-  format: WebhookFormat
-  payload: unknown
-  attempts: number
+// The deliveries this run claimed (the query's `claimed`), with their webhook: what one attempt needs.
+const claimed = alias(webhookDeliveries, 'claimed')
+const dueDelivery = {
+  id: claimed.id,
+  url: webhooks.url,
+  secret: webhooks.secret,
+  format: webhooks.format,
+  payload: claimed.payload,
+  attempts: claimed.attempts,
 }
+type DueDelivery = RowOf<typeof dueDelivery>
 
 /**
  * Claims due deliveries (a lease, so several app servers never send the same one at once),
@@ -43,9 +47,10 @@ export async function deliverDueWebhooks({
   allowPrivate?: boolean
   resolve?: Resolve
 }) {
-  const due = await queryRows<DueDelivery>(
+  const due = await selectRows(
     db,
-    sql`with claimed as (
+    dueDelivery,
+    (select) => sql`with claimed as (
           update webhook_deliveries set locked_until = ${now.toISOString()}::timestamptz + interval '60 seconds'
           where id in (
             select id from webhook_deliveries
@@ -53,8 +58,7 @@ export async function deliverDueWebhooks({
               and (locked_until is null or locked_until < ${now.toISOString()})
             order by next_attempt_at limit ${BATCH} for update skip locked)
           returning id, webhook_id, payload, attempts)
-        select claimed.id, w.url, w.secret, w.format, claimed.payload, claimed.attempts
-        from claimed join webhooks w on w.id = claimed.webhook_id`,
+        select ${select} from claimed join webhooks on webhooks.id = claimed.webhook_id`,
   )
   // Fingerprint's body tells the visitor's history on the site: one read for the whole batch.
   const contexts = await readEventContexts(
@@ -107,17 +111,28 @@ async function attempt(
   }
   const attempts = delivery.attempts + 1
   if (!error) {
-    await db.execute(
-      sql`update webhook_deliveries set delivered_at = ${now.toISOString()}, attempts = ${attempts},
-            last_status = ${status}, last_error = null, locked_until = null where id = ${delivery.id}`,
-    )
+    await db
+      .update(webhookDeliveries)
+      .set({
+        deliveredAt: now.toISOString(),
+        attempts,
+        lastStatus: status,
+        lastError: null,
+        lockedUntil: null,
+      })
+      .where(eq(webhookDeliveries.id, delivery.id))
     return
   }
   const next = new Date(now.getTime() + retryDelaySeconds(attempts) * 1000)
-  await db.execute(
-    sql`update webhook_deliveries set attempts = ${attempts}, last_status = ${status}, last_error = ${error},
-          next_attempt_at = ${next.toISOString()}, locked_until = null,
-          failed_at = ${attempts >= MAX_ATTEMPTS ? now.toISOString() : null}
-        where id = ${delivery.id}`,
-  )
+  await db
+    .update(webhookDeliveries)
+    .set({
+      attempts,
+      lastStatus: status,
+      lastError: error,
+      nextAttemptAt: next.toISOString(),
+      lockedUntil: null,
+      failedAt: attempts >= MAX_ATTEMPTS ? now.toISOString() : null,
+    })
+    .where(eq(webhookDeliveries.id, delivery.id))
 }

@@ -1,5 +1,7 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { index, pgTable, text } from 'drizzle-orm/pg-core'
 import { sites } from './sites'
+import { timestamptz } from './timestamptz'
 
 /** Secret Server API keys. Only a SHA-256 of the secret is stored; the key is shown once. */
 export const apiKeys = pgTable(
@@ -11,9 +13,9 @@ export const apiKeys = pgTable(
       .references(() => sites.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     secretHash: text('secret_hash').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamptz('created_at').notNull().default(sql`now()`),
+    lastUsedAt: timestamptz('last_used_at'),
+    revokedAt: timestamptz('revoked_at'),
   },
   (table) => [index('api_keys_site').on(table.siteId)],
 )

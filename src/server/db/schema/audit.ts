@@ -1,4 +1,6 @@
-import { jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core'
+import { timestamptz } from './timestamptz'
 
 /** Who changed which setting, when, from what to what. */
 export const settingsAudit = pgTable('settings_audit', {
@@ -7,5 +9,5 @@ export const settingsAudit = pgTable('settings_audit', {
   operator: text('operator').notNull(),
   before: jsonb('before'),
   after: jsonb('after').notNull(),
-  changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  changedAt: timestamptz('changed_at').notNull().default(sql`now()`),
 })

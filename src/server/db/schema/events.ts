@@ -1,4 +1,8 @@
-import { boolean, index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { boolean, index, integer, jsonb, pgTable, real, text } from 'drizzle-orm/pg-core'
+import type { MatchEvidence } from '../../../contracts/device'
+import type { StoredEvent } from '../../../contracts/server-api'
+import { timestamptz } from './timestamptz'
 import { visitors } from './visitors'
 
 /** One identification: what the agent sent, what the server decided. */
@@ -9,22 +13,22 @@ export const events = pgTable(
     visitorId: text('visitor_id')
       .notNull()
       .references(() => visitors.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptz('created_at').notNull().default(sql`now()`),
     visitorFound: boolean('visitor_found').notNull(),
     confidence: real('confidence').notNull(),
     method: text('method').$type<'token' | 'fingerprint' | 'new'>().notNull(),
     /** How the decision was reached: evidence per facet, in bits (see match-visitor.ts). */
-    evidence: jsonb('evidence'),
+    evidence: jsonb('evidence').$type<MatchEvidence>(),
     /** The browser's own secret ID from its token (see persistent-token.ts): never sent to integrators. */
     browserId: text('browser_id'),
     ip: text('ip'),
     userAgent: text('user_agent'),
     url: text('url'),
     siteKey: text('site_key'),
-    tag: jsonb('tag'),
+    tag: jsonb('tag').$type<NonNullable<StoredEvent['tag']>>(),
     linkedId: text('linked_id'),
     components: jsonb('components').notNull(),
-    signals: jsonb('signals').notNull().default({}),
+    signals: jsonb('signals').$type<StoredEvent['signals']>().notNull().default({}),
     suspectScore: integer('suspect_score').notNull().default(0),
     /** Set by the integrator (`PATCH /v4/events/{id}`); NULL until then. */
     suspect: boolean('suspect'),

@@ -1,5 +1,7 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { index, pgTable, text } from 'drizzle-orm/pg-core'
 import { sites } from './sites'
+import { timestamptz } from './timestamptz'
 
 /**
  * A site's keys for sealed results (AES-256-GCM). The oldest seals; a second one is the next key,
@@ -14,7 +16,7 @@ export const sealingKeys = pgTable(
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
     secret: text('secret').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [index('sealing_keys_site_created').on(table.siteId, table.createdAt)],
 )

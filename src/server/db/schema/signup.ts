@@ -1,4 +1,6 @@
-import { boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
+import { timestamptz } from './timestamptz'
 
 /** Accounts created through /registration. */
 export const accounts = pgTable(
@@ -21,7 +23,7 @@ export const accounts = pgTable(
      * this account after the visitor is forgotten; cleared by retention once the rule's window is over.
      */
     deviceMark: text('device_mark'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [
     index('accounts_visitor_created').on(table.visitorId, table.createdAt),
@@ -41,7 +43,7 @@ export const signupDecisions = pgTable(
     reasons: jsonb('reasons').$type<{ rule: string; outcome: string; message: string }[]>().notNull(),
     challengeSolved: boolean('challenge_solved').notNull().default(false),
     accountId: text('account_id'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [
     index('signup_decisions_visitor_created').on(table.visitorId, table.createdAt),
@@ -53,5 +55,5 @@ export const signupDecisions = pgTable(
 /** Solved proof-of-work challenges, so one solution is accepted once. */
 export const usedChallenges = pgTable('used_challenges', {
   id: text('id').primaryKey(),
-  usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+  usedAt: timestamptz('used_at').notNull().default(sql`now()`),
 })

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
-import { boolean, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { timestamptz } from './timestamptz'
 
 /** A site that embeds Tessera: its public key and the origins allowed to use it. */
 export const sites = pgTable(
@@ -11,7 +12,7 @@ export const sites = pgTable(
     allowedOrigins: text('allowed_origins').array().notNull().default([]),
     /** The site Tessera's own screens use; exactly one. */
     isDefault: boolean('is_default').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [uniqueIndex('sites_one_default').on(table.isDefault).where(sql`${table.isDefault}`)],
 )

@@ -1,4 +1,6 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core'
+import { timestamptz } from './timestamptz'
 
 /**
  * A recognised device. `profile` follows its latest fingerprint (component name → digest),
@@ -10,8 +12,8 @@ export const visitors = pgTable('visitors', {
   profile: jsonb('profile').$type<Record<string, string>>().notNull(),
   parts: jsonb('parts').$type<Record<string, string>>().notNull().default({}),
   previous: jsonb('previous').$type<Record<string, string[]>>().notNull().default({}),
-  firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
-  lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  firstSeenAt: timestamptz('first_seen_at').notNull().default(sql`now()`),
+  lastSeenAt: timestamptz('last_seen_at').notNull().default(sql`now()`),
   visits: integer('visits').notNull().default(1),
 })
 

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { boolean, check, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
 import type { WebhookFormat } from '../../../contracts/console'
 import { sites } from './sites'
+import { timestamptz } from './timestamptz'
 
 /** A site's webhook: every identification event is POSTed to `url`, signed with `secret`. */
 export const webhooks = pgTable(
@@ -16,7 +17,7 @@ export const webhooks = pgTable(
     /** The body and signature each delivery gets: Tessera's own, or Fingerprint Server API v4's event. */
     format: text('format').$type<WebhookFormat>().notNull().default('tessera'),
     enabled: boolean('enabled').notNull().default(true),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [
     index('webhooks_site').on(table.siteId),
@@ -39,12 +40,12 @@ export const webhookDeliveries = pgTable(
     payload: jsonb('payload').notNull(),
     /** The event's request ID, derived from the payload, so a forget finds its deliveries by index. */
     requestId: text('request_id').generatedAlwaysAs(sql`payload->'event'->>'requestId'`),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptz('created_at').notNull().default(sql`now()`),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
-    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
-    failedAt: timestamp('failed_at', { withTimezone: true }),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().default(sql`now()`),
+    lockedUntil: timestamptz('locked_until'),
+    deliveredAt: timestamptz('delivered_at'),
+    failedAt: timestamptz('failed_at'),
     lastStatus: integer('last_status'),
     lastError: text('last_error'),
   },

@@ -1,7 +1,8 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
 import type { SignupPolicy } from '@/contracts/signup-policy'
 import type { Database } from '../../db/client'
+import { settingsAudit } from '../../db/schema'
+import { writeSetting } from '../../settings/write-setting'
 import { POLICY_SETTING, readSignupPolicy } from './read-policy'
 
 /** Saves the policy and its audit entry together; the next sign-up decision uses it. */
@@ -16,13 +17,7 @@ export async function updateSignupPolicy({
 }) {
   const before = await readSignupPolicy(db)
   await db.transaction(async (tx) => {
-    await tx.execute(
-      sql`insert into settings (key, value) values (${POLICY_SETTING}, ${JSON.stringify(policy)}::jsonb)
-          on conflict (key) do update set value = excluded.value, updated_at = now()`,
-    )
-    await tx.execute(
-      sql`insert into settings_audit (key, operator, before, after)
-          values (${POLICY_SETTING}, ${operator}, ${JSON.stringify(before)}::jsonb, ${JSON.stringify(policy)}::jsonb)`,
-    )
+    await writeSetting({ db: tx, key: POLICY_SETTING, value: policy })
+    await tx.insert(settingsAudit).values({ key: POLICY_SETTING, operator, before, after: policy })
   })
 }

@@ -1,17 +1,14 @@
 import { SignupPolicy } from '@/contracts/signup-policy'
 import { consoleHandler } from '@/server/console/console-handler'
+import { readPolicyWithAudit } from '@/server/console/read-policy-with-audit'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
-import { readSignupPolicy } from '@/server/signup/policy/read-policy'
-import { readPolicyAudit } from '@/server/signup/policy/read-policy-audit'
 import { updateSignupPolicy } from '@/server/signup/policy/update-policy'
 
 export const dynamic = 'force-dynamic'
 
 /** The sign-up policy and its audit trail. */
-export const GET = consoleHandler(async ({ db }) => {
-  return json({ policy: await readSignupPolicy(db), audit: await readPolicyAudit(db) })
-})
+export const GET = consoleHandler(async ({ db }) => json(await readPolicyWithAudit({ db })))
 
 export const PUT = consoleHandler(async ({ db, operator, request }) => {
   const policy = await parseRequest(request, SignupPolicy.strict())

@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { z } from 'zod'
+import {
+  CreatedApiKey,
+  CreatedSealingKey,
+  CreatedSite,
+  CreatedWebhook,
+  Overview,
+  PolicyWithAudit,
+  SignupDecisionList,
+  SiteList,
+  VisitorPanel,
+  WebhookDeliveryList,
+} from '@/contracts/console'
+import { DeviceReport } from '@/contracts/device'
+import { EventPage } from '@/contracts/server-api'
+import { defaultSignupPolicy } from '@/contracts/signup-policy'
+import { syntheticDevice } from '../../../tests/support/synthetic-devices'
+import { createApiKey } from '../api/create-api-key'
+import type { Database, DatabaseHandle } from '../db/client'
+import { accounts, events, signupDecisions, webhookDeliveries } from '../db/schema'
+import { type Engine, openTestDatabase } from '../db/test-database'
+import { identifyVisitor } from '../identification/identify-visitor'
+import { readDeviceReport } from '../identification/read-device-report'
+import { createSealingKey } from '../sealing/create-sealing-key'
+import { updateSignupPolicy } from '../signup/policy/update-policy'
+import { createSite } from '../sites/create-site'
+import { listSites } from '../sites/list-sites'
+import { createWebhook } from '../webhooks/create-webhook'
+import { listRecentEvents } from './list-recent-events'
+import { listSignupDecisions } from './list-signup-decisions'
+import { listWebhookDeliveries } from './list-webhook-deliveries'
+import { findVisitorId, readVisitorPanel } from './look-up-visitor'
+import { readOverview } from './read-overview'
+import { readPolicyWithAudit } from './read-policy-with-audit'
+
+const postgresUrl = inject('postgresUrl')
+const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
+const IP = '198.51.100.7'
+const ISO_MOMENT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
+
+/**
+ * The answer is exactly what its contract describes: parsing drops no extra field and fills no
+ * missing one (zod strips unknown keys, so an extra field makes the two differ).
+ */
+function expectDescribed<Schema extends z.ZodType>(schema: Schema, answer: unknown) {
+  expect(schema.parse(answer)).toEqual(answer)
+}
+
+/** Every field named like a moment (`…At`, `bucket`) holds one form: ISO 8601 in UTC. */
+function momentsOf(value: unknown, key = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((item) => momentsOf(item))
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([name, item]) => momentsOf(item, name))
+  return /At$|^bucket$/.test(key) && typeof value === 'string' ? [value] : []
+}
+
+function expectIsoMoments(answer: unknown) {
+  const moments = momentsOf(answer)
+  expect(moments.length).toBeGreaterThan(0)
+  for (const moment of moments) expect(moment).toMatch(ISO_MOMENT)
+}
+
+// Small factories: each builds the rows one answer needs, directly where that is simplest.
+
+async function identify(db: Database, seed: number, extra: { siteKey?: string; linkedId?: string } = {}) {
+  return identifyVisitor({
+    db,
+    input: { components: syntheticDevice(seed), url: 'https://shop.example/', ...extra },
+    context: { ip: IP, userAgent: 'test' },
+  })
+}
+
+async function addDecision(db: Database, outcome: 'allow' | 'challenge' | 'deny', visitorId: string | null) {
+  const requestId = `req_${randomBytes(6).toString('hex')}`
+  await db.insert(signupDecisions).values({
+    requestId,
+    visitorId,
+    ip: IP,
+    email: `${outcome}@example.com`,
+    outcome,
+    reasons: outcome === 'allow' ? [] : [{ rule: 'botRule', outcome, message: 'A bot.' }],
+  })
+  return requestId
+}
+
+async function addDelivery(db: Database, webhookId: string, delivered: boolean) {
+  await db.insert(webhookDeliveries).values({
+    id: `del_${randomBytes(6).toString('hex')}`,
+    webhookId,
+    eventType: 'identification',
+    payload: { type: 'identification', event: { requestId: 'req_x' } },
+    attempts: delivered ? 1 : 3,
+    deliveredAt: delivered ? new Date().toISOString() : null,
+    lastStatus: delivered ? 204 : 500,
+    lastError: delivered ? null : 'The receiver answered HTTP 500.',
+  })
+}
+
+describe.each(engines)('console answers on %s', (engine) => {
+  let handle: DatabaseHandle
+  beforeAll(async () => {
+    handle = await openTestDatabase(engine, postgresUrl)
+  })
+  afterAll(() => handle.close())
+
+  it('are exactly their contracts when a thing is created', async () => {
+    const { db } = handle
+    const site = await createSite({ db, name: 'Shop', allowedOrigins: ['https://shop.example'] })
+    expectDescribed(CreatedSite, site)
+    expectDescribed(CreatedApiKey, await createApiKey({ db, siteId: site.id, name: 'Back end' }))
+    expectDescribed(
+      CreatedWebhook,
+      await createWebhook({
+        db,
+        siteId: site.id,
+        url: 'https://hooks.example/tessera',
+        format: 'fingerprint-v4',
+      }),
+    )
+    const sealingKey = await createSealingKey({ db, siteId: site.id, operator: 'admin' })
+    expectDescribed(CreatedSealingKey, sealingKey)
+    expect(sealingKey.createdAt).toMatch(ISO_MOMENT)
+  })
+
+  it('list sites with their keys, webhooks, sealing keys and changes', async () => {
+    const { db } = handle
+    const site = await createSite({ db, name: 'Listed', allowedOrigins: [] })
+    const key = await createApiKey({ db, siteId: site.id, name: 'Reader' })
+    await createWebhook({ db, siteId: site.id, url: 'https://hooks.example/listed' })
+    await createSealingKey({ db, siteId: site.id, operator: 'admin', encryptionKey: randomBytes(32) })
+    await createSealingKey({ db, siteId: site.id, operator: 'admin' })
+    const answer = await listSites({ db, encryptionKey: undefined })
+    expectDescribed(SiteList, answer)
+    expectIsoMoments(answer)
+    const listed = answer.sites.find((entry) => entry.id === site.id)
+    expect(listed?.apiKeys.map((entry) => entry.id)).toEqual([key.id])
+    expect(listed?.sealingKeys.map((entry) => entry.encrypted)).toEqual([true, false])
+    expect(listed?.sealingKeyChanges.map((change) => change.after.keys.length)).toEqual([2, 1])
+    expect(answer.sealingKeysEncrypted).toBe(false)
+  })
+
+  it('list sign-up decisions, newest first', async () => {
+    const { db } = handle
+    await addDecision(db, 'deny', null)
+    const latest = await addDecision(db, 'allow', 'visitor_x')
+    const answer = await listSignupDecisions({ db })
+    expectDescribed(SignupDecisionList, answer)
+    expectIsoMoments(answer)
+    expect(answer.decisions[0]?.requestId).toBe(latest)
+  })
+
+  it('list a webhook’s deliveries', async () => {
+    const { db } = handle
+    const site = await createSite({ db, name: 'Hooked', allowedOrigins: [] })
+    const webhook = await createWebhook({ db, siteId: site.id, url: 'https://hooks.example/log' })
+    await addDelivery(db, webhook.id, true)
+    await addDelivery(db, webhook.id, false)
+    const answer = await listWebhookDeliveries({ db, webhookId: webhook.id })
+    expectDescribed(WebhookDeliveryList, answer)
+    expectIsoMoments(answer)
+    expect(answer.deliveries).toHaveLength(2)
+  })
+
+  it('read the sign-up policy with its audit trail', async () => {
+    const { db } = handle
+    await updateSignupPolicy({
+      db,
+      operator: 'admin',
+      policy: { ...defaultSignupPolicy, botRule: 'challenge' },
+    })
+    const answer = await readPolicyWithAudit({ db })
+    expectDescribed(PolicyWithAudit, answer)
+    expectIsoMoments(answer)
+    expect(answer.audit[0]).toMatchObject({ before: { botRule: 'deny' }, after: { botRule: 'challenge' } })
+  })
+
+  it('read events, the overview, a visitor and a device report', async () => {
+    const { db } = handle
+    const first = await identify(db, 41, { linkedId: 'account-41' })
+    const again = await identify(db, 41)
+    await addDecision(db, 'challenge', first.visitorId)
+    await db.insert(accounts).values({
+      id: 'acct_41',
+      email: 'ada@example.com',
+      name: 'Ada',
+      passwordHash: 'x',
+      visitorId: first.visitorId,
+    })
+
+    const page = await listRecentEvents({ db, signal: 'all', limit: 1 })
+    expectDescribed(EventPage, page)
+    expectIsoMoments(page)
+    expect(page.nextCursor).not.toBeNull()
+
+    const overview = await readOverview({ db, range: '24h' })
+    expectDescribed(Overview, overview)
+    expectIsoMoments(overview)
+
+    const visitorId = await findVisitorId({ db, query: 'account-41' })
+    expect(visitorId).toBe(first.visitorId)
+    const panel = await readVisitorPanel({ db, visitorId: visitorId ?? '' })
+    expectDescribed(VisitorPanel, panel)
+    expectIsoMoments(panel)
+    expect(panel?.accounts.map((account) => account.email)).toEqual(['ada@example.com'])
+
+    const [event] = await db
+      .select({ browserId: events.browserId })
+      .from(events)
+      .where(eq(events.requestId, again.requestId))
+    const report = await readDeviceReport({
+      db,
+      visitorId: again.visitorId,
+      browserId: event?.browserId ?? '',
+    })
+    expectDescribed(DeviceReport, report)
+    expectIsoMoments(report)
+    expect(report?.uniqueness.length).toBeGreaterThan(0)
+  })
+})

@@ -1,0 +1,31 @@
+import 'server-only'
+import { desc } from 'drizzle-orm'
+import type { SignupDecisionList } from '@/contracts/console'
+import type { Database } from '../db/client'
+import { signupDecisions } from '../db/schema'
+
+/** The latest sign-up decisions with their reasons, newest first. */
+export async function listSignupDecisions({
+  db,
+  limit = 25,
+}: {
+  db: Database
+  limit?: number
+}): Promise<SignupDecisionList> {
+  const decisions = await db
+    .select({
+      requestId: signupDecisions.requestId,
+      visitorId: signupDecisions.visitorId,
+      ip: signupDecisions.ip,
+      email: signupDecisions.email,
+      outcome: signupDecisions.outcome,
+      reasons: signupDecisions.reasons,
+      challengeSolved: signupDecisions.challengeSolved,
+      accountId: signupDecisions.accountId,
+      createdAt: signupDecisions.createdAt,
+    })
+    .from(signupDecisions)
+    .orderBy(desc(signupDecisions.createdAt))
+    .limit(limit)
+  return { decisions }
+}
