@@ -3,9 +3,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, ne, sql } from 'drizzle-orm'
 import type { Database } from '../db/client'
 import { operatorSessions, operators } from '../db/schema'
-import { readCookie } from '../http/cookies'
+import { buildCookie, clearCookie, readCookie } from '../http/cookies'
 import { HttpError } from '../http/errors'
-import { isHttps } from '../http/is-https'
 
 export const SESSION_COOKIE = 'tessera_session'
 export const SESSION_HOURS = 12
@@ -80,11 +79,11 @@ export async function requireOperator(db: Database, request: Request): Promise<O
   return operator
 }
 
+/** The console session: sent only from Tessera's own pages, ending with the session. */
 export function sessionCookie(request: Request, token: string, expiresAt: Date): string {
-  const secure = isHttps(request)
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Expires=${expiresAt.toUTCString()}${secure ? '; Secure' : ''}`
+  return buildCookie(request, SESSION_COOKIE, token, { expires: expiresAt, reach: 'strict' })
 }
 
-export function clearedSessionCookie(): string {
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`
+export function clearedSessionCookie(request: Request): string {
+  return clearCookie(request, SESSION_COOKIE, 'strict')
 }

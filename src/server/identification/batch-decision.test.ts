@@ -39,7 +39,7 @@ function stored(id: string, values: Device, jobs: number[]): CandidateRow {
     parts: profile.parts,
     previous: {},
     visits: 3,
-    last_seen_at: '2026-11-23T12:00:00Z',
+    lastSeenAt: '2026-11-23T12:00:00.000Z',
     velocity: quiet,
     jobs,
   }

@@ -39,7 +39,7 @@ export interface CandidateRow {
   parts: Record<string, string>
   previous: Record<string, string[]>
   visits: number
-  last_seen_at: string | Date
+  lastSeenAt: string
   velocity: VelocityRow
   /** The batch's requests (by index) this visitor is a candidate for. */
   jobs: number[]
@@ -95,7 +95,7 @@ export function decideBatch(
     const candidates: Candidate[] = mine.map((row) => ({
       visitorId: row.id,
       profile: storedProfile(row),
-      lastSeenAt: new Date(row.last_seen_at).getTime(),
+      lastSeenAt: Date.parse(row.lastSeenAt),
       visits: row.visits,
       recentIps: row.velocity.ips24h,
     }))

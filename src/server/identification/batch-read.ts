@@ -15,7 +15,7 @@ const candidateColumns = {
   parts: v.parts,
   previous: v.previous,
   visits: v.visits,
-  last_seen_at: v.lastSeenAt,
+  lastSeenAt: v.lastSeenAt,
   velocity: sql<VelocityRow>`activity.velocity`,
   jobs: sql<number[]>`wanted_visitors.jobs`,
 }

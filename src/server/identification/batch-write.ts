@@ -5,9 +5,9 @@ import { type Database, type RowOf, selectRows } from '../db/client'
 import { visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 
-// The statement's `visitor` step: the stored visitors, named as identify-visitor.ts reads them.
+// The statement's `visitor` step: the stored visitors, as identify-visitor.ts reads them.
 const visitor = alias(visitors, 'visitor')
-const savedVisitor = { id: visitor.id, first_seen_at: visitor.firstSeenAt, last_seen_at: visitor.lastSeenAt }
+const savedVisitor = { id: visitor.id, firstSeenAt: visitor.firstSeenAt, lastSeenAt: visitor.lastSeenAt }
 export type SavedVisitor = RowOf<typeof savedVisitor>
 
 /**

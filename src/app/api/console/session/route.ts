@@ -35,5 +35,5 @@ export const GET = consoleHandler(async ({ operator }) => json({ username: opera
 export const DELETE = handle(async (request: Request) => {
   requireSameOrigin(request)
   await endSession({ db: await getDb(), token: sessionTokenOf(request) })
-  return new Response(null, { status: 204, headers: { 'Set-Cookie': clearedSessionCookie() } })
+  return new Response(null, { status: 204, headers: { 'Set-Cookie': clearedSessionCookie(request) } })
 })
