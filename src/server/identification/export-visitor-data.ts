@@ -1,5 +1,6 @@
 import 'server-only'
 import { desc, eq, sql } from 'drizzle-orm'
+import { eventColumns } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
 import { events, visitors } from '../db/schema'
 
@@ -19,21 +20,9 @@ export async function exportVisitorData({
 }) {
   const produced = await db
     .select({
-      requestId: events.requestId,
-      visitorId: events.visitorId,
-      createdAt: events.createdAt,
-      ip: events.ip,
-      userAgent: events.userAgent,
-      url: events.url,
-      siteKey: events.siteKey,
-      tag: events.tag,
-      linkedId: events.linkedId,
-      confidence: events.confidence,
+      ...eventColumns,
       method: events.method,
       evidence: events.evidence,
-      visitorFound: events.visitorFound,
-      signals: events.signals,
-      suspectScore: events.suspectScore,
       components: events.components,
     })
     .from(events)

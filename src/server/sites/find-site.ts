@@ -1,17 +1,19 @@
 import 'server-only'
 import { eq } from 'drizzle-orm'
-import type { Database } from '../db/client'
+import type { Database, RowOf } from '../db/client'
 import { sites } from '../db/schema'
 import { isStorableText } from '../http/storable-text'
 import { processWide } from '../process-wide'
 
-export interface Site {
-  id: string
-  name: string
-  publicKey: string
-  allowedOrigins: string[]
-  isDefault: boolean
+/** What every reader of a site needs of it (identify, /frame, the console's listing). */
+export const siteColumns = {
+  id: sites.id,
+  name: sites.name,
+  publicKey: sites.publicKey,
+  allowedOrigins: sites.allowedOrigins,
+  isDefault: sites.isDefault,
 }
+export type Site = RowOf<typeof siteColumns>
 
 // Frames and identify calls read sites on every request; a short cache keeps that off the
 // database while letting a console change reach every app server within seconds. One per
@@ -35,13 +37,7 @@ export async function findSite({
   const cached = cache.get(cacheKey)
   if (cached && cached.expires > Date.now()) return cached.site
   const [site] = await db
-    .select({
-      id: sites.id,
-      name: sites.name,
-      publicKey: sites.publicKey,
-      allowedOrigins: sites.allowedOrigins,
-      isDefault: sites.isDefault,
-    })
+    .select(siteColumns)
     .from(sites)
     .where(publicKey ? eq(sites.publicKey, publicKey) : eq(sites.isDefault, true))
   cache.set(cacheKey, { site, expires: Date.now() + TTL_MS })

@@ -5,6 +5,7 @@ import type { Database } from '../db/client'
 import { apiKeys, sealingKeys, settingsAudit, sites, webhooks } from '../db/schema'
 import { getEnv } from '../env'
 import { recordSealingKeys } from '../sealing/record-sealing-keys'
+import { siteColumns } from './find-site'
 
 /** Changes to a site's sealing keys listed with it, newest first. */
 const SEALING_KEY_CHANGES = 5
@@ -37,16 +38,7 @@ export async function listSites({
     .where(like(settingsAudit.key, `${auditPrefix}%`))
     .as('ranked')
   const [siteRows, keyRows, webhookRows, sealingKeyRows, changeRows] = await Promise.all([
-    db
-      .select({
-        id: sites.id,
-        name: sites.name,
-        publicKey: sites.publicKey,
-        allowedOrigins: sites.allowedOrigins,
-        isDefault: sites.isDefault,
-      })
-      .from(sites)
-      .orderBy(desc(sites.isDefault), asc(sites.createdAt)),
+    db.select(siteColumns).from(sites).orderBy(desc(sites.isDefault), asc(sites.createdAt)),
     db
       .select({
         siteId: apiKeys.siteId,
