@@ -1,38 +1,28 @@
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { POST as identify } from '@/app/api/v1/identify/route'
 import { createApiKey } from '@/server/api/create-api-key'
-import { revokeApiKey } from '@/server/api/revoke-api-key'
 import { getDb, queryRows } from '@/server/db/client'
 import { createSite } from '@/server/sites/create-site'
-import { syntheticDevice } from '../../../tests/support/synthetic-devices'
+import {
+  apiBase as base,
+  identifyOn as identifyWith,
+  params,
+  type TwoSites,
+  twoSitesWithKeys,
+} from '../../../tests/support/server-api-fixtures'
 import { GET as getEvent, PATCH as updateEvent } from './events/[event_id]/route'
 import { GET as searchEvents } from './events/route'
 import { DELETE as deleteVisitor } from './visitors/[visitor_id]/route'
 
-const base = 'http://127.0.0.1:3000'
-let siteA: { publicKey: string; id: string }
-let siteB: { publicKey: string; id: string }
+let siteA: TwoSites['siteA']
+let siteB: TwoSites['siteB']
 let keyA: string
 let keyB: string
 let revokedKey: string
 
-async function identifyOn(
-  siteKey: string,
-  seed: number,
-  extra: Record<string, unknown> = {},
-  ip = '192.0.2.9',
-) {
-  const response = await identify(
-    new Request(`${base}/api/v1/identify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-      body: JSON.stringify({ components: syntheticDevice(seed), siteKey, ...extra }),
-    }),
-  )
-  expect(response.status).toBe(200)
-  return (await response.json()) as { requestId: string; visitorId: string }
-}
+/** Every /v4 test's identifications come from one address unless it says otherwise. */
+const identifyOn = (siteKey: string, seed: number, extra: Record<string, unknown> = {}, ip = '192.0.2.9') =>
+  identifyWith(siteKey, seed, extra, ip)
 
 function call(path: string, key: string | undefined, init: { method?: string; body?: string } = {}) {
   return new Request(`${base}${path}`, {
@@ -45,7 +35,6 @@ function call(path: string, key: string | undefined, init: { method?: string; bo
   })
 }
 
-const params = <T>(value: T) => ({ params: Promise.resolve(value) })
 const read = (eventId: string, key = keyA, query = '') =>
   getEvent(call(`/v4/events/${eventId}${query}`, key), params({ event_id: eventId }))
 const patch = (eventId: string, body: unknown, key = keyA) =>
@@ -68,14 +57,7 @@ async function expectError(response: Response, status: number, code: string) {
 }
 
 beforeAll(async () => {
-  const db = await getDb()
-  siteA = await createSite({ db, name: 'Shop A', allowedOrigins: [] })
-  siteB = await createSite({ db, name: 'Shop B', allowedOrigins: [] })
-  keyA = (await createApiKey({ db, siteId: siteA.id, name: 'back end' })).key
-  keyB = (await createApiKey({ db, siteId: siteB.id, name: 'back end' })).key
-  const revoked = await createApiKey({ db, siteId: siteA.id, name: 'old' })
-  await revokeApiKey({ db, id: revoked.id })
-  revokedKey = revoked.key
+  ;({ siteA, siteB, keyA, keyB, revokedKey } = await twoSitesWithKeys(await getDb()))
 })
 
 describe('/v4 authorisation', () => {

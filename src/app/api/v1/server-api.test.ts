@@ -1,50 +1,30 @@
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createApiKey } from '@/server/api/create-api-key'
-import { revokeApiKey } from '@/server/api/revoke-api-key'
 import { getDb, queryRows } from '@/server/db/client'
-import { createSite } from '@/server/sites/create-site'
-import { syntheticDevice } from '../../../../tests/support/synthetic-devices'
+import {
+  apiBase as base,
+  identifyOn,
+  params,
+  type TwoSites,
+  twoSitesWithKeys,
+} from '../../../../tests/support/server-api-fixtures'
 import { GET as getEvent } from './events/[requestId]/route'
 import { GET as searchEvents } from './events/route'
-import { POST as identify } from './identify/route'
 import { GET as openApi } from './openapi.json/route'
 import { DELETE as deleteVisitor, GET as getVisitor } from './visitors/[visitorId]/route'
 
-const base = 'http://127.0.0.1:3000'
-let siteA: { publicKey: string; id: string }
-let siteB: { publicKey: string; id: string }
+let siteA: TwoSites['siteA']
+let siteB: TwoSites['siteB']
 let keyA: string
 let keyB: string
 let revokedKey: string
-
-async function identifyOn(siteKey: string, seed: number, extra: Record<string, unknown> = {}) {
-  const response = await identify(
-    new Request(`${base}/api/v1/identify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${seed % 250}` },
-      body: JSON.stringify({ components: syntheticDevice(seed), siteKey, ...extra }),
-    }),
-  )
-  expect(response.status).toBe(200)
-  return (await response.json()) as { requestId: string; visitorId: string }
-}
 
 function authorised(path: string, key?: string, method = 'GET') {
   return new Request(`${base}${path}`, { method, headers: key ? { authorization: `Bearer ${key}` } : {} })
 }
 
-const params = <T>(value: T) => ({ params: Promise.resolve(value) })
-
 beforeAll(async () => {
-  const db = await getDb()
-  siteA = await createSite({ db, name: 'Shop A', allowedOrigins: [] })
-  siteB = await createSite({ db, name: 'Shop B', allowedOrigins: [] })
-  keyA = (await createApiKey({ db, siteId: siteA.id, name: 'back end' })).key
-  keyB = (await createApiKey({ db, siteId: siteB.id, name: 'back end' })).key
-  const revoked = await createApiKey({ db, siteId: siteA.id, name: 'old' })
-  await revokeApiKey({ db, id: revoked.id })
-  revokedKey = revoked.key
+  ;({ siteA, siteB, keyA, keyB, revokedKey } = await twoSitesWithKeys(await getDb()))
 })
 
 describe('Server API authorisation', () => {
