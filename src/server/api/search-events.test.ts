@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
-import type { DatabaseHandle } from '../db/client'
-import { type Engine, openTestDatabase } from '../db/test-database'
+import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { readEventContexts } from '../fingerprint/read-fingerprint-events'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { createSite } from '../sites/create-site'
 import { searchEvents } from './search-events'
 import { updateEvent } from './update-event'
 
-const postgresUrl = inject('postgresUrl')
-const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
-
-describe.each(engines)('the search filters of both faces on %s', (engine) => {
-  let handle: DatabaseHandle
-  beforeAll(async () => {
-    handle = await openTestDatabase(engine, postgresUrl)
-  })
-  afterAll(() => handle.close())
-
+describeOnEachEngine('the search filters of both faces', (handle) => {
   it('matches IP ranges, reading addresses that are not addresses as no match', async () => {
     const db = handle.db
     const site = await createSite({ db, name: 'Shop', allowedOrigins: [] })

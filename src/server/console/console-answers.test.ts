@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { z } from 'zod'
 import {
   CreatedApiKey,
@@ -18,10 +18,10 @@ import { DeviceReport } from '@/contracts/device'
 import { EventPage } from '@/contracts/server-api'
 import { defaultSignupPolicy } from '@/contracts/signup-policy'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
+import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { createApiKey } from '../api/create-api-key'
-import type { Database, DatabaseHandle } from '../db/client'
+import type { Database } from '../db/client'
 import { accounts, events, signupDecisions, webhookDeliveries } from '../db/schema'
-import { type Engine, openTestDatabase } from '../db/test-database'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { readDeviceReport } from '../identification/read-device-report'
 import { createSealingKey } from '../sealing/create-sealing-key'
@@ -36,8 +36,6 @@ import { findVisitorId, readVisitorPanel } from './look-up-visitor'
 import { readOverview } from './read-overview'
 import { readPolicyWithAudit } from './read-policy-with-audit'
 
-const postgresUrl = inject('postgresUrl')
-const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
 const IP = '198.51.100.7'
 const ISO_MOMENT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 
@@ -99,13 +97,7 @@ async function addDelivery(db: Database, webhookId: string, delivered: boolean) 
   })
 }
 
-describe.each(engines)('console answers on %s', (engine) => {
-  let handle: DatabaseHandle
-  beforeAll(async () => {
-    handle = await openTestDatabase(engine, postgresUrl)
-  })
-  afterAll(() => handle.close())
-
+describeOnEachEngine('console answers', (handle) => {
   it('are exactly their contracts when a thing is created', async () => {
     const { db } = handle
     const site = await createSite({ db, name: 'Shop', allowedOrigins: ['https://shop.example'] })

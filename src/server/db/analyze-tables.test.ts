@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { openTestDatabase } from '../../../tests/support/test-database'
 import { analyzeChangedTables } from './analyze-tables'
 import { queryRows } from './client'
-import { openTestDatabase } from './test-database'
 
 // The embedded database has no autovacuum; analyzeChangedTables keeps its planner statistics.
 describe('analyzeChangedTables on the embedded database', () => {

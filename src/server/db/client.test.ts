@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, describe, expect, inject, it } from 'vitest'
+import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { readSetting } from '../settings/read-setting'
 import { writeSetting } from '../settings/write-setting'
 import { openDatabase, queryRows } from './client'
-import { type Engine, openTestDatabase } from './test-database'
 
 const postgresUrl = inject('postgresUrl')
 const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']

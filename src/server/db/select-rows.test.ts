@@ -1,13 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { type DatabaseHandle, selectRows } from './client'
 import { events, rateLimits, sites } from './schema'
-import { type Engine, openTestDatabase } from './test-database'
-
-const postgresUrl = inject('postgresUrl')
-const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -49,13 +46,7 @@ describe('raw row types', () => {
   })
 })
 
-describe.each(engines)('selectRows on %s', (engine) => {
-  let handle: DatabaseHandle
-  beforeAll(async () => {
-    handle = await openTestDatabase(engine, postgresUrl)
-  })
-  afterAll(() => handle.close())
-
+describeOnEachEngine('selectRows', (handle) => {
   it('names each field after its key, columns and typed expressions alike', async () => {
     const { db } = handle
     await db

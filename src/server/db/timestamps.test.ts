@@ -1,12 +1,10 @@
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type DatabaseHandle, queryRows, selectRows } from './client'
+import { describe, expect, it } from 'vitest'
+import { describeOnEachEngine } from '../../../tests/support/test-database'
+import { queryRows, selectRows } from './client'
 import { settings } from './schema'
 import { toIsoTimestamp } from './schema/timestamptz'
-import { type Engine, openTestDatabase } from './test-database'
 
-const postgresUrl = inject('postgresUrl')
-const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
 const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 
 describe('toIsoTimestamp', () => {
@@ -22,13 +20,7 @@ describe('toIsoTimestamp', () => {
   })
 })
 
-describe.each(engines)('timestamps on %s', (engine) => {
-  let handle: DatabaseHandle
-  beforeAll(async () => {
-    handle = await openTestDatabase(engine, postgresUrl)
-  })
-  afterAll(() => handle.close())
-
+describeOnEachEngine('timestamps', (handle) => {
   it('read as ISO 8601 through the typed builder and through raw SQL alike', async () => {
     const { db } = handle
     await db.insert(settings).values({ key: 'moment', value: 1, updatedAt: '2026-11-24T15:00:02.947Z' })

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
+import { openTestDatabase } from '../../../tests/support/test-database'
 import { type DatabaseHandle, queryRows } from '../db/client'
-import { openTestDatabase } from '../db/test-database'
 import { handle } from '../http/respond'
 import { identifyVisitor } from './identify-visitor'
 

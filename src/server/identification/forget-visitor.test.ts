@@ -1,20 +1,11 @@
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type DatabaseHandle, queryRows } from '../db/client'
-import { type Engine, openTestDatabase } from '../db/test-database'
+import { expect, it } from 'vitest'
+import { describeOnEachEngine } from '../../../tests/support/test-database'
+import { queryRows } from '../db/client'
 import { seedPersonalData, tablesContaining } from '../db/test-personal-data'
 import { forgetVisitor } from './forget-visitor'
 
-const postgresUrl = inject('postgresUrl')
-const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
-
-describe.each(engines)('forgetVisitor on %s', (engine) => {
-  let handle: DatabaseHandle
-  beforeAll(async () => {
-    handle = await openTestDatabase(engine, postgresUrl)
-  })
-  afterAll(() => handle.close())
-
+describeOnEachEngine('forgetVisitor', (handle) => {
   it("leaves none of the visitor's personal data in any table, and only that visitor's", async () => {
     const person = await seedPersonalData(handle.db, 80)
     const bystander = await seedPersonalData(handle.db, 81)

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { ComponentResult, IdentifyRequest } from '@/contracts/identify'
 import { asComponents, realisticDevice } from '../../../tests/support/realistic-devices'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
+import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { type DatabaseHandle, openDatabase, queryRows } from '../db/client'
-import { type Engine, openTestDatabase } from '../db/test-database'
 import { identifyVisitor } from './identify-visitor'
 
 const postgresUrl = inject('postgresUrl')

@@ -1,23 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { DatabaseHandle } from '../db/client'
-import { type Engine, openTestDatabase } from '../db/test-database'
+import { expect, it } from 'vitest'
+import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { tablesContaining } from '../db/test-personal-data'
 import { createSite } from '../sites/create-site'
 import { createSealingKey } from './create-sealing-key'
 import { clearSealingKeyCache, findSealingKey } from './find-sealing-key'
 import { removeSealingKey } from './remove-sealing-key'
 
-const postgresUrl = inject('postgresUrl')
-const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
-
-describe.each(engines)('sealing keys on %s', (engine) => {
-  let handle: DatabaseHandle
-  beforeAll(async () => {
-    handle = await openTestDatabase(engine, postgresUrl)
-  })
-  afterAll(() => handle.close())
-
+describeOnEachEngine('sealing keys', (handle) => {
   it('keep no readable copy in the database when TESSERA_ENCRYPTION_KEY is set', async () => {
     const db = handle.db
     const encryptionKey = randomBytes(32)

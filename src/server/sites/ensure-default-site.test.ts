@@ -1,20 +1,11 @@
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type DatabaseHandle, queryRows } from '../db/client'
-import { type Engine, openTestDatabase } from '../db/test-database'
+import { expect, it } from 'vitest'
+import { describeOnEachEngine } from '../../../tests/support/test-database'
+import { queryRows } from '../db/client'
 import { ensureDefaultSite } from './ensure-default-site'
 import { clearSiteCache, findSite } from './find-site'
 
-const postgresUrl = inject('postgresUrl')
-const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
-
-describe.each(engines)('the default site on %s', (engine) => {
-  let handle: DatabaseHandle
-  beforeAll(async () => {
-    handle = await openTestDatabase(engine, postgresUrl)
-  })
-  afterAll(() => handle.close())
-
+describeOnEachEngine('the default site', (handle) => {
   it('is created once, keeps its key and gains configured origins', async () => {
     const first = await ensureDefaultSite({ db: handle.db, origins: ['https://shop.example'] })
     expect(first.publicKey).toMatch(/^pk_[\w-]{16}$/)
