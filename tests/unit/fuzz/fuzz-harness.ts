@@ -341,3 +341,16 @@ export function itFuzzesEach(endpoints: readonly FuzzEndpoint[]): void {
     )
   }
 }
+
+/** Any of the values a test has stored so far (IDs, cursors), picked by index. */
+export const known = (list: () => string[]) => fc.nat().map((index) => list()[index % list().length] ?? '')
+
+/** A secret key's Authorization header: the valid key most of the time (to reach the parsing), else a wrong or malformed one. */
+export const bearerMostlyOf = (key: () => string) =>
+  fc
+    .oneof(
+      { weight: 4, arbitrary: fc.constant('') },
+      { weight: 1, arbitrary: edge.text.map((junk) => `sk_${junk}`) },
+      { weight: 1, arbitrary: edge.text },
+    )
+    .map((junk) => ({ authorization: headerSafe(junk ? `Bearer ${junk}` : `Bearer ${key()}`) }))

@@ -8,23 +8,14 @@ import { createApiKey } from '@/server/api/create-api-key'
 import { getDb } from '@/server/db/client'
 import { createSite } from '@/server/sites/create-site'
 import { syntheticDevice } from '../../support/synthetic-devices'
-import { edge, type FuzzEndpoint, headerSafe, itFuzzesEach, route } from './fuzz-harness'
+import { bearerMostlyOf, edge, type FuzzEndpoint, itFuzzesEach, known, route } from './fuzz-harness'
 
 let key = ''
 let requestIds: string[] = []
 let visitorIds: string[] = []
 let cursors: string[] = []
 
-const known = (list: () => string[]) => fc.nat().map((index) => list()[index % list().length] ?? '')
-
-/** The site's key most of the time (to reach the parsing), else a wrong or malformed one. */
-const authorization = fc
-  .oneof(
-    { weight: 4, arbitrary: fc.constant('') },
-    { weight: 1, arbitrary: edge.text.map((junk) => `sk_${junk}`) },
-    { weight: 1, arbitrary: edge.text },
-  )
-  .map((junk) => ({ authorization: headerSafe(junk ? `Bearer ${junk}` : `Bearer ${key}`) }))
+const authorization = bearerMostlyOf(() => key)
 
 const isoDate = fc
   .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
