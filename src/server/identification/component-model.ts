@@ -14,7 +14,8 @@ import type { SourceName } from '@/agent/sources'
  * - `closeShare`: of those changes, the share that keep most of the value's structure (a font
  *   added, a version bumped), so a close value is weak counter-evidence, not a disagreement.
  * - `commonness`: how common a typical value is among devices, before statistics exist.
- * - `closeChance`: how likely another device's value is close to this one without being equal.
+ * - `closeChance`: how likely another device's value is close to this one without being equal,
+ *   before the look-alikes of a request say how common close values are (closeRatesAmong).
  * - `twinDifference`: how often two machines of one kind (same model, same image: a fleet)
  *   differ in this facet. A difference weighed against this rather than against the whole
  *   population tells "the same device, changed" from "its twin" (see twinBits).
@@ -77,9 +78,10 @@ export const facets = {
     closeChance: 0.05,
     twinDifference: 0.3,
   },
-  // Page zoom (Ctrl +/-) and a window moved to another display change the pixel ratio.
+  // Page zoom (Ctrl +/-) and a window moved to another display change the pixel ratio, and with it
+  // the measured widths of text (glyphs are fitted to device pixels): they change together.
   zoom: {
-    members: ['devicePixelRatio'],
+    members: ['devicePixelRatio', 'fontPreferences'],
     changeRate: 0.1,
     closeShare: 0,
     commonness: 0.4,
@@ -130,7 +132,7 @@ export const facets = {
   },
   // Canvas text is drawn with the installed fonts: a font change often changes it too.
   rendering: {
-    members: ['fonts', 'fontPreferences', 'canvas'],
+    members: ['fonts', 'canvas'],
     changeRate: 0.08,
     closeShare: 0.9,
     commonness: 0.05,

@@ -9,6 +9,7 @@ import { type FingerprintProfile, profileComponents } from './fingerprint-profil
 import { addressBits, type Candidate, matchVisitor, networkOf } from './match-visitor'
 import { learnedRates } from './population'
 import type { Population } from './score-evidence'
+import { closeRatesAmong, compareFacets } from './score-evidence'
 
 const profile = (values: Device): FingerprintProfile => profileComponents(asComponents(values))
 
@@ -68,14 +69,21 @@ const changes: Record<string, (values: Device) => Device> = {
     ...values,
     colorScheme: values.colorScheme === 'dark' ? 'light' : 'dark',
   }),
-  'page zoomed': (values) => ({ ...values, devicePixelRatio: Number(values.devicePixelRatio) * 1.25 }),
+  // Glyphs are fitted to device pixels: measured text widths move with the pixel ratio.
+  'page zoomed': (values) => ({
+    ...values,
+    devicePixelRatio: Number(values.devicePixelRatio) * 1.25,
+    fontPreferences: {
+      default: Number((values.fontPreferences as { default: number }).default) - 1.48,
+      mono: 598,
+    },
+  }),
   'canvas text rendered differently': (values) => ({
     ...values,
     canvas: { ...(values.canvas as Record<string, Json>), text: 'another text rendering' },
   }),
 }
 const pairs: [string, string][] = [
-  ['time zone', 'language added'],
   ['browser version bump', 'another monitor'],
   ['font added', 'canvas text rendered differently'],
 ]
@@ -101,6 +109,26 @@ describe('matchVisitor without a token', () => {
       expect(found.length / stored.length).toBeGreaterThanOrEqual(0.75)
     })
   }
+
+  it('weighs a close value by how many look-alikes hold one: travel and a language added', () => {
+    // Here a fifth of the other devices share the language list's primary language, so a list
+    // grown by one language is close to theirs too: that is weak evidence, and with the time zone
+    // also changed the device is often answered new. It is taken for another device only where that
+    // one differs from it in nothing but the home time zone (2 of 298): then both fit the trip.
+    const travelled = (values: Device) =>
+      (changes['language added'] as (v: Device) => Device)(
+        (changes['time zone'] as (v: Device) => Device)(values),
+      )
+    const results = stored.map((entry) => ({ entry, result: match(travelled(entry.values)) }))
+    const wrong = results.filter(
+      ({ entry, result }) => result.method === 'fingerprint' && result.visitorId !== entry.id,
+    )
+    expect(wrong.length / stored.length).toBeLessThanOrEqual(0.01)
+    const locale = results.map(({ result }) =>
+      result.evidence?.facets.find((facet) => facet.facet === 'locale'),
+    )
+    expect(locale.every((facet) => facet?.level === 'close' && facet.bits < 0)).toBe(true)
+  })
 
   it('keeps twins apart: the same machine with a rarely changing setting different', () => {
     const twins = stored.map((entry) => ({
@@ -301,5 +329,27 @@ describe('the client address as evidence', () => {
   it('groups IPv6 addresses by /56', () => {
     expect(networkOf('2001:db8:1:2a00::1')).toBe(networkOf('2001:db8:1:2aff::9'))
     expect(networkOf('2001:db8:1:2b00::1')).not.toBe(networkOf('2001:db8:1:2a00::1'))
+  })
+})
+
+describe('closeRatesAmong: how often a look-alike holds a close value', () => {
+  const current = profile(device(7))
+  const withFonts = (fonts: string[]) => ({ ...profile({ ...device(7), fonts }), previous: {} })
+  const closeFonts = ['DejaVu Sans', 'Liberation Sans', 'Noto Sans', 'Cantarell']
+
+  it('leaves each candidate out of its own estimate and leans on the default without look-alikes', () => {
+    const alone = compareFacets(current, withFonts(closeFonts))
+    const rate = closeRatesAmong([alone])(alone)
+    expect(rate('rendering')).toBeCloseTo(0.05) // the model's default: no other candidate
+  })
+
+  it('rises with the share of other candidates that are close', () => {
+    const mine = compareFacets(current, withFonts(closeFonts))
+    const others = Array.from({ length: 8 }, () => compareFacets(current, withFonts(closeFonts)))
+    const strangers = Array.from({ length: 8 }, () => compareFacets(current, withFonts(['Nobody else'])))
+    const crowded = closeRatesAmong([mine, ...others])(mine)('rendering')
+    const sparse = closeRatesAmong([mine, ...strangers])(mine)('rendering')
+    expect(crowded).toBeCloseTo((8 + 4 * 0.05) / (8 + 4))
+    expect(sparse).toBeCloseTo((4 * 0.05) / (8 + 4))
   })
 })

@@ -1,5 +1,12 @@
 import type { FingerprintProfile } from './fingerprint-profile'
-import { type Evidence, type Population, type StoredProfile, scoreEvidence } from './score-evidence'
+import {
+  closeRatesAmong,
+  compareFacets,
+  type Evidence,
+  type Population,
+  type StoredProfile,
+  scoreEvidence,
+} from './score-evidence'
 
 export interface Candidate {
   visitorId: string
@@ -108,8 +115,11 @@ export function matchVisitor({
   context: MatchContext
 }): Match {
   const size = Math.max(population.visitors, MIN_POPULATION)
-  const scored = candidates.map((candidate) => {
-    const fingerprint = scoreEvidence(current, candidate.profile, population)
+  const comparisons = candidates.map((candidate) => compareFacets(current, candidate.profile))
+  const closeRates = closeRatesAmong(comparisons)
+  const scored = candidates.map((candidate, index) => {
+    const compared = comparisons[index] ?? []
+    const fingerprint = scoreEvidence(current, candidate.profile, population, closeRates(compared), compared)
     // The address only supports what the fingerprint already suggests.
     const contextBits = fingerprint.bits > 0 ? addressBits(context, candidate, size) : 0
     const twinBits = fingerprint.twinBits + twinAddressBits(context, candidate, size)

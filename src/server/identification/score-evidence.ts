@@ -68,7 +68,7 @@ function commonness(population: Population, name: string, digest: string, prior:
   return Math.min(1, (sharing + PRIOR_VISITORS * prior) / (others + PRIOR_VISITORS))
 }
 
-interface FacetComparison {
+export interface FacetComparison {
   facet: FacetName
   level: Level
   members: { name: string; digest: string; level: Level }[]
@@ -107,11 +107,14 @@ export function scoreEvidence(
   current: FingerprintProfile,
   stored: StoredProfile,
   population: Population,
+  /** How likely another device's value is close (see closeRatesAmong); the model's default otherwise. */
+  closeChance: (facet: FacetName) => number = (facet) => facets[facet].closeChance,
+  compared: FacetComparison[] = compareFacets(current, stored),
 ): Evidence {
   let bits = 0
   let twinBits = 0
   const evidence: FacetEvidence[] = []
-  for (const { facet, level, members } of compareFacets(current, stored)) {
+  for (const { facet, level, members } of compared) {
     const model = facets[facet]
     let rarest = 1
     for (const member of members) {
@@ -137,12 +140,12 @@ export function scoreEvidence(
         twinBits += Math.log2(change / twin)
         break
       case 'close':
-        facetBits = Math.log2((change * close) / Math.max(model.closeChance, 0.01))
+        facetBits = Math.log2((change * close) / Math.max(closeChance(facet), 0.01))
         twinBits += Math.log2((change * close) / (twin * TWIN_CLOSE_SHARE))
         break
       case 'different':
         facetBits = Math.log2(
-          (change * Math.max(1 - close, 0.05)) / Math.max(1 - rarest - model.closeChance, 0.05),
+          (change * Math.max(1 - close, 0.05)) / Math.max(1 - rarest - closeChance(facet), 0.05),
         )
         twinBits += Math.log2((change * Math.max(1 - close, 0.05)) / (twin * (1 - TWIN_CLOSE_SHARE)))
         break
@@ -151,4 +154,34 @@ export function scoreEvidence(
     evidence.push({ facet, level, bits: facetBits })
   }
   return { bits, twinBits, facets: evidence }
+}
+
+/** How much a facet's prior close chance weighs against what the look-alikes show, in candidates. */
+const LOOK_ALIKE_PRIOR = 4
+
+/**
+ * How likely another device's value is close to this one without being equal, per facet, learned
+ * from the look-alikes blocking found for this request (record linkage estimates its u-probabilities
+ * on the blocked pairs): where many other devices hold a close font set or language list, a close
+ * one says little. Each candidate is left out of its own estimate; the model's default weighs as
+ * LOOK_ALIKE_PRIOR candidates.
+ */
+export function closeRatesAmong(comparisons: readonly FacetComparison[][]) {
+  const closeCounts = new Map<FacetName, number>()
+  const compared = new Map<FacetName, number>()
+  for (const comparison of comparisons) {
+    for (const { facet, level } of comparison) {
+      compared.set(facet, (compared.get(facet) ?? 0) + 1)
+      if (level === 'close') closeCounts.set(facet, (closeCounts.get(facet) ?? 0) + 1)
+    }
+  }
+  return (own: FacetComparison[]) => {
+    const ownLevel = new Map(own.map(({ facet, level }) => [facet, level]))
+    return (facet: FacetName) => {
+      const others = (compared.get(facet) ?? 0) - (ownLevel.has(facet) ? 1 : 0)
+      const close = (closeCounts.get(facet) ?? 0) - (ownLevel.get(facet) === 'close' ? 1 : 0)
+      const prior = facets[facet].closeChance
+      return (close + LOOK_ALIKE_PRIOR * prior) / (others + LOOK_ALIKE_PRIOR)
+    }
+  }
 }
