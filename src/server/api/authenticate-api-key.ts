@@ -1,5 +1,5 @@
 import 'server-only'
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Database } from '../db/client'
 import { apiKeys, sites } from '../db/schema'
 import { HttpError } from '../http/errors'
@@ -35,5 +35,15 @@ export async function authenticateApiKey(db: Database, request: Request): Promis
     throw new HttpError('unauthorized', 'This API key is unknown or was revoked.')
   }
   await consumeRateLimit({ db, limit: API_LIMIT, key: parsed.id })
+  // "Last used" in the console: written at most once a minute per key, not on every request.
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`now()` })
+    .where(
+      and(
+        eq(apiKeys.id, parsed.id),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`)),
+      ),
+    )
   return { keyId: parsed.id, siteId: row.siteId, sitePublicKey: row.sitePublicKey }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { createApiKey } from '@/server/api/create-api-key'
 import { getDb, queryRows } from '@/server/db/client'
 import {
   apiBase as base,
@@ -171,6 +172,25 @@ describe('GET /api/v1/events/{requestId}', () => {
   it('answers 404 for an unknown request ID', async () => {
     const response = await getEvent(authorised('/api/v1/events/nope', keyA), params({ requestId: 'nope' }))
     expect(response.status).toBe(404)
+  })
+
+  it('records when a key was last used, for the console', async () => {
+    const db = await getDb()
+    const { id, key } = await createApiKey({ db, siteId: siteB.id, name: 'reporting' })
+    const lastUsed = async () =>
+      (
+        await queryRows<{ at: string | null }>(
+          db,
+          sql`select last_used_at as at from api_keys where id = ${id}`,
+        )
+      )[0]?.at
+    expect(await lastUsed()).toBeNull()
+    await getEvent(authorised('/api/v1/events/nope', key), params({ requestId: 'nope' }))
+    const first = await lastUsed()
+    expect(first).toEqual(expect.any(String))
+    // Within the minute, a second call writes nothing.
+    await getEvent(authorised('/api/v1/events/nope', key), params({ requestId: 'nope' }))
+    expect(await lastUsed()).toBe(first)
   })
 })
 
