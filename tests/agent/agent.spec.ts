@@ -103,3 +103,28 @@ test('isolates a throwing and a hanging source in the browser, within the deadli
   expect(components.canvas?.error).toBeUndefined()
   expect(Object.keys(components).length).toBeGreaterThanOrEqual(47)
 })
+
+test('reads fonts and font settings alike on a page with its own web font and styles', async ({ page }) => {
+  // The page loads Inter as a web font and styles its text: that is the page, not the device.
+  const inter = readFileSync('node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2')
+  await page.route('http://agent.test/inter.woff2', (route) =>
+    route.fulfill({ contentType: 'font/woff2', body: inter }),
+  )
+  await page.route('http://agent.test/styled', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html><head><style>
+        @font-face { font-family: 'Inter'; src: url(/inter.woff2) format('woff2'); }
+        body, span, div { font: 22px/2 'Inter', sans-serif; letter-spacing: 2px; }
+      </style></head><body><p>agent</p><script>${agent}</script></body></html>`,
+    }),
+  )
+  await open(page)
+  const plain = await collect(page)
+  await page.goto('http://agent.test/styled')
+  await page.evaluate(() => document.fonts.load("22px 'Inter'"))
+  expect(await page.evaluate(() => document.fonts.check("22px 'Inter'"))).toBe(true)
+  const styled = await collect(page)
+  expect(styled.components.fonts?.value).toEqual(plain.components.fonts?.value)
+  expect(styled.components.fontPreferences?.value).toEqual(plain.components.fontPreferences?.value)
+})

@@ -1,7 +1,11 @@
-/** Widths of one text in the default and generic fonts, and at the minimum font size. */
+/**
+ * Widths of one text in the browser's default and generic fonts, and at its minimum font size:
+ * the user's font settings. Measured from initial styles, so the page's own fonts and sizes do not
+ * leak in and the same device reads alike on any page.
+ */
 export function fontPreferences(): Record<string, number> {
   const holder = document.createElement('div')
-  holder.style.cssText = 'position:absolute;left:-9999px;visibility:hidden;white-space:nowrap'
+  holder.style.cssText = 'all:initial;position:absolute;left:-9999px;visibility:hidden;white-space:nowrap'
   const styles: Record<string, string> = {
     default: '',
     serif: 'font-family:serif',
@@ -12,7 +16,7 @@ export function fontPreferences(): Record<string, number> {
   }
   const spans = Object.entries(styles).map(([name, css]) => {
     const span = document.createElement('span')
-    span.style.cssText = css
+    span.style.cssText = `all:initial;${css}`
     span.textContent = 'a quick brown fox jumps over the lazy dog'
     holder.appendChild(span)
     return [name, span] as const

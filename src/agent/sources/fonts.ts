@@ -1,7 +1,7 @@
 const baseFonts = ['monospace', 'sans-serif'] as const
 
 // Fonts that tell operating systems, office suites and language packs apart.
-const candidates = [
+const allCandidates = [
   'Arial Narrow',
   'Bahnschrift',
   'Calibri',
@@ -48,13 +48,28 @@ const candidates = [
 
 const sample = 'mmMwWLliI0fiflO&1'
 
-/** Installed fonts, by measurement: a font is present when text in it differs from every fallback. */
+/**
+ * Families the page itself loads as web fonts (@font-face): measuring them would find the page, not
+ * the device — Tessera's own pages load Inter, an integrator's page does not.
+ */
+function webFontFamilies(): Set<string> {
+  const families = new Set<string>()
+  document.fonts?.forEach((face) => families.add(face.family.replace(/^['"]|['"]$/g, '').toLowerCase()))
+  return families
+}
+
+/**
+ * Installed fonts, by measurement: a font is present when text in it differs from one of the
+ * fallbacks. Measured away from the page's own styles, so the same device reads alike on any page.
+ */
 export function fonts(): string[] {
+  const webFonts = webFontFamilies()
+  const candidates = allCandidates.filter((font) => !webFonts.has(font.toLowerCase()))
   const holder = document.createElement('div')
-  holder.style.cssText =
-    'position:absolute;left:-9999px;top:0;visibility:hidden;font-size:48px;line-height:normal'
+  holder.style.cssText = 'all:initial;position:absolute;left:-9999px;top:0;visibility:hidden'
   const make = (family: string) => {
     const span = document.createElement('span')
+    span.style.cssText = 'all:initial;font-size:48px;line-height:normal'
     span.style.fontFamily = family
     span.textContent = sample
     holder.appendChild(span)

@@ -24,27 +24,41 @@ export interface ClientOptions {
   fetch?: typeof fetch
 }
 
-/** A refusal from Tessera (4xx/5xx with `{ error: { code, message } }`), or no answer at all. */
+/**
+ * A refusal from Tessera (4xx/5xx with `{ error: { code, message } }`); `unexpected_response` when
+ * something else answered (the endpoint is not Tessera: a first-party proxy's path, a typo);
+ * `network_error` when nothing answered.
+ */
 export class TesseraApiError extends Error {
   override readonly name = 'TesseraApiError'
   /** The HTTP status; 0 when no answer arrived (network error, time-out). */
   readonly status: number
-  readonly code: ErrorCode | 'network_error'
+  readonly code: ErrorCode | 'network_error' | 'unexpected_response'
 
-  constructor(status: number, code: ErrorCode | 'network_error', message: string, options?: ErrorOptions) {
+  constructor(
+    status: number,
+    code: ErrorCode | 'network_error' | 'unexpected_response',
+    message: string,
+    options?: ErrorOptions,
+  ) {
     super(message, options)
     this.status = status
     this.code = code
   }
 }
 
+/** A query whose cursor may be the previous page's `nextCursor` as it is: null on the first page. */
+type PassedBack<Query, Cursor extends keyof Query> = Omit<Query, Cursor> & {
+  [Key in Cursor]?: Query[Key] | null
+}
+
 export interface TesseraClient {
   /** One identification event: what Tessera saw for a `requestId` the browser sent you. */
   getEvent(requestId: string): Promise<Event>
-  /** A visitor's history on your site, newest first. */
-  getVisitor(visitorId: string, query?: VisitorHistoryQuery): Promise<VisitorHistory>
-  /** Your site's events matching every filter given, newest first. */
-  searchEvents(query?: EventSearchQuery): Promise<EventPage>
+  /** A visitor's history on your site, newest first; `before` takes the last page's `nextCursor`, null too. */
+  getVisitor(visitorId: string, query?: PassedBack<VisitorHistoryQuery, 'before'>): Promise<VisitorHistory>
+  /** Your site's events matching every filter given, newest first; `cursor` takes the last page's `nextCursor`, null too. */
+  searchEvents(query?: PassedBack<EventSearchQuery, 'cursor'>): Promise<EventPage>
   /** Deletes the visitor's data on your site; succeeds even when there was none. */
   deleteVisitor(visitorId: string): Promise<void>
 }
@@ -56,16 +70,20 @@ export function createClient({
   timeout = 10_000,
   fetch: fetchImpl = globalThis.fetch,
 }: ClientOptions): TesseraClient {
+  // A missing environment variable should fail here, at start-up, not as a 401 on the first call.
+  if (typeof secretKey !== 'string' || !secretKey.startsWith('sk_'))
+    throw new TypeError('createClient: secretKey must be a secret API key (sk_…) from the console.')
   const base = new URL('/api/v1/', endpoint)
 
   async function call<Result>(
     method: 'GET' | 'DELETE',
     path: string,
-    query: Record<string, string | number | undefined> = {},
+    query: Record<string, string | number | null | undefined> = {},
   ): Promise<Result> {
     const url = new URL(path, base)
     for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined) url.searchParams.set(name, String(value))
+      // A page's `nextCursor: null` passed back means "from the start", as leaving it out does.
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value))
     }
     let response: Response
     try {
@@ -83,11 +101,13 @@ export function createClient({
     const body: unknown = await response.json().catch(() => undefined)
     if (!response.ok) {
       const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error
-      throw new TesseraApiError(
-        response.status,
-        (error?.code as ErrorCode | undefined) ?? 'internal_error',
-        error?.message ?? `Tessera answered HTTP ${response.status}.`,
-      )
+      if (typeof error?.code !== 'string' || typeof error.message !== 'string')
+        throw new TesseraApiError(
+          response.status,
+          'unexpected_response',
+          `${url.origin} answered HTTP ${response.status} without Tessera's error body: is endpoint Tessera's own address?`,
+        )
+      throw new TesseraApiError(response.status, error.code as ErrorCode, error.message)
     }
     return body as Result
   }

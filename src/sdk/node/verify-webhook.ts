@@ -20,11 +20,12 @@ export const WEBHOOK_SIGNATURE_HEADER = 'tessera-signature'
  */
 export function verifyWebhook(
   rawBody: string | Uint8Array,
-  header: string | null | undefined,
-  secret: string,
+  /** As Node.js gives it (`request.headers['tessera-signature']`): a repeated header is refused. */
+  header: string | readonly string[] | null | undefined,
+  secret: string | undefined,
   { toleranceSeconds = 300, now = Date.now() }: VerifyWebhookOptions = {},
 ): boolean {
-  if (!header || !secret) return false
+  if (typeof header !== 'string' || !header || !secret) return false
   const fields = new Map<string, string[]>()
   for (const part of header.split(',')) {
     const separator = part.indexOf('=')

@@ -1,6 +1,17 @@
 import 'server-only'
 import { getEnv } from '../env'
 
+/**
+ * Set by the front on a request that came in by a public path: it comes from an integrator's page
+ * through the integrator's own server, never from one of Tessera's pages. A client's own is dropped.
+ */
+export const PUBLIC_PATH_HEADER = 'x-tessera-public-path'
+
+/** Whether the front saw this request arrive by a public path (see PUBLIC_PATH_HEADER). */
+export function cameByPublicPath(request: Request): boolean {
+  return request.headers.get(PUBLIC_PATH_HEADER) === '1'
+}
+
 /** Tessera's own paths: a public path may neither be one nor lie under one. */
 const RESERVED = ['/_next', '/api', '/frame', '/registration', '/device-fingerprint', '/agent.js']
 

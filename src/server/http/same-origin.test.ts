@@ -62,3 +62,21 @@ describe('requireSameOrigin and requireAllowedOrigin share that rule', () => {
     expect(() => requireAllowedOrigin(shop, ['https://shop.example'])).not.toThrow()
   })
 })
+
+describe('a call that came through an integrator’s server (a public path)', () => {
+  const proxied = (origin: string) =>
+    new Request('http://tessera.test/api/v1/identify', {
+      method: 'POST',
+      // The integrator's proxy passes on what the browser sent: same-origin, for the integrator's page.
+      headers: { origin, 'sec-fetch-site': 'same-origin', 'x-tessera-public-path': '1' },
+    })
+
+  it('counts only the site’s allowed origins, never "one of Tessera’s own pages"', () => {
+    expect(() =>
+      requireAllowedOrigin(proxied('https://shop.example'), ['https://shop.example']),
+    ).not.toThrow()
+    expect(() => requireAllowedOrigin(proxied('https://other.example'), ['https://shop.example'])).toThrow(
+      expect.objectContaining({ code: 'forbidden' }),
+    )
+  })
+})

@@ -2,6 +2,7 @@ import 'server-only'
 import { getEnv } from '../env'
 import { HttpError } from './errors'
 import { requestHost } from './public-origin'
+import { cameByPublicPath } from './public-paths'
 import { trustsProxies } from './trusted-proxies'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -59,10 +60,13 @@ export function requireSameOrigin(request: Request, publicUrl = getEnv().TESSERA
  * The identify call names the calling page's origin; it must be Tessera's own (the device page,
  * /frame) or one of the site's allowed origins, so no other page can store events under a site's
  * key. A request without Origin is not a browser's cross-origin call (a back end, a benchmark).
+ * A call that came through an integrator's server (a public path) is same-origin for the browser,
+ * but its page is the integrator's: only the site's allowed origins count then.
  */
 export function requireAllowedOrigin(request: Request, allowedOrigins: readonly string[]): void {
   const origin = request.headers.get('origin')
-  if (origin === null || allowedOrigins.includes(origin) || isFromOwnPages(request)) return
+  if (origin === null || allowedOrigins.includes(origin)) return
+  if (!cameByPublicPath(request) && isFromOwnPages(request)) return
   throw new HttpError(
     'forbidden',
     'This page’s origin is not allowed for this site key; add it to the site’s allowed origins in the console.',

@@ -5,7 +5,7 @@ import { POST as identify } from '@/app/api/v1/identify/route'
 import { log } from '../log'
 import { forwardClientAddress } from './client-address'
 import { errorBody } from './errors'
-import { canonicalUrl } from './public-paths'
+import { canonicalUrl, PUBLIC_PATH_HEADER } from './public-paths'
 import { baseHeaders, denyFraming } from './security-headers'
 
 type RouteHandler = (request: Request) => Promise<Response>
@@ -34,8 +34,12 @@ export { whenTesseraReady } from '../readiness'
  */
 export function prepareRequest(request: IncomingMessage): void {
   forwardClientAddress(request)
+  delete request.headers[PUBLIC_PATH_HEADER]
   const canonical = canonicalUrl(request.url ?? '/')
-  if (canonical) request.url = canonical
+  if (canonical) {
+    request.url = canonical
+    request.headers[PUBLIC_PATH_HEADER] = '1'
+  }
 }
 
 /**

@@ -129,6 +129,13 @@ describe('POST /api/v1/identify', () => {
       'invalid_request',
     ],
     [
+      'no site key from an integrator’s page (through its server, a public path)',
+      JSON.stringify({ components: syntheticDevice(3) }),
+      { 'x-tessera-public-path': '1', 'sec-fetch-site': 'same-origin', origin: 'https://shop.example' },
+      400,
+      'invalid_request',
+    ],
+    [
       'a form body',
       'components=1',
       { 'content-type': 'application/x-www-form-urlencoded' },

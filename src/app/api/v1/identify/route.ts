@@ -3,6 +3,7 @@ import { getDb } from '@/server/db/client'
 import { clientAddress } from '@/server/http/client-address'
 import { HttpError } from '@/server/http/errors'
 import { parseRequest } from '@/server/http/parse-request'
+import { cameByPublicPath } from '@/server/http/public-paths'
 import { handle, json } from '@/server/http/respond'
 import { requireAllowedOrigin } from '@/server/http/same-origin'
 import { identifyVisitor } from '@/server/identification/identify-visitor'
@@ -18,6 +19,9 @@ export const dynamic = 'force-dynamic'
  */
 export const POST = handle(async (request: Request) => {
   const input = await parseRequest(request, IdentifyRequest)
+  // Only Tessera's own pages may leave the site key out (the default site): not an integrator's page.
+  if (!input.siteKey && cameByPublicPath(request))
+    throw new HttpError('invalid_request', 'Pass your site key (siteKey): this call came from your own site.')
   const db = await getDb()
   const site = await findSite({ db, publicKey: input.siteKey })
   if (!site) throw new HttpError('unknown_site')
