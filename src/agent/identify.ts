@@ -91,8 +91,13 @@ export async function identify(options: IdentifyRequestOptions): Promise<Identif
     }),
   })
   const body = await response.json().catch(() => undefined)
-  if (!response.ok)
-    throw new Error(`Tessera: ${body?.error?.message ?? `identification failed (HTTP ${response.status})`}`)
+  if (!response.ok) {
+    // No Tessera error body: something else answered, most often a wrong apiPrefix or proxy route.
+    const where = `${options.endpoint}${apiPrefix}/identify`
+    throw new Error(
+      `Tessera: ${body?.error?.message ?? `identification failed (HTTP ${response.status} from ${where}: check endpoint, apiPrefix and your proxy route)`}`,
+    )
+  }
   const { storedToken: token, ...result } = body as IdentifyResult & { storedToken?: string }
   if (token) await writeToken(token)
   return options.withCollection ? { ...result, collection } : result

@@ -95,14 +95,14 @@ function OriginsForm({ site, onChange }: { site: SiteSummary; onChange: () => Pr
     >
       <FormField
         label="Allowed origins"
-        hint="Pages on these origins may embed Tessera with this key; one per line."
+        hint="Pages on these origins may use this key (through /frame, or through your own server); one per line."
         error={errors.fields.allowedOrigins}
       >
         {(control) => (
           <textarea
             {...control}
             name="allowedOrigins"
-            rows={2}
+            rows={Math.min(Math.max(site.allowedOrigins.length + 1, 3), 10)}
             defaultValue={site.allowedOrigins.join('\n')}
             placeholder="https://shop.example"
           />

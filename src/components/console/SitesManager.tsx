@@ -54,7 +54,7 @@ export function SitesManager({ origin }: { origin: string }) {
         </FormField>
         <FormField label="Allowed origins" hint="One per line." error={errors.fields.allowedOrigins}>
           {(control) => (
-            <textarea {...control} name="allowedOrigins" rows={2} placeholder="https://shop.example" />
+            <textarea {...control} name="allowedOrigins" rows={3} placeholder="https://shop.example" />
           )}
         </FormField>
         {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
