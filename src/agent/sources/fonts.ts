@@ -54,7 +54,9 @@ const sample = 'mmMwWLliI0fiflO&1'
  */
 function webFontFamilies(): Set<string> {
   const families = new Set<string>()
-  document.fonts?.forEach((face) => families.add(face.family.replace(/^['"]|['"]$/g, '').toLowerCase()))
+  document.fonts?.forEach((face) => {
+    families.add(face.family.replace(/^['"]|['"]$/g, '').toLowerCase())
+  })
   return families
 }
 

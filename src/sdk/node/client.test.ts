@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createClient, TesseraApiError } from './client'
+import { createClient } from './client'
 import { verifyWebhook } from './verify-webhook'
 
 /** A fetch that records each URL asked for and answers with `status` and `body`. */
