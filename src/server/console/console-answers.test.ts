@@ -154,6 +154,10 @@ describeOnEachEngine('console answers', (handle) => {
     expectDescribed(WebhookDeliveryList, answer)
     expectIsoMoments(answer)
     expect(answer.deliveries).toHaveLength(2)
+    await expect(listWebhookDeliveries({ db, webhookId: 'wh_unknown' })).rejects.toMatchObject({
+      code: 'not_found',
+      status: 404,
+    })
   })
 
   it('read the sign-up policy with its audit trail', async () => {

@@ -2,9 +2,10 @@ import 'server-only'
 import { desc, eq } from 'drizzle-orm'
 import type { WebhookDeliveryList } from '@/contracts/console'
 import type { Database } from '../db/client'
-import { webhookDeliveries } from '../db/schema'
+import { webhookDeliveries, webhooks } from '../db/schema'
+import { HttpError } from '../http/errors'
 
-/** A webhook's delivery log, newest first (an unknown webhook has none). */
+/** A webhook's delivery log, newest first; an unknown webhook is not_found. */
 export async function listWebhookDeliveries({
   db,
   webhookId,
@@ -14,6 +15,8 @@ export async function listWebhookDeliveries({
   webhookId: string
   limit?: number
 }): Promise<WebhookDeliveryList> {
+  const [webhook] = await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.id, webhookId))
+  if (!webhook) throw new HttpError('not_found', 'No webhook has this ID.')
   const deliveries = await db
     .select({
       id: webhookDeliveries.id,
