@@ -257,6 +257,14 @@ export const partsKinds: Partial<Record<SourceName, PartsKind>> = {
   intlLocale: 'whole',
 }
 
+/**
+ * Collections a person edits an item at a time: installing fonts or a language pack adds members,
+ * uninstalling removes them. One that both gained and lost members changed twice (a family
+ * removed and another added), which is rarer than either change alone. Lists a software update
+ * rewrites in one go (WebGL extensions, plugins, codecs) are not among them.
+ */
+export const editedSets: ReadonlySet<SourceName> = new Set<SourceName>(['fonts', 'languages', 'speechVoices'])
+
 /** Blocking: every group hashes to one indexed key; see blocking-keys.ts. */
 export const blockingGroups: readonly (readonly SourceName[])[] = [
   ['canvas', 'hardwareConcurrency', 'platform', 'mathQuirks'],

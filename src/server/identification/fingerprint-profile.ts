@@ -104,6 +104,14 @@ export function profileComponents(components: Record<string, ComponentResult>): 
 
 /** Share of parts two values have in common (Jaccard), in [0, 1]. */
 export function partsOverlap(left: string, right: string): number {
+  return compareParts(left, right).overlap
+}
+
+/**
+ * How two values' parts compare: their overlap (Jaccard, in [0, 1]), and whether each side holds
+ * a part the other lacks (for a set: whether members were gained, lost, or both).
+ */
+export function compareParts(left: string, right: string) {
   const mine = new Set<string>()
   for (let at = 0; at < left.length; at += PART_WIDTH) mine.add(left.slice(at, at + PART_WIDTH))
   let shared = 0
@@ -113,5 +121,9 @@ export function partsOverlap(left: string, right: string): number {
     if (mine.has(right.slice(at, at + PART_WIDTH))) shared++
   }
   const union = mine.size + theirs - shared
-  return union === 0 ? 0 : shared / union
+  return {
+    overlap: union === 0 ? 0 : shared / union,
+    onlyLeft: mine.size > shared,
+    onlyRight: theirs > shared,
+  }
 }

@@ -5,11 +5,11 @@ import {
   type Device,
   realisticDevice as device,
 } from '../../../tests/support/realistic-devices'
-import { type FingerprintProfile, profileComponents } from './fingerprint-profile'
+import { compareParts, type FingerprintProfile, partsOf, profileComponents } from './fingerprint-profile'
 import { addressBits, type Candidate, matchVisitor, networkOf } from './match-visitor'
 import { learnedRates } from './population'
 import type { Population } from './score-evidence'
-import { closeRatesAmong, compareFacets } from './score-evidence'
+import { closeRatesAmong, compareFacets, scoreEvidence } from './score-evidence'
 
 const profile = (values: Device): FingerprintProfile => profileComponents(asComponents(values))
 
@@ -351,5 +351,67 @@ describe('closeRatesAmong: how often a look-alike holds a close value', () => {
     const sparse = closeRatesAmong([mine, ...strangers])(mine)('rendering')
     expect(crowded).toBeCloseTo((8 + 4 * 0.05) / (8 + 4))
     expect(sparse).toBeCloseTo((4 * 0.05) / (8 + 4))
+  })
+})
+
+describe('set edits: a set that gained and lost members was edited twice', () => {
+  const values = device(7)
+  const fonts = values.fonts as string[]
+  const storedProfile = { ...profile(values), previous: {} }
+  const facetOf = (changed: Device, facet: string) =>
+    scoreEvidence(profile(changed), storedProfile, population).facets.find((entry) => entry.facet === facet)
+
+  it('tells which side of a comparison holds parts the other lacks', () => {
+    const before = partsOf('fonts', ['A', 'B', 'C'])
+    expect(compareParts(partsOf('fonts', ['A', 'B', 'C', 'D']), before)).toEqual({
+      overlap: 3 / 4,
+      onlyLeft: true,
+      onlyRight: false,
+    })
+    expect(compareParts(partsOf('fonts', ['A', 'B']), before)).toMatchObject({
+      onlyLeft: false,
+      onlyRight: true,
+    })
+    expect(compareParts(partsOf('fonts', ['A', 'B', 'D']), before)).toMatchObject({
+      onlyLeft: true,
+      onlyRight: true,
+    })
+  })
+
+  it('weighs a swapped font set as two changes of the facet, a grown or shrunk one as one', () => {
+    expect(fonts.length).toBeGreaterThanOrEqual(3)
+    const grown = facetOf({ ...values, fonts: [...fonts, 'Cantarell'] }, 'rendering')
+    const shrunk = facetOf({ ...values, fonts: fonts.slice(1) }, 'rendering')
+    const swapped = facetOf({ ...values, fonts: [...fonts.slice(1), 'Cantarell'] }, 'rendering')
+    expect([grown?.level, shrunk?.level, swapped?.level]).toEqual(['close', 'close', 'close'])
+    expect(shrunk?.bits).toBeCloseTo(grown?.bits ?? Number.NaN)
+    // Of a device's close changes to such a set, a fifth go both ways.
+    expect((grown?.bits ?? 0) - (swapped?.bits ?? 0)).toBeCloseTo(Math.log2(5))
+  })
+
+  it('still finds the same device after one family was replaced by another', () => {
+    // A set of two with one of them replaced shares a third of its members: no longer close.
+    const larger = stored.filter((entry) => (entry.values.fonts as string[]).length >= 3)
+    const found = larger.filter((entry) => {
+      const replaced = [...(entry.values.fonts as string[]).slice(1), 'Cantarell']
+      const result = match({ ...entry.values, fonts: replaced })
+      return result.method === 'fingerprint' && result.visitorId === entry.id
+    })
+    expect(larger.length).toBeGreaterThan(100)
+    expect(found.length / larger.length).toBeGreaterThanOrEqual(0.97)
+  })
+
+  it('weighs a list a software update rewrites as one change, whichever way it moved', () => {
+    const extensions = ['EXT_a', 'EXT_b', 'EXT_c', 'EXT_d']
+    const withExtensions = (list: string[]): Device => ({ ...values, webglExtensions: list })
+    const before = { ...profile(withExtensions(extensions)), previous: {} }
+    const graphics = (list: string[]) =>
+      scoreEvidence(profile(withExtensions(list)), before, population).facets.find(
+        (entry) => entry.facet === 'graphics',
+      )
+    const grown = graphics([...extensions, 'EXT_e'])
+    const rewritten = graphics([...extensions.slice(1), 'EXT_e'])
+    expect([grown?.level, rewritten?.level]).toEqual(['close', 'close'])
+    expect(rewritten?.bits).toBeCloseTo(grown?.bits ?? Number.NaN)
   })
 })

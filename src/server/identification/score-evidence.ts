@@ -1,5 +1,6 @@
-import { type FacetName, facets } from './component-model'
-import { type FingerprintProfile, partsOverlap } from './fingerprint-profile'
+import type { SourceName } from '@/agent/sources'
+import { editedSets, type FacetName, facets } from './component-model'
+import { compareParts, type FingerprintProfile } from './fingerprint-profile'
 
 /** A stored visitor's profile: the latest fingerprint, plus recent earlier digests of what changed. */
 export interface StoredProfile extends FingerprintProfile {
@@ -44,17 +45,38 @@ export const CLOSE_OVERLAP = 0.5
 const RETURN_SHARE = 0.5
 /** Of the differences between twins, the share that keep the value's structure. */
 const TWIN_CLOSE_SHARE = 0.3
+/**
+ * Of one device's close changes to a set a person edits (editedSets), the share that both add and
+ * remove members (a family replaced by another): most are one install or one uninstall.
+ */
+const TWO_EDITS_SHARE = 0.2
 /** Pseudo-count of the prior commonness against the server's own statistics. */
 const PRIOR_VISITORS = 10
 
-function compareComponent(name: string, current: FingerprintProfile, stored: StoredProfile): Level {
+interface ComponentComparison {
+  level: Level
+  /** A close set that both gained and lost members: two edits at once (see editedSets). */
+  twoEdits: boolean
+}
+
+function compareComponent(
+  name: string,
+  current: FingerprintProfile,
+  stored: StoredProfile,
+): ComponentComparison {
   const digest = current.digests[name]
-  if (digest === stored.digests[name]) return 'exact'
-  if (digest !== undefined && stored.previous[name]?.includes(digest)) return 'previous'
+  if (digest === stored.digests[name]) return { level: 'exact', twoEdits: false }
+  if (digest !== undefined && stored.previous[name]?.includes(digest))
+    return { level: 'previous', twoEdits: false }
   const mine = current.parts[name]
   const theirs = stored.parts[name]
-  if (mine && theirs && partsOverlap(mine, theirs) >= CLOSE_OVERLAP) return 'close'
-  return 'different'
+  if (mine && theirs) {
+    const { overlap, onlyLeft, onlyRight } = compareParts(mine, theirs)
+    if (overlap >= CLOSE_OVERLAP) {
+      return { level: 'close', twoEdits: onlyLeft && onlyRight && editedSets.has(name as SourceName) }
+    }
+  }
+  return { level: 'different', twoEdits: false }
 }
 
 /**
@@ -71,6 +93,8 @@ function commonness(population: Population, name: string, digest: string, prior:
 export interface FacetComparison {
   facet: FacetName
   level: Level
+  /** Whether a close member set changed twice at once (gained and lost members). */
+  twoEdits: boolean
   members: { name: string; digest: string; level: Level }[]
 }
 
@@ -81,17 +105,20 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
   const compared: FacetComparison[] = []
   for (const [facet, model] of facetList) {
     const members: FacetComparison['members'] = []
+    let twoEdits = false
     for (const name of model.members) {
       const digest = current.digests[name]
       if (digest === undefined || stored.digests[name] === undefined) continue
-      members.push({ name, digest, level: compareComponent(name, current, stored) })
+      const member = compareComponent(name, current, stored)
+      members.push({ name, digest, level: member.level })
+      twoEdits ||= member.twoEdits
     }
     if (members.length === 0) continue
     const level = members.reduce<Level>(
       (worst, member) => (LEVELS.indexOf(member.level) > LEVELS.indexOf(worst) ? member.level : worst),
       'exact',
     )
-    compared.push({ facet, level, members })
+    compared.push({ facet, level, twoEdits: level === 'close' && twoEdits, members })
   }
   return compared
 }
@@ -101,7 +128,8 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
  * linkage does (Fellegi–Sunter): per facet, log2 of P(observation | same device) over
  * P(observation | two devices). An agreement counts more the rarer the value (the rarest member
  * stands for the facet: its members are correlated); a disagreement counts less the more often
- * that facet changes for one device. Facets only one side has are left out.
+ * that facet changes for one device, and more when a set was edited both ways at once (a font
+ * removed and another added). Facets only one side has are left out.
  */
 export function scoreEvidence(
   current: FingerprintProfile,
@@ -114,7 +142,7 @@ export function scoreEvidence(
   let bits = 0
   let twinBits = 0
   const evidence: FacetEvidence[] = []
-  for (const { facet, level, members } of compared) {
+  for (const { facet, level, twoEdits, members } of compared) {
     const model = facets[facet]
     let rarest = 1
     for (const member of members) {
@@ -139,10 +167,13 @@ export function scoreEvidence(
         facetBits = Math.log2((change * RETURN_SHARE) / rarest)
         twinBits += Math.log2(change / twin)
         break
-      case 'close':
-        facetBits = Math.log2((change * close) / Math.max(closeChance(facet), 0.01))
+      case 'close': {
+        const edited = change * close * (twoEdits ? TWO_EDITS_SHARE : 1)
+        facetBits = Math.log2(edited / Math.max(closeChance(facet), 0.01))
+        // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
         twinBits += Math.log2((change * close) / (twin * TWIN_CLOSE_SHARE))
         break
+      }
       case 'different':
         facetBits = Math.log2(
           (change * Math.max(1 - close, 0.05)) / Math.max(1 - rarest - closeChance(facet), 0.05),
