@@ -214,6 +214,17 @@ test.describe('first-party serving', () => {
     expect(event.ip).toBe('127.0.0.1')
   })
 
+  test('the console gives the embed snippet for the public paths beside the direct one', async ({ page }) => {
+    await page.goto(`${tessera.url}/`)
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    const firstParty = page.getByRole('figure').filter({ hasText: 'served from your own domain' })
+    await expect(firstParty).toContainText('<script src="/metrics/t.js"></script>')
+    await expect(firstParty).toContainText(`Tessera.load({ siteKey: '${siteKey}', apiPrefix: '/metrics/r' })`)
+    const direct = page.getByRole('figure').filter({ hasText: /^Embed snippetCopy/ })
+    await expect(direct.first()).toContainText(`<script src="${tessera.url}/agent.js"></script>`)
+  })
+
   test('the page identifies under a strict CSP with no violation, first-party', async ({ page }) => {
     const violations = await watchViolations(page)
     await page.goto(`${site.origin}/?csp=strict`)

@@ -3,6 +3,7 @@ import { cookies, headers } from 'next/headers'
 import { Console } from '@/components/console/Console'
 import { readSession, SESSION_COOKIE } from '@/server/console/sessions'
 import { getDb } from '@/server/db/client'
+import { getEnv } from '@/server/env'
 import { ownOrigin } from '@/server/http/public-origin'
 import { ProductPage } from './ProductPage'
 
@@ -13,5 +14,8 @@ export default async function HomePage() {
   const [incoming, jar, db] = await Promise.all([headers(), cookies(), getDb()])
   const origin = ownOrigin({ headers: incoming })
   const operator = await readSession({ db, token: jar.get(SESSION_COOKIE)?.value })
-  return operator ? <Console username={operator.username} origin={origin} /> : <ProductPage origin={origin} />
+  if (!operator) return <ProductPage origin={origin} />
+  const env = getEnv()
+  const publicPaths = { agentPath: env.TESSERA_AGENT_PATH, apiPrefix: env.TESSERA_API_PREFIX }
+  return <Console username={operator.username} origin={origin} publicPaths={publicPaths} />
 }

@@ -3,6 +3,7 @@
 import { usePathname, useRouter, useSearchParams } from 'next/navigation'
 import { AccountMenu } from './AccountMenu'
 import styles from './console.module.css'
+import type { PublicPaths } from './embed-snippet'
 import { Overview } from './Overview'
 import { RecentEvents } from './RecentEvents'
 import { RulesEditor } from './RulesEditor'
@@ -11,7 +12,15 @@ import { SitesManager } from './SitesManager'
 import { VisitorLookup } from './VisitorLookup'
 
 /** The signed-in console: live figures, events, look-up, sites and keys. */
-export function Console({ username, origin }: { username: string; origin: string }) {
+export function Console({
+  username,
+  origin,
+  publicPaths,
+}: {
+  username: string
+  origin: string
+  publicPaths: PublicPaths
+}) {
   const router = useRouter()
   const pathname = usePathname()
   const searchParams = useSearchParams()
@@ -39,7 +48,7 @@ export function Console({ username, origin }: { username: string; origin: string
       <RecentEvents onOpenVisitor={setLookup} />
       <SignupDecisions onOpenVisitor={setLookup} />
       <RulesEditor />
-      <SitesManager origin={origin} />
+      <SitesManager origin={origin} publicPaths={publicPaths} />
     </div>
   )
 }

@@ -9,6 +9,7 @@ import { formatTime } from '../format'
 import { EmptyNote, ErrorNote, SuccessNote } from '../Notes'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { embedSnippets, type PublicPaths } from './embed-snippet'
 import { SealingKeys } from './SealingKeys'
 import { ShownOnce } from './ShownOnce'
 import { useFormAction } from './useFormAction'
@@ -26,11 +27,13 @@ export function splitOrigins(text: string): string[] {
 export function SiteCard({
   site,
   origin,
+  publicPaths,
   encryptedAtRest,
   onChange,
 }: {
   site: SiteSummary
   origin: string
+  publicPaths: PublicPaths
   encryptedAtRest: boolean
   onChange: () => Promise<void>
 }) {
@@ -48,11 +51,7 @@ export function SiteCard({
     }
   }
 
-  const snippet = `<script src="${origin}/agent.js"></script>
-<script type="module">
-  const agent = await Tessera.load({ siteKey: '${site.publicKey}', endpoint: '${origin}' })
-  const { requestId } = await agent.get()
-</script>`
+  const snippets = embedSnippets(site.publicKey, origin, publicPaths)
 
   return (
     <article className={`card ${styles.site}`} aria-labelledby={`site-${site.id}`}>
@@ -66,7 +65,13 @@ export function SiteCard({
       </header>
       {error && <ErrorNote>{error}</ErrorNote>}
       <OriginsForm site={site} onChange={onChange} />
-      <CodeBlock code={snippet} label="Embed snippet" />
+      <CodeBlock code={snippets.direct} label="Embed snippet" />
+      {snippets.firstParty && (
+        <CodeBlock
+          code={snippets.firstParty}
+          label="Embed snippet, served from your own domain (your proxy passes these paths to Tessera)"
+        />
+      )}
       <ApiKeys site={site} run={run} onChange={onChange} />
       <SealingKeys site={site} encryptedAtRest={encryptedAtRest} run={run} />
       <Webhooks site={site} run={run} onChange={onChange} />

@@ -6,12 +6,13 @@ import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import type { PublicPaths } from './embed-snippet'
 import { SiteCard, splitOrigins } from './SiteCard'
 import { useFormAction } from './useFormAction'
 import { usePolling } from './usePolling'
 
 /** Sites (public keys, allowed origins), secret API keys and webhooks. */
-export function SitesManager({ origin }: { origin: string }) {
+export function SitesManager({ origin, publicPaths }: { origin: string; publicPaths: PublicPaths }) {
   const { loaded, reload } = usePolling<SiteList>('/api/console/sites', 60_000)
   const { errors, submit } = useFormAction(['name', 'allowedOrigins'], 'The site could not be created.')
 
@@ -25,6 +26,7 @@ export function SitesManager({ origin }: { origin: string }) {
               key={site.id}
               site={site}
               origin={origin}
+              publicPaths={publicPaths}
               encryptedAtRest={data.sealingKeysEncrypted}
               onChange={reload}
             />
