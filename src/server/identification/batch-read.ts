@@ -20,7 +20,12 @@ const candidateColumns = {
   jobs: sql<number[]>`wanted_visitors.jobs`,
 }
 
-/** Candidates per blocking key: bounds the work per request however many visitors share a key. */
+/**
+ * Candidates per blocking key: bounds the work per request however many visitors share a key.
+ * Candidates are ranked by the keys they share with the request, each weighed by how few visitors
+ * hold it: a device whose change made it look like many others (a font set they share) still has
+ * its own record found by the keys few share, ahead of look-alikes that share many common ones.
+ */
 const CANDIDATES_PER_KEY = 64
 const MAX_CANDIDATES = 16
 /** Events per visitor read for velocity: enough to see a burst, bounded for busy bots. */
@@ -47,15 +52,17 @@ export async function readBatch(
   const rows = await selectRows(
     tx,
     candidateColumns,
-    (select) => sql`with hits as (
-          select wanted.job, hit.visitor_id, count(*) as hits
+    (select) => sql`with found as (
+          select wanted.job, hit.visitor_id, count(*) over (partition by wanted.job, wanted.key) as sharing
           from unnest(${sql.param(keyJobs)}::int[], ${sql.param(keys)}::text[]) as wanted(job, key)
           cross join lateral (
             select visitor_id from visitor_keys where visitor_keys.key = wanted.key limit ${CANDIDATES_PER_KEY}
-          ) as hit
-          group by wanted.job, hit.visitor_id),
+          ) as hit),
+        hits as (
+          select job, visitor_id, sum(1.0 / sharing) as weight from found group by job, visitor_id),
         ranked as (
-          select job, visitor_id, row_number() over (partition by job order by hits desc) as rank from hits),
+          select job, visitor_id, row_number() over (partition by job order by weight desc, visitor_id) as rank
+          from hits),
         picked as (
           select job, visitor_id from ranked where rank <= ${MAX_CANDIDATES}
           union

@@ -155,6 +155,48 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
     expect(home.visitorId).toBe(firsts[0]?.visitorId)
   })
 
+  it('finds a device whose change made it look like many stored devices', async () => {
+    // Other devices that had already removed the same font share the device's new font set and
+    // canvas, and so more of its blocking keys than its own record does: its own record must
+    // still be among the candidates, found by the keys few visitors share.
+    const seed = Array.from({ length: 50 }, (_, at) => 700 + at).find(
+      (at) => (realisticDevice(at).fonts as string[]).length >= 3,
+    )
+    const device = realisticDevice(seed ?? 0)
+    const fonts = (device.fonts as string[]).slice(1)
+    const canvas = { ...(device.canvas as Record<string, string>), text: `removed|${fonts.join()}` }
+    const removed = { ...device, fonts, canvas }
+    const home = { ip: '198.51.100.61', userAgent: 'test' }
+    const first = await identifyVisitor({
+      db: handle.db,
+      input: payload(asComponents(device)),
+      context: home,
+    })
+    const others = new Set<string>()
+    for (let at = 1; at <= 24; at++) {
+      // Elsewhere, in another language, each set up otherwise in a setting one device almost
+      // never changes: 24 distinct visitors, none of them the device.
+      const locale = device.timezone === 'Asia/Dubai' ? 'pt-BR' : 'sv-SE'
+      const other = {
+        ...removed,
+        timezone: device.timezone === 'Asia/Dubai' ? 'Europe/Stockholm' : 'Asia/Dubai',
+        timezoneOffset: device.timezone === 'Asia/Dubai' ? -60 : -240,
+        languages: [locale],
+        intlLocale: { ...(device.intlLocale as Record<string, string>), locale },
+        monochrome: at,
+      }
+      const stored = await identifyVisitor({
+        db: handle.db,
+        input: payload(asComponents(other)),
+        context: { ip: `192.0.2.${at}`, userAgent: 'test' },
+      })
+      others.add(stored.visitorId)
+    }
+    expect(others.size).toBe(24)
+    const again = await identifyVisitor({ db: handle.db, input: payload(asComponents(removed)), context })
+    expect(again.visitorId).toBe(first.visitorId)
+  })
+
   it('ignores a randomised canvas when matching', async () => {
     const device = syntheticDevice(8)
     const first = await identifyVisitor({ db: handle.db, input: payload(device), context })
