@@ -20,13 +20,14 @@ const candidateColumns = {
   jobs: sql<number[]>`wanted_visitors.jobs`,
 }
 
-/**
- * Candidates per blocking key: bounds the work per request however many visitors share a key.
- * Candidates are ranked by the keys they share with the request, each weighed by how few visitors
- * hold it: a device whose change made it look like many others (a font set they share) still has
- * its own record found by the keys few share, ahead of look-alikes that share many common ones.
- */
+/** Candidates per blocking key: bounds the work per request however many visitors share a key. */
 const CANDIDATES_PER_KEY = 64
+/**
+ * Candidates per request, ranked by the keys they share with it, each weighed by 1 / the visitors
+ * read for it (at most CANDIDATES_PER_KEY, so a key 64 or more share weighs 1/64): a device whose
+ * change made it look like many others (a font set they share) still has its own record found by
+ * the keys few share, ahead of look-alikes that share more of the common ones.
+ */
 const MAX_CANDIDATES = 16
 /** Events per visitor read for velocity: enough to see a burst, bounded for busy bots. */
 const VELOCITY_WINDOW = 1000

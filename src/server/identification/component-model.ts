@@ -239,7 +239,7 @@ export function isIdentifying(name: string): boolean {
  * How a component's value is split into parts for comparison by structure: a set compares by
  * overlap (fonts, voices), a record field by field (screen), a user agent by its version-free
  * form. A preference list is a set whose first entry counts twice: adding a further language
- * keeps a list close, putting another one first does not. A value compared `whole` is one fact
+ * keeps a list close; another language first weighs as two members changed. A value compared `whole` is one fact
  * (Intl's formats all follow from the one locale they resolve to): any change makes it different.
  * Components not listed are split by their JSON shape (arrays as sets, objects as records); a
  * scalar has no parts and compares whole.
@@ -258,12 +258,14 @@ export const partsKinds: Partial<Record<SourceName, PartsKind>> = {
 }
 
 /**
- * Collections a person edits an item at a time: installing fonts or a language pack adds members,
+ * Collections a person edits an item at a time: installing fonts or a voice pack adds members,
  * uninstalling removes them. One that both gained and lost members changed twice (a family
  * removed and another added), which is rarer than either change alone. Lists a software update
- * rewrites in one go (WebGL extensions, plugins, codecs) are not among them.
+ * rewrites in one go (WebGL extensions, plugins, codecs) are not among them, nor the language
+ * list: its first entry is a part of its own, so putting another language first gains and loses
+ * a part in one edit.
  */
-export const editedSets: ReadonlySet<SourceName> = new Set<SourceName>(['fonts', 'languages', 'speechVoices'])
+export const editedSets: ReadonlySet<string> = new Set<SourceName>(['fonts', 'speechVoices'])
 
 /** Blocking: every group hashes to one indexed key; see blocking-keys.ts. */
 export const blockingGroups: readonly (readonly SourceName[])[] = [

@@ -81,7 +81,7 @@ function partTexts(value: Json, kind: PartsKind | undefined): string[] {
 }
 
 /** At most this many parts per component: bounds a profile's size whatever a browser sends. */
-const MAX_PARTS = 128
+export const MAX_PARTS = 128
 
 /** The parts of one value, as sorted fixed-width digests; empty when it has no structure. */
 export function partsOf(name: string, value: Json): string {
@@ -111,7 +111,10 @@ export function partsOverlap(left: string, right: string): number {
  * How two values' parts compare: their overlap (Jaccard, in [0, 1]), and whether each side holds
  * a part the other lacks (for a set: whether members were gained, lost, or both).
  */
-export function compareParts(left: string, right: string) {
+export function compareParts(
+  left: string,
+  right: string,
+): { overlap: number; onlyLeft: boolean; onlyRight: boolean } {
   const mine = new Set<string>()
   for (let at = 0; at < left.length; at += PART_WIDTH) mine.add(left.slice(at, at + PART_WIDTH))
   let shared = 0

@@ -401,6 +401,35 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
     expect(found.length / larger.length).toBeGreaterThanOrEqual(0.97)
   })
 
+  it('counts one voice added to a list too long to keep whole as one edit', () => {
+    // Only the first 128 part digests are kept: one more voice can push another one out.
+    const voices = Array.from({ length: 170 }, (_, at) => `voice-${at}`)
+    const before = { ...profile({ ...values, speechVoices: voices }), previous: {} }
+    const findVoices = (list: string[]) =>
+      compareFacets(profile({ ...values, speechVoices: list }), before).find(
+        (entry) => entry.facet === 'voices',
+      )
+    expect(findVoices([...voices, 'voice-new'])).toMatchObject({ level: 'close', twoEdits: false })
+    // A short list shows a replaced voice for what it is.
+    const few = voices.slice(0, 5)
+    const short = { ...profile({ ...values, speechVoices: few }), previous: {} }
+    const replaced = compareFacets(
+      profile({ ...values, speechVoices: [...few.slice(1), 'voice-new'] }),
+      short,
+    )
+    expect(replaced.find((entry) => entry.facet === 'voices')).toMatchObject({
+      level: 'close',
+      twoEdits: true,
+    })
+  })
+
+  it('does not count a language moved first as two edits', () => {
+    const languages = ['de-DE', 'de', 'en-US', 'en']
+    const before = { ...profile({ ...values, languages }), previous: {} }
+    const moved = compareFacets(profile({ ...values, languages: ['de', 'de-DE', 'en-US', 'en'] }), before)
+    expect(moved.find((entry) => entry.facet === 'locale')?.twoEdits).toBe(false)
+  })
+
   it('weighs a list a software update rewrites as one change, whichever way it moved', () => {
     const extensions = ['EXT_a', 'EXT_b', 'EXT_c', 'EXT_d']
     const withExtensions = (list: string[]): Device => ({ ...values, webglExtensions: list })

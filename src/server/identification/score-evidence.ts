@@ -1,6 +1,5 @@
-import type { SourceName } from '@/agent/sources'
 import { editedSets, type FacetName, facets } from './component-model'
-import { compareParts, type FingerprintProfile } from './fingerprint-profile'
+import { compareParts, type FingerprintProfile, MAX_PARTS, PART_WIDTH } from './fingerprint-profile'
 
 /** A stored visitor's profile: the latest fingerprint, plus recent earlier digests of what changed. */
 export interface StoredProfile extends FingerprintProfile {
@@ -47,7 +46,9 @@ const RETURN_SHARE = 0.5
 const TWIN_CLOSE_SHARE = 0.3
 /**
  * Of one device's close changes to a set a person edits (editedSets), the share that both add and
- * remove members (a family replaced by another): most are one install or one uninstall.
+ * remove members (a family replaced by another): most are one install or one uninstall. A
+ * simplification: one-way edits keep the facet's whole close rate, and the look-alikes' close
+ * rate is not split by direction, so only a two-way edit is weighed differently.
  */
 const TWO_EDITS_SHARE = 0.2
 /** Pseudo-count of the prior commonness against the server's own statistics. */
@@ -73,7 +74,9 @@ function compareComponent(
   if (mine && theirs) {
     const { overlap, onlyLeft, onlyRight } = compareParts(mine, theirs)
     if (overlap >= CLOSE_OVERLAP) {
-      return { level: 'close', twoEdits: onlyLeft && onlyRight && editedSets.has(name as SourceName) }
+      // A value cut at MAX_PARTS parts may show one member added as one gained and one lost.
+      const whole = Math.max(mine.length, theirs.length) < MAX_PARTS * PART_WIDTH
+      return { level: 'close', twoEdits: onlyLeft && onlyRight && whole && editedSets.has(name) }
     }
   }
   return { level: 'different', twoEdits: false }
