@@ -239,10 +239,10 @@ export function isIdentifying(name: string): boolean {
  * How a component's value is split into parts for comparison by structure: a set compares by
  * overlap (fonts, voices), a record field by field (screen), a user agent by its version-free
  * form. A preference list is a set whose first entry counts twice: adding a further language
- * keeps a list close; another language first weighs as two members changed. A value compared `whole` is one fact
- * (Intl's formats all follow from the one locale they resolve to): any change makes it different.
- * Components not listed are split by their JSON shape (arrays as sets, objects as records); a
- * scalar has no parts and compares whole.
+ * keeps a list close; another language first weighs as two members changed. A value compared
+ * `whole` is one fact (Intl's formats all follow from the one locale they resolve to): any change
+ * makes it different. Components not listed are split by their JSON shape (arrays as sets,
+ * objects as records); a scalar has no parts and compares whole.
  */
 export type PartsKind = 'set' | 'record' | 'userAgent' | 'positions' | 'preferences' | 'whole'
 export const partsKinds: Partial<Record<SourceName, PartsKind>> = {
