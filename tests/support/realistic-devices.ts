@@ -39,7 +39,7 @@ export function realisticDevice(seed: number): Device {
   const [timezone, offset] = pick(zones)
   const locale = pick(locales)
   const screen = pick(screens)
-  return {
+  const values: Device = {
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0.0.0 Safari/537.36',
     userAgentData: { platform: 'Linux', fullVersionList: [{ brand: 'Chromium', version: '140.0.7339.80' }] },
     jsFeatures: '111111110111001111001000',
@@ -64,6 +64,19 @@ export function realisticDevice(seed: number): Device {
     colorScheme: pick(['light', 'dark']),
     webgpu: gpu === 'SwiftShader' ? 'no-adapter' : { vendor: 'intel', architecture: 'gen-9' },
   }
+  // Drawn last, so the values above are those of earlier versions of this population. Browsers
+  // reopen at the last window's size and place: maximised, or a share of the screen somewhere on it.
+  const [width = 0, height = 0] = screen
+  const maximised = random() < 0.5
+  const share = pick([0.6, 0.7, 0.8])
+  const outer = maximised ? [width, height - 40] : [Math.round(width * share), Math.round(height * share)]
+  values.windowGeometry = {
+    outer,
+    inner: [outer[0] ?? 0, (outer[1] ?? 0) - 85],
+    position: maximised ? [0, 0] : [pick([0, 40, 120, 300]), pick([0, 30, 80])],
+    viewport: 1,
+  }
+  return values
 }
 
 /** The same device as the agent's payload components. */

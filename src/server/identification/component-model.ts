@@ -19,6 +19,9 @@ import type { SourceName } from '@/agent/sources'
  * - `twinDifference`: how often two machines of one kind (same model, same image: a fleet)
  *   differ in this facet. A difference weighed against this rather than against the whole
  *   population tells "the same device, changed" from "its twin" (see twinBits).
+ * - `given` (optional): a component the facet's values largely follow (a maximised window is the
+ *   screen's size). An agreement then counts by how rare the value is among the devices sharing
+ *   that component's value, so one fact is not counted twice; `commonness` is that share's prior.
  */
 export interface FacetModel {
   members: readonly SourceName[]
@@ -27,6 +30,7 @@ export interface FacetModel {
   commonness: number
   closeChance: number
   twinDifference: number
+  given?: SourceName
 }
 
 export const facets = {
@@ -180,6 +184,19 @@ export const facets = {
     closeChance: 0,
     twinDifference: 0.3,
   },
+  // A browser reopens at its last window's size and place, a private window too; people resize,
+  // maximise and move it, and the page's own size follows toolbars and page zoom: a value that
+  // changes often, so weak evidence either way. Compared field by field (outer and inner size,
+  // position, pinch zoom): a window only moved, or a page only zoomed, is close.
+  window: {
+    members: ['windowGeometry'],
+    changeRate: 0.3,
+    closeShare: 0.3,
+    commonness: 0.2,
+    closeChance: 0.05,
+    twinDifference: 0.5,
+    given: 'availableScreen',
+  },
   privacySettings: {
     members: ['doNotTrack', 'globalPrivacyControl'],
     changeRate: 0.02,
@@ -193,11 +210,10 @@ export const facets = {
 export type FacetName = keyof typeof facets
 
 /**
- * Signals that describe the moment, not the device (window size, network, storage in use), or
+ * Signals that describe the moment, not the device (network, storage in use, permissions), or
  * that only serve bot and tampering detection: they never take part in matching.
  */
 const momentary = [
-  'windowGeometry',
   'connection',
   'storageQuota',
   'permissions',

@@ -1,4 +1,4 @@
-import { editedSets, type FacetName, facets } from './component-model'
+import { editedSets, type FacetModel, type FacetName, facets } from './component-model'
 import { compareParts, type FingerprintProfile, MAX_PARTS, PART_WIDTH } from './fingerprint-profile'
 
 /** A stored visitor's profile: the latest fingerprint, plus recent earlier digests of what changed. */
@@ -84,12 +84,25 @@ function compareComponent(
 
 /**
  * How common a value is among the other visitors: the server's own count, smoothed towards the
- * facet's prior commonness while the population is small.
+ * facet's prior commonness while the population is small. With `among`, the share is taken among
+ * the visitors holding that other value instead (the value's commonness given it); as the count of
+ * both values together is not kept, the value's own count stands for it (at most the given's): an
+ * overestimate, so such an agreement never counts for more than it is worth.
  */
-function commonness(population: Population, name: string, digest: string, prior: number, mine: boolean) {
+function commonness(
+  population: Population,
+  name: string,
+  digest: string,
+  prior: number,
+  mine: boolean,
+  /** `mine`: whether the candidate holds that value too (it is then left out of its count). */
+  among?: { name: string; digest: string; mine: boolean },
+) {
   const self = mine ? 1 : 0
-  const others = Math.max(population.visitors - self, 0)
-  const sharing = Math.max(population.count(name, digest) - self, 0)
+  const others = among
+    ? Math.max(population.count(among.name, among.digest) - (among.mine ? 1 : 0), 0)
+    : Math.max(population.visitors - self, 0)
+  const sharing = Math.min(Math.max(population.count(name, digest) - self, 0), others)
   return Math.min(1, (sharing + PRIOR_VISITORS * prior) / (others + PRIOR_VISITORS))
 }
 
@@ -146,7 +159,13 @@ export function scoreEvidence(
   let twinBits = 0
   const evidence: FacetEvidence[] = []
   for (const { facet, level, twoEdits, members } of compared) {
-    const model = facets[facet]
+    const model: FacetModel = facets[facet]
+    // A facet whose values follow another component's counts among the devices sharing that value.
+    const givenDigest = model.given && current.digests[model.given]
+    const among =
+      model.given && givenDigest
+        ? { name: model.given, digest: givenDigest, mine: stored.digests[model.given] === givenDigest }
+        : undefined
     let rarest = 1
     for (const member of members) {
       const common = commonness(
@@ -155,6 +174,7 @@ export function scoreEvidence(
         member.digest,
         model.commonness,
         member.level === 'exact',
+        among,
       )
       if (common < rarest) rarest = common
     }

@@ -17,6 +17,7 @@ const facetNames: Record<string, string> = {
   engine: 'JavaScript engine',
   accessibility: 'Accessibility settings',
   colorScheme: 'Colour scheme',
+  window: 'Window',
   privacySettings: 'Privacy settings',
 }
 const levelNames: Record<string, string> = {
