@@ -49,7 +49,8 @@ export function realisticDevice(seed: number): Device {
     timezone,
     timezoneOffset: offset,
     screen,
-    availableScreen: [...screen, 0, 0],
+    // Less a taskbar: what a maximised window fills.
+    availableScreen: [screen[0] ?? 0, (screen[1] ?? 0) - 40, 0, 0],
     devicePixelRatio: pick([1, 1, 2]),
     hardwareConcurrency: pick([4, 8]),
     platform: 'Linux x86_64',

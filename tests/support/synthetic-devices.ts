@@ -98,7 +98,7 @@ export function syntheticDevice(seed: number): Record<string, ComponentResult> {
   const gpu = pick(random, gpus)
   const driver = Math.floor(random() * 40)
   const fonts = fontPool.filter(() => random() < 0.45)
-  return {
+  const device: Record<string, ComponentResult> = {
     userAgent: value(`Mozilla/5.0 Chrome/${120 + Math.floor(random() * 12)}.0.0.0`),
     languages: value(pick(random, languages)),
     timezone: value(pick(random, timezones)),
@@ -121,4 +121,20 @@ export function syntheticDevice(seed: number): Record<string, ComponentResult> {
     touchSupport: value(random() < 0.3 ? { maxTouchPoints: 5 } : { maxTouchPoints: 0 }),
     webgpu: { error: 'timeout', duration: 50 },
   }
+  // Drawn last, so the values above stay those of earlier versions: the screen less a taskbar, and
+  // the window a browser reopens at (maximised, or a share of that screen somewhere on it).
+  const [width = 0, height = 0] = String((device.screen as { value: string }).value)
+    .split('x')
+    .map(Number)
+  const available = [width, height - 40]
+  const share = random() < 0.5 ? 1 : 0.5 + Math.floor(random() * 40) / 100
+  const outer = available.map((pixels) => Math.round(pixels * share))
+  device.availableScreen = value([...available, 0, 0])
+  device.windowGeometry = value({
+    outer,
+    inner: [outer[0] ?? 0, (outer[1] ?? 0) - 85],
+    position: share === 1 ? [0, 0] : [Math.floor(random() * 400), Math.floor(random() * 200)],
+    viewport: 1,
+  })
+  return device
 }

@@ -101,6 +101,15 @@ describe('decideBatch', () => {
     expect(unchanged.length).toBeGreaterThan(0)
   })
 
+  it('learns nothing from another page of the same sitting', () => {
+    const device = realisticDevice(13)
+    const token = { visitorId: 'visitor-b', browserId: 'browser-b' }
+    const row = { ...stored('visitor-b', device, [0]), lastSeenAt: '2026-11-24T11:50:00.000Z' }
+    const decision = decideBatch([job(device, token)], read([row]), now)
+    expect(decision.written[0]?.match.method).toBe('token')
+    expect(decision.facetsLearned).toEqual([])
+  })
+
   it('lists events by visitor ID, the order rows are locked in', () => {
     const jobs = [30, 31, 32, 33, 34].map((seed) => job(realisticDevice(seed)))
     const { written } = decideBatch(jobs, read([]), now)

@@ -15,6 +15,8 @@ import { compareFacets, type Population, type StoredProfile } from './score-evid
 
 /** Earlier values kept per changed component, so a device that changes back is still itself. */
 const PREVIOUS_VALUES = 2
+/** A visit this long after the last one is a comeback, not another page of the same sitting. */
+const COMEBACK_MS = 30 * 60_000
 
 export interface IdentifyContext {
   ip: string | null
@@ -118,8 +120,10 @@ export function decideBatch(
     const row = match.method === 'new' ? undefined : mine.find((candidate) => candidate.id === visitorId)
     const stored = row ? storedProfile(row) : undefined
     addStatistics(stats, stored?.digests ?? {}, job.profile.digests)
-    // Revisits the signed token confirms teach how often each facet changes for one device.
-    if (match.method === 'token' && stored) learnChanges(learned, job.profile, stored)
+    // Revisits the signed token confirms teach how often each facet changes for one device when
+    // it comes back; page loads within one sitting would teach that nothing ever changes.
+    const comeback = row !== undefined && now.getTime() - Date.parse(row.lastSeenAt) >= COMEBACK_MS
+    if (match.method === 'token' && stored && comeback) learnChanges(learned, job.profile, stored)
     const confidence = scoreConfidence(match)
     const signals = computeSignals(job.input.components, {
       ip: job.context.ip,

@@ -2,6 +2,7 @@ import type { FingerprintProfile } from './fingerprint-profile'
 import {
   closeRatesAmong,
   compareFacets,
+  coverageAmong,
   type Evidence,
   type Population,
   type StoredProfile,
@@ -117,9 +118,14 @@ export function matchVisitor({
   const size = Math.max(population.visitors, MIN_POPULATION)
   const comparisons = candidates.map((candidate) => compareFacets(current, candidate.profile))
   const closeRates = closeRatesAmong(comparisons)
+  const coverage = coverageAmong(
+    current,
+    candidates.map((candidate) => candidate.profile),
+  )
   const scored = candidates.map((candidate, index) => {
     const compared = comparisons[index] ?? []
-    const fingerprint = scoreEvidence(current, candidate.profile, population, closeRates(compared), compared)
+    const lookAlikes = { closeChance: closeRates(compared), coverage }
+    const fingerprint = scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
     // The address only supports what the fingerprint already suggests.
     const contextBits = fingerprint.bits > 0 ? addressBits(context, candidate, size) : 0
     const twinBits = fingerprint.twinBits + twinAddressBits(context, candidate, size)

@@ -51,6 +51,11 @@ const TWIN_CLOSE_SHARE = 0.3
  * rate is not split by direction, so only a two-way edit is weighed differently.
  */
 const TWO_EDITS_SHARE = 0.2
+/**
+ * Of a facet's values, the share that follow its `given` component when that changes (windows kept
+ * maximised follow the screen they open on; a window of its own size keeps it).
+ */
+const FOLLOWING_SHARE = 0.5
 /** Pseudo-count of the prior commonness against the server's own statistics. */
 const PRIOR_VISITORS = 10
 
@@ -86,8 +91,8 @@ function compareComponent(
  * How common a value is among the other visitors: the server's own count, smoothed towards the
  * facet's prior commonness while the population is small. With `among`, the share is taken among
  * the visitors holding that other value instead (the value's commonness given it); as the count of
- * both values together is not kept, the value's own count stands for it (at most the given's): an
- * overestimate, so such an agreement never counts for more than it is worth.
+ * both values together is not kept, the value's own count stands for it, at most the given's (an
+ * overestimate of the share; scoreEvidence also never lets it fall below the share over all).
  */
 function commonness(
   population: Population,
@@ -95,12 +100,16 @@ function commonness(
   digest: string,
   prior: number,
   mine: boolean,
-  /** `mine`: whether the candidate holds that value too (it is then left out of its count). */
-  among?: { name: string; digest: string; mine: boolean },
+  /**
+   * `mine`: whether the candidate holds that value too (it is then left out of its count);
+   * `coverage`: the share of the devices holding it whose stored profile has this value's
+   * component at all (visitors stored before the component was matched have none).
+   */
+  among?: { name: string; digest: string; mine: boolean; coverage: number },
 ) {
   const self = mine ? 1 : 0
   const others = among
-    ? Math.max(population.count(among.name, among.digest) - (among.mine ? 1 : 0), 0)
+    ? Math.max(population.count(among.name, among.digest) * among.coverage - (among.mine ? 1 : 0), 0)
     : Math.max(population.visitors - self, 0)
   const sharing = Math.min(Math.max(population.count(name, digest) - self, 0), others)
   return Math.min(1, (sharing + PRIOR_VISITORS * prior) / (others + PRIOR_VISITORS))
@@ -152,62 +161,115 @@ export function scoreEvidence(
   stored: StoredProfile,
   population: Population,
   /** How likely another device's value is close (see closeRatesAmong); the model's default otherwise. */
-  closeChance: (facet: FacetName) => number = (facet) => facets[facet].closeChance,
+  lookAlikes: LookAlikes = {},
   compared: FacetComparison[] = compareFacets(current, stored),
 ): Evidence {
+  const closeChance = lookAlikes.closeChance ?? ((facet: FacetName) => facets[facet].closeChance)
   let bits = 0
   let twinBits = 0
   const evidence: FacetEvidence[] = []
   for (const { facet, level, twoEdits, members } of compared) {
     const model: FacetModel = facets[facet]
-    // A facet whose values follow another component's counts among the devices sharing that value.
-    const givenDigest = model.given && current.digests[model.given]
+    const given = model.given
+    const givenDigest = given && current.digests[given]
+    // A facet that follows another component is weighed only beside it (see FacetModel.given).
+    if (given && (!givenDigest || stored.digests[given] === undefined)) continue
     const among =
-      model.given && givenDigest
-        ? { name: model.given, digest: givenDigest, mine: stored.digests[model.given] === givenDigest }
+      given && givenDigest
+        ? {
+            name: given,
+            digest: givenDigest,
+            mine: stored.digests[given] === givenDigest,
+            coverage: lookAlikes.coverage?.(facet) ?? 1,
+          }
         : undefined
     let rarest = 1
+    let rarestAmong = 1
     for (const member of members) {
-      const common = commonness(
-        population,
-        member.name,
-        member.digest,
-        model.commonness,
-        member.level === 'exact',
-        among,
-      )
-      if (common < rarest) rarest = common
+      const exact = member.level === 'exact'
+      rarest = Math.min(rarest, commonness(population, member.name, member.digest, model.commonness, exact))
+      if (among)
+        rarestAmong = Math.min(
+          rarestAmong,
+          commonness(population, member.name, member.digest, model.commonness, exact, among),
+        )
     }
+    // An agreement counts by its rarity among the devices sharing the given value; never by more
+    // than over all devices (smoothing can make a small group's share look rarer).
+    // Where the given value changed, the candidate is not among those sharing it: over all, then.
+    const agreeing = among?.mine ? Math.max(rarest, rarestAmong) : rarest
     const { changeRate: change, closeShare: close } = population.rates(facet)
     const twin = model.twinDifference
     let facetBits: number
+    let facetTwinBits: number
     switch (level) {
       case 'exact':
-        facetBits = Math.log2((1 - change) / rarest)
-        twinBits += Math.log2((1 - change) / (1 - twin))
+        facetBits = Math.log2((1 - change) / agreeing)
+        facetTwinBits = Math.log2((1 - change) / (1 - twin))
         break
       case 'previous':
-        facetBits = Math.log2((change * RETURN_SHARE) / rarest)
-        twinBits += Math.log2(change / twin)
+        facetBits = Math.log2((change * RETURN_SHARE) / agreeing)
+        facetTwinBits = Math.log2(change / twin)
         break
       case 'close': {
         const edited = change * close * (twoEdits ? TWO_EDITS_SHARE : 1)
         facetBits = Math.log2(edited / Math.max(closeChance(facet), 0.01))
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
-        twinBits += Math.log2((change * close) / (twin * TWIN_CLOSE_SHARE))
+        facetTwinBits = Math.log2((change * close) / (twin * TWIN_CLOSE_SHARE))
         break
       }
       case 'different':
         facetBits = Math.log2(
           (change * Math.max(1 - close, 0.05)) / Math.max(1 - rarest - closeChance(facet), 0.05),
         )
-        twinBits += Math.log2((change * Math.max(1 - close, 0.05)) / (twin * (1 - TWIN_CLOSE_SHARE)))
+        facetTwinBits = Math.log2((change * Math.max(1 - close, 0.05)) / (twin * (1 - TWIN_CLOSE_SHARE)))
         break
     }
+    // What the facet follows changed too (docked to another monitor): a value that follows it
+    // (a maximised window) changes with it, so a difference is far likelier for one device than
+    // the facet's own change rate says; still a little less likely than for another device.
+    if (among && !among.mine && (level === 'close' || level === 'different')) {
+      const followed = change + (1 - change) * FOLLOWING_SHARE
+      facetBits = Math.log2(followed / Math.max(1 - rarest, 0.05))
+      facetTwinBits = 0
+    }
+    twinBits += facetTwinBits
     bits += facetBits
     evidence.push({ facet, level, bits: facetBits })
   }
   return { bits, twinBits, facets: evidence }
+}
+
+/** What the look-alikes blocking found for a request say about its population (see below). */
+export interface LookAlikes {
+  /** How likely another device's value is close (closeRatesAmong); the model's default otherwise. */
+  closeChance?: (facet: FacetName) => number
+  /** For a facet with a `given`, the share of devices holding it that have the facet (coverageAmong). */
+  coverage?: (facet: FacetName) => number
+}
+
+/**
+ * For a facet that follows another component (FacetModel.given), the share of the look-alikes
+ * holding the request's value of that component whose stored profile has the facet at all. A
+ * server that kept visitors before the facet was matched counts the given value for all of them
+ * and the facet's values only for those seen since: without this share, every value of the facet
+ * would look rarer among them than it is. Leans towards 1 (one pseudo-candidate that has it).
+ */
+export function coverageAmong(current: FingerprintProfile, lookAlikes: readonly FingerprintProfile[]) {
+  return (facet: FacetName) => {
+    const model: FacetModel = facets[facet]
+    const given = model.given
+    const digest = given && current.digests[given]
+    if (!given || !digest) return 1
+    let holding = 1
+    let covered = 1
+    for (const other of lookAlikes) {
+      if (other.digests[given] !== digest) continue
+      holding++
+      if (model.members.some((member) => other.digests[member] !== undefined)) covered++
+    }
+    return covered / holding
+  }
 }
 
 /** How much a facet's prior close chance weighs against what the look-alikes show, in candidates. */
