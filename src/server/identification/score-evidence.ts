@@ -154,13 +154,15 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
  * P(observation | two devices). An agreement counts more the rarer the value (the rarest member
  * stands for the facet: its members are correlated); a disagreement counts less the more often
  * that facet changes for one device, and more when a set was edited both ways at once (a font
- * removed and another added). Facets only one side has are left out.
+ * removed and another added). A facet that follows another component (the window, its screen)
+ * counts its rarity among the devices sharing that component's value. Facets only one side has
+ * are left out.
  */
 export function scoreEvidence(
   current: FingerprintProfile,
   stored: StoredProfile,
   population: Population,
-  /** How likely another device's value is close (see closeRatesAmong); the model's default otherwise. */
+  /** What the request's look-alikes say (closeRatesAmong, coverageAmong); the model's defaults otherwise. */
   lookAlikes: LookAlikes = {},
   compared: FacetComparison[] = compareFacets(current, stored),
 ): Evidence {
