@@ -258,11 +258,12 @@ export interface LookAlikes {
  * would look rarer among them than it is. Leans towards 1 (one pseudo-candidate that has it).
  */
 export function coverageAmong(current: FingerprintProfile, lookAlikes: readonly FingerprintProfile[]) {
-  return (facet: FacetName) => {
-    const model: FacetModel = facets[facet]
+  // Once per request, for the few facets that follow another component.
+  const shares = new Map<FacetName, number>()
+  for (const [facet, model] of facetList as [FacetName, FacetModel][]) {
     const given = model.given
     const digest = given && current.digests[given]
-    if (!given || !digest) return 1
+    if (!given || !digest) continue
     let holding = 1
     let covered = 1
     for (const other of lookAlikes) {
@@ -270,8 +271,9 @@ export function coverageAmong(current: FingerprintProfile, lookAlikes: readonly 
       holding++
       if (model.members.some((member) => other.digests[member] !== undefined)) covered++
     }
-    return covered / holding
+    shares.set(facet, covered / holding)
   }
+  return (facet: FacetName) => shares.get(facet) ?? 1
 }
 
 /** How much a facet's prior close chance weighs against what the look-alikes show, in candidates. */
