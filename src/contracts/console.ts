@@ -36,6 +36,9 @@ export const SiteInput = z.object({
   allowedOrigins: z.array(origin).max(50),
 })
 
+/** PUT /api/console/sites/{siteId}/workspace: share visitor identity with another site's workspace, or none. */
+export const SiteWorkspaceInput = z.object({ shareWith: z.string().min(1).max(64).nullable() })
+
 export const CreateApiKeyRequest = z.object({
   siteId: z.string().min(1).max(64),
   name: z.string().trim().min(1, 'Name the key after what uses it.').max(100),
@@ -98,6 +101,8 @@ export const SiteSummary = z.object({
   publicKey: z.string(),
   allowedOrigins: z.array(z.string()),
   isDefault: z.boolean(),
+  /** Sites of one workspace share visitor identity (visitor IDs, history, velocity); a new site has its own. */
+  workspace: z.string(),
   apiKeys: z.array(
     z.object({
       id: z.string(),

@@ -1,9 +1,13 @@
 import { z } from 'zod'
 
+/** How a facet of a visit compares with a stored device's, from best to worst. */
+export const Level = z.enum(['exact', 'previous', 'close', 'different'])
+export type Level = z.infer<typeof Level>
+
 /** How one facet of this visit compared with the stored device, and what it weighed (bits). */
 export const FacetEvidence = z.object({
   facet: z.string(),
-  level: z.enum(['exact', 'previous', 'close', 'different']),
+  level: Level,
   bits: z.number(),
 })
 

@@ -65,6 +65,13 @@ export const EnvSchema = z.object({
     .optional(),
   /** Proof-of-work difficulty: the highest counter a browser may have to reach (about 1 s per 100 000). */
   TESSERA_CHALLENGE_DIFFICULTY: z.coerce.number().int().min(1_000).max(10_000_000).default(50_000),
+  /**
+   * New devices one network (an IPv4 /24, an IPv6 /56) may add to the population statistics in an
+   * hour; more are still identified, but a single client cannot shape what matching measures.
+   */
+  TESSERA_NEW_DEVICES_PER_NETWORK: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  /** New devices one site may add to the population statistics in an hour (see the above). */
+  TESSERA_NEW_DEVICES_PER_SITE: z.coerce.number().int().min(1).max(100_000_000).default(5_000),
   /** Days after which identification events are purged. */
   TESSERA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Origins allowed to embed Tessera with the default site key (comma-separated), e.g. https://shop.example. */

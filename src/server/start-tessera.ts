@@ -53,6 +53,16 @@ async function bootTessera() {
       failed: (error) => log.warn({ err: error }, 'analyzing tables failed'),
     })
   }
+  const { runRekeying } = await import('./identification/rekey-visitors')
+  runRekeying(db, {
+    progress: (pass) => log.info(pass, 'visitors rebuilt for this version of the matching model'),
+    failed: (error) => log.warn({ err: error }, 'rebuilding visitors for this model version failed'),
+  })
+  const { runModelLearning } = await import('./identification/learn-model')
+  runModelLearning(db, {
+    learned: (pass) => log.debug(pass, 'matching model learned'),
+    failed: (error) => log.warn({ err: error }, 'learning the matching model failed'),
+  })
   const { runRetention } = await import('./retention/purge-expired-data')
   runRetention(db, env.TESSERA_RETENTION_DAYS, (removed) => {
     if (Object.values(removed).some((count) => count > 0))

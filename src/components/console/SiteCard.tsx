@@ -26,12 +26,15 @@ export function splitOrigins(text: string): string[] {
 /** One site: its allowed origins, embed snippet, secret API keys, sealing keys and webhooks. */
 export function SiteCard({
   site,
+  sites,
   origin,
   publicPaths,
   encryptedAtRest,
   onChange,
 }: {
   site: SiteSummary
+  /** Every site, to offer sharing visitor identity with. */
+  sites: SiteSummary[]
   origin: string
   publicPaths: PublicPaths
   encryptedAtRest: boolean
@@ -65,6 +68,7 @@ export function SiteCard({
       </header>
       {error && <ErrorNote>{error}</ErrorNote>}
       <OriginsForm site={site} onChange={onChange} />
+      <IdentitySharing site={site} sites={sites} run={run} />
       <CodeBlock code={snippets.direct} label="Embed snippet" />
       {snippets.firstParty && (
         <CodeBlock
@@ -121,6 +125,58 @@ function OriginsForm({ site, onChange }: { site: SiteSummary; onChange: () => Pr
         {saved && <SuccessNote>Saved.</SuccessNote>}
       </div>
     </form>
+  )
+}
+
+/**
+ * Which sites share visitor identity with this one: by default none (a site's answers reflect
+ * only its own traffic); grouping puts it in another site's workspace.
+ */
+function IdentitySharing({
+  site,
+  sites,
+  run,
+}: {
+  site: SiteSummary
+  sites: SiteSummary[]
+  run: SitePartProps['run']
+}) {
+  const others = sites.filter((other) => other.id !== site.id)
+  const sharing = others.filter((other) => other.workspace === site.workspace)
+  const selectId = `workspace-${site.id}`
+  return (
+    <div className={styles.stack}>
+      <label htmlFor={selectId} className={fieldStyles.label}>
+        Visitor identity
+      </label>
+      <select
+        id={selectId}
+        value={sharing[0]?.id ?? ''}
+        aria-describedby={`${selectId}-hint`}
+        onChange={(event) =>
+          run(() =>
+            callConsole(`/api/console/sites/${site.id}/workspace`, {
+              method: 'PUT',
+              body: { shareWith: event.target.value || null },
+            }),
+          )
+        }
+      >
+        <option value="">This site only</option>
+        {others.map((other) => (
+          <option key={other.id} value={other.id}>
+            Shared with {other.name}
+            {other.workspace === site.workspace ? '' : ' (and its group)'}
+          </option>
+        ))}
+      </select>
+      <p id={`${selectId}-hint`} className={fieldStyles.hint}>
+        {sharing.length > 0
+          ? `Visitor IDs, history and velocity are shared with ${sharing.map((other) => other.name).join(', ')}.`
+          : 'Visitor IDs, history and velocity reflect this site’s own traffic only.'}{' '}
+        A site that joins another meets that group’s devices from then on.
+      </p>
+    </div>
   )
 }
 

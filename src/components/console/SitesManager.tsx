@@ -25,6 +25,7 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
             <SiteCard
               key={site.id}
               site={site}
+              sites={data.sites}
               origin={origin}
               publicPaths={publicPaths}
               encryptedAtRest={data.sealingKeysEncrypted}

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { modelPopulation } from '../../../tests/support/model-population'
 import { asComponents, type Device, realisticDevice } from '../../../tests/support/realistic-devices'
 import type { VelocityRow } from '../signals/velocity'
 import { type BatchRead, type CandidateRow, decideBatch, type PreparedJob } from './batch-decision'
 import { blockingKeys } from './blocking-keys'
 import { profileComponents } from './fingerprint-profile'
-import { learnedRates } from './population'
 
 // The decision is pure: what a batch read goes in, what the write must store comes out.
 
@@ -38,6 +38,11 @@ function stored(id: string, values: Device, jobs: number[]): CandidateRow {
     profile: profile.digests,
     parts: profile.parts,
     previous: {},
+    volatility: {},
+    workspace: 'default',
+    counted: true,
+    network: '192.0.2.0/24',
+    firstSeenAt: '2026-11-20T12:00:00.000Z',
     visits: 3,
     lastSeenAt: '2026-11-23T12:00:00.000Z',
     velocity: quiet,
@@ -54,8 +59,11 @@ const travelled = (values: Device): Device =>
 function read(rows: CandidateRow[]): BatchRead {
   return {
     rows,
-    population: { visitors: 1_000, count: () => 1, rates: (facet) => learnedRates(facet, undefined) },
+    browsers: new Map(),
+    population: modelPopulation(),
     sharers: new Map(),
+    newDevices: { network: new Map(), site: new Map() },
+    budgets: { network: 10, site: 5_000 },
   }
 }
 
@@ -85,29 +93,30 @@ describe('decideBatch', () => {
       'timezone',
       'timezoneOffset',
     ])
-    expect(decision.facetsLearned).toEqual([])
+    // A browser without storage is a comeback: the device is seen changing its time zone once.
+    expect(event?.comeback).toBe(true)
+    expect(event?.volatility).toEqual({ comebacks: 1, changed: { time: 1 } })
   })
 
-  it('learns how often facets change only from revisits the token confirms', () => {
+  it("records a token-holding browser's comeback after a while in the device's own volatility", () => {
     const before = realisticDevice(13)
     const after = travelled(before)
     const token = { visitorId: 'visitor-b', browserId: 'browser-b' }
-    const decision = decideBatch([job(after, token)], read([stored('visitor-b', before, [0])]), now)
+    const row = { ...stored('visitor-b', before, [0]), volatility: { comebacks: 2, changed: { time: 1 } } }
+    const decision = decideBatch([job(after, token)], read([row]), now)
     expect(decision.written[0]?.match.method).toBe('token')
     expect(decision.written[0]?.browserId).toBe('browser-b')
-    const timeZone = decision.facetsLearned.find(([facet]) => facet === 'time')
-    expect(timeZone?.[1]).toMatchObject({ observed: 1, changed: 1 })
-    const unchanged = decision.facetsLearned.filter(([, counts]) => counts.changed === 0)
-    expect(unchanged.length).toBeGreaterThan(0)
+    expect(decision.written[0]?.volatility).toEqual({ comebacks: 3, changed: { time: 2 } })
   })
 
-  it('learns nothing from another page of the same sitting', () => {
+  it('records nothing from another page of the same sitting', () => {
     const device = realisticDevice(13)
     const token = { visitorId: 'visitor-b', browserId: 'browser-b' }
     const row = { ...stored('visitor-b', device, [0]), lastSeenAt: '2026-11-24T11:50:00.000Z' }
     const decision = decideBatch([job(device, token)], read([row]), now)
     expect(decision.written[0]?.match.method).toBe('token')
-    expect(decision.facetsLearned).toEqual([])
+    expect(decision.written[0]?.comeback).toBe(false)
+    expect(decision.written[0]?.volatility).toEqual({ comebacks: 0, changed: {} })
   })
 
   it('lists events by visitor ID, the order rows are locked in', () => {

@@ -1,26 +1,35 @@
 import 'server-only'
-import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
+import type { ComponentResult, IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { StoredEvent } from '@/contracts/server-api'
 import { computeSignals } from '../signals/compute-signals'
 import { explainSuspectScore } from '../signals/suspect-score'
 import type { VelocityRow } from '../signals/velocity'
 import type { BatchOutcome } from './batch-queue'
+import { blockingKeys, DEFAULT_WORKSPACE } from './blocking-keys'
 import type { FacetName } from './component-model'
 import { scoreConfidence } from './confidence'
-import type { Digests, FingerprintProfile } from './fingerprint-profile'
-import { type Candidate, type Match, matchVisitor } from './match-visitor'
+import { addComeback, noVolatility, readVolatility, type Volatility } from './device-volatility'
+import { type Digests, type FingerprintProfile, profileComponents } from './fingerprint-profile'
+import { type Candidate, lookAlikeWeights, type Match, matchVisitor } from './match-visitor'
+import { networkOf } from './network-of'
 import { newRequestId, newVisitorId } from './new-id'
 import { newBrowserId, type VisitorToken } from './persistent-token'
+import type { NewDeviceBudgets } from './population'
 import { compareFacets, type Population, type StoredProfile } from './score-evidence'
 
 /** Earlier values kept per changed component, so a device that changes back is still itself. */
 const PREVIOUS_VALUES = 2
-/** A visit this long after the last one is a comeback, not another page of the same sitting. */
+/**
+ * A visit this long after the last one is a comeback, not another page of the same sitting; so is
+ * a visit the fingerprint found (the browser's storage is gone: a new sitting whatever the time).
+ */
 const COMEBACK_MS = 30 * 60_000
 
 export interface IdentifyContext {
   ip: string | null
   userAgent: string | null
+  /** The site's workspace (sites.workspace): visitors are found only among its own. */
+  workspace?: string
   /** Token from the HttpOnly cookie; preferred over the agent's stored copy. */
   cookieToken?: string
 }
@@ -40,6 +49,12 @@ export interface CandidateRow {
   profile: Digests
   parts: Record<string, string>
   previous: Record<string, string[]>
+  volatility: unknown
+  workspace: string
+  /** Whether its values count in the population statistics (see visitors.counted). */
+  counted: boolean
+  network: string | null
+  firstSeenAt: string
   visits: number
   lastSeenAt: string
   velocity: VelocityRow
@@ -47,11 +62,30 @@ export interface CandidateRow {
   jobs: number[]
 }
 
+/** What a token-holding browser did itself in the request's workspace (its own events; see readBrowsers). */
+export interface BrowserState {
+  /** The visitor it last was in this workspace. */
+  visitorId: string
+  /** Its first event as that visitor. */
+  since: string
+  /** Whether its first visit created that visitor. */
+  created: boolean
+  /** Its latest visit's components. */
+  components: Record<string, ComponentResult>
+  /** Its own recent activity. */
+  velocity: VelocityRow
+}
+
 /** What the batch read: every request's candidates and what weighs their evidence. */
 export interface BatchRead {
   rows: CandidateRow[]
+  /** The token-holding browsers' own state, by request index. */
+  browsers: Map<number, BrowserState>
   population: Population
   sharers: Map<string, number>
+  /** New devices counted in the last hour per network and per site (population.ts). */
+  newDevices: { network: Map<string, number>; site: Map<string, number> }
+  budgets: NewDeviceBudgets
 }
 
 export interface WrittenEvent {
@@ -59,7 +93,15 @@ export interface WrittenEvent {
   event: StoredEvent
   job: PreparedJob
   match: Match
+  /** The visitor's profile and blocking keys after this visit (unchanged when it may not move them). */
+  profile: FingerprintProfile
+  keys: string[]
   previous: Record<string, string[]>
+  volatility: Volatility
+  /** Whether the visitor's values count in the population statistics. */
+  counted: boolean
+  /** Whether this visit came back after a while or without storage (see COMEBACK_MS). */
+  comeback: boolean
   browserId: string
 }
 
@@ -70,8 +112,6 @@ export interface BatchDecision {
   written: WrittenEvent[]
   /** Value-count changes, `component\u0000digest` → delta, sorted by key. */
   changes: [string, number][]
-  /** Change counts learned from token-confirmed revisits, sorted by facet. */
-  facetsLearned: [FacetName, { observed: number; changed: number; close: number }][]
 }
 
 /**
@@ -83,28 +123,43 @@ export interface BatchDecision {
  */
 export function decideBatch(
   prepared: PreparedJob[],
-  { rows, population, sharers }: BatchRead,
+  { rows, browsers, population, sharers, newDevices, budgets }: BatchRead,
   now: Date,
 ): BatchDecision {
   const outcomes: BatchOutcome<IdentifyResponse>[] = []
   const claimedVisitors = new Set<string>()
   const claimedDevices = new Map<string, string>()
   const stats = new Map<string, number>()
-  const learned = new Map<FacetName, { observed: number; changed: number; close: number }>()
   const written: WrittenEvent[] = []
   prepared.forEach((job, index) => {
-    const mine = rows.filter((row) => row.jobs.includes(index))
-    const candidates: Candidate[] = mine.map((row) => ({
+    const workspace = job.context.workspace ?? DEFAULT_WORKSPACE
+    // Visitors of another workspace are never this request's (a token minted for another site's).
+    const mine = rows.filter((row) => row.jobs.includes(index) && row.workspace === workspace)
+    const weights = lookAlikeWeights(
+      mine.map((row) => ({
+        counted: row.counted,
+        network: row.network,
+        firstSeenAt: Date.parse(row.firstSeenAt),
+      })),
+      now.getTime(),
+    )
+    const candidates: Candidate[] = mine.map((row, at) => ({
       visitorId: row.id,
       profile: storedProfile(row),
       lastSeenAt: Date.parse(row.lastSeenAt),
       visits: row.visits,
       recentIps: row.velocity.ips24h,
+      lookAlikeWeight: weights[at],
     }))
+    const browser = browsers.get(index)
     const match = matchVisitor({
       current: job.profile,
       candidates,
-      tokenVisitorId: job.token?.visitorId,
+      token: job.token && {
+        visitorId: browser?.visitorId ?? job.token.visitorId,
+        // Weighed against its own browser's latest fingerprint, not what others made the visitor's.
+        profile: browser ? ownProfile(browser.components) : undefined,
+      },
       population,
       context: { ip: job.context.ip, sharers: job.context.ip ? (sharers.get(job.context.ip) ?? 0) : 0 },
     })
@@ -119,16 +174,32 @@ export function decideBatch(
     claimedDevices.set(device, visitorId)
     const row = match.method === 'new' ? undefined : mine.find((candidate) => candidate.id === visitorId)
     const stored = row ? storedProfile(row) : undefined
-    addStatistics(stats, stored?.digests ?? {}, job.profile.digests)
-    // Revisits the signed token confirms teach how often each facet changes for one device when
-    // it comes back; page loads within one sitting would teach that nothing ever changes.
-    const comeback = row !== undefined && now.getTime() - Date.parse(row.lastSeenAt) >= COMEBACK_MS
-    if (match.method === 'token' && stored && comeback) learnChanges(learned, job.profile, stored)
+    // Who moves the visitor's shared profile: a browser without storage the fingerprint found, the
+    // browser that created the visitor, or a token's browser with no events of its own (older
+    // tokens); never a browser that joined by its fingerprint and now holds a token of its own, so
+    // a copied fingerprint cannot walk a victim's record towards the copier's device (SECURITY.md).
+    const movesProfile = !stored || match.method !== 'token' || browser === undefined || browser.created
+    const profile = stored && !movesProfile ? stored : job.profile
+    // A new device counts in the statistics within its network's and site's hourly budgets: beyond
+    // them it is identified all the same, but one client cannot shape what matching measures.
+    const counted = row ? row.counted : withinBudgets(job, newDevices, budgets)
+    if (movesProfile && counted) addStatistics(stats, stored?.digests ?? {}, job.profile.digests)
+    // What one device does at its comebacks tells how it will change (device-volatility.ts); page
+    // loads within one sitting would teach that nothing ever changes.
+    const comeback =
+      row !== undefined &&
+      (match.method !== 'token' || now.getTime() - Date.parse(row.lastSeenAt) >= COMEBACK_MS)
+    const volatility =
+      stored && comeback && movesProfile
+        ? addComeback(stored.volatility, changedFacets(job.profile, stored))
+        : stored?.volatility
     const confidence = scoreConfidence(match)
     const signals = computeSignals(job.input.components, {
       ip: job.context.ip,
       linkedId: job.input.linkedId,
-      velocity: row?.velocity,
+      // A browser that proves itself is measured by its own activity: a copy of its fingerprint
+      // replayed elsewhere does not make it look busy. A browser without storage, by its device's.
+      velocity: browser?.velocity ?? row?.velocity,
     })
     const event: StoredEvent = {
       requestId: newRequestId(now),
@@ -150,7 +221,12 @@ export function decideBatch(
       event,
       job,
       match,
-      previous: stored ? followPrevious(stored, job.profile) : {},
+      profile: { digests: profile.digests, parts: profile.parts },
+      keys: profile === job.profile ? job.keys : blockingKeys(profile.digests, workspace),
+      previous: stored ? (movesProfile ? followPrevious(stored, job.profile) : stored.previous) : {},
+      volatility: volatility ?? { comebacks: 0, changed: {} },
+      counted,
+      comeback,
       // The browser keeps its own ID whoever it turns out to be; a browser without one gets a new one.
       browserId: job.token?.browserId ?? newBrowserId(),
     })
@@ -163,11 +239,26 @@ export function decideBatch(
     outcomes,
     written,
     changes: [...stats].filter(([, delta]) => delta !== 0).sort(([a], [b]) => byText(a, b)),
-    facetsLearned: [...learned].sort(([a], [b]) => byText(a, b)),
   }
 }
 
 export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** Whether a new device is within its network's and its site's budgets; counts it if so. */
+function withinBudgets(
+  job: PreparedJob,
+  newDevices: BatchRead['newDevices'],
+  budgets: NewDeviceBudgets,
+): boolean {
+  const network = job.context.ip ? networkOf(job.context.ip) : undefined
+  const site = job.input.siteKey
+  const networkCount = network ? (newDevices.network.get(network) ?? 0) : 0
+  const siteCount = site ? (newDevices.site.get(site) ?? 0) : 0
+  if (networkCount >= budgets.network || siteCount >= budgets.site) return false
+  if (network) newDevices.network.set(network, networkCount + 1)
+  if (site) newDevices.site.set(site, siteCount + 1)
+  return true
+}
 
 /**
  * Per-visitor value counts move with the visitor's profile: -1 for old values, +1 for new ones,
@@ -189,8 +280,18 @@ function addStatistics(totals: Map<string, number>, previous: Digests, current: 
   }
 }
 
+/** A browser's own latest fingerprint, as a stored profile to weigh its token against. */
+function ownProfile(components: Record<string, ComponentResult>): StoredProfile {
+  return { ...profileComponents(components), previous: {}, volatility: noVolatility }
+}
+
 function storedProfile(row: CandidateRow): StoredProfile {
-  return { digests: row.profile, parts: row.parts ?? {}, previous: row.previous ?? {} }
+  return {
+    digests: row.profile,
+    parts: row.parts ?? {},
+    previous: row.previous ?? {},
+    volatility: readVolatility(row.volatility),
+  }
 }
 
 /** The earlier values to keep: for each component that changed, its last value first. */
@@ -206,16 +307,9 @@ function followPrevious(stored: StoredProfile, current: FingerprintProfile): Rec
   return previous
 }
 
-function learnChanges(
-  totals: Map<FacetName, { observed: number; changed: number; close: number }>,
-  current: FingerprintProfile,
-  stored: StoredProfile,
-) {
-  for (const { facet, level } of compareFacets(current, stored)) {
-    const counts = totals.get(facet) ?? { observed: 0, changed: 0, close: 0 }
-    counts.observed++
-    if (level !== 'exact') counts.changed++
-    if (level === 'close') counts.close++
-    totals.set(facet, counts)
-  }
+/** The facets of `current` that differ from the stored device's (exact is the only unchanged level). */
+function changedFacets(current: FingerprintProfile, stored: StoredProfile): FacetName[] {
+  return compareFacets(current, stored)
+    .filter(({ level }) => level !== 'exact')
+    .map(({ facet }) => facet)
 }

@@ -1,10 +1,14 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import type { ComponentResult } from '@/contracts/identify'
 import { type Database, selectRows } from '../db/client'
 import { visitors } from '../db/schema'
+import { getEnv } from '../env'
 import type { VelocityRow } from '../signals/velocity'
-import type { BatchRead, PreparedJob } from './batch-decision'
+import type { BatchRead, BrowserState, PreparedJob } from './batch-decision'
+import { DEFAULT_WORKSPACE } from './blocking-keys'
+import { networkOf } from './network-of'
 import { readBatchContext } from './population'
 
 const v = alias(visitors, 'v')
@@ -14,6 +18,11 @@ const candidateColumns = {
   profile: v.profile,
   parts: v.parts,
   previous: v.previous,
+  volatility: v.volatility,
+  workspace: v.workspace,
+  counted: v.counted,
+  network: v.network,
+  firstSeenAt: v.firstSeenAt,
   visits: v.visits,
   lastSeenAt: v.lastSeenAt,
   velocity: sql<VelocityRow>`activity.velocity`,
@@ -47,8 +56,13 @@ export async function readBatch(
   const [since5m, since1h, since24h] = [ago(300_000), ago(3_600_000), ago(86_400_000)]
   const keyJobs = prepared.flatMap((job, index) => job.keys.map(() => index))
   const keys = prepared.flatMap((job) => job.keys)
+  // The browsers first: a token names the visitor of the workspace it was minted in; in this one
+  // the browser is the visitor its own latest event here says.
+  const browsers = await readBrowsers(tx, prepared, { since5m, since1h, since24h })
   const tokenJobs = prepared.flatMap((job, index) => (job.token ? [index] : []))
-  const tokenIds = prepared.flatMap((job) => (job.token ? [job.token.visitorId] : []))
+  const tokenIds = prepared.flatMap((job, index) =>
+    job.token ? [browsers.get(index)?.visitorId ?? job.token.visitorId] : [],
+  )
 
   const rows = await selectRows(
     tx,
@@ -62,8 +76,10 @@ export async function readBatch(
         hits as (
           select job, visitor_id, sum(1.0 / sharing) as weight from found group by job, visitor_id),
         ranked as (
-          select job, visitor_id, row_number() over (partition by job order by weight desc, visitor_id) as rank
-          from hits),
+          -- Ties go to devices with a history over fresh look-alikes (a flood of near-copies).
+          select job, visitor_id, row_number() over (
+              partition by job order by weight desc, ranking.counted desc, ranking.visits desc, visitor_id) as rank
+          from hits join visitors ranking on ranking.id = hits.visitor_id),
         picked as (
           select job, visitor_id from ranked where rank <= ${MAX_CANDIDATES}
           union
@@ -74,28 +90,82 @@ export async function readBatch(
         from visitors v
         join wanted_visitors on wanted_visitors.visitor_id = v.id
         cross join lateral (
-          select json_build_object(
-            'events5m', count(*) filter (where recent.created_at > ${since5m}),
-            'events1h', count(*) filter (where recent.created_at > ${since1h}),
-            'events24h', count(*),
-            'ips5m', coalesce(array_agg(distinct recent.ip) filter (where recent.created_at > ${since5m} and recent.ip is not null), '{}'),
-            'ips1h', coalesce(array_agg(distinct recent.ip) filter (where recent.created_at > ${since1h} and recent.ip is not null), '{}'),
-            'ips24h', coalesce(array_agg(distinct recent.ip) filter (where recent.ip is not null), '{}'),
-            'linked24h', coalesce(array_agg(distinct recent.linked_id) filter (where recent.linked_id is not null), '{}')
-          ) as velocity
+          select ${velocityOf(since5m, since1h)} as velocity
           from (select created_at, ip, linked_id from events
                 where events.visitor_id = v.id and events.created_at > ${since24h}
                 order by created_at desc limit ${VELOCITY_WINDOW}) as recent
         ) as activity`,
   )
 
-  const { population, sharers } = await readBatchContext(
+  const env = getEnv()
+  const budgets = { network: env.TESSERA_NEW_DEVICES_PER_NETWORK, site: env.TESSERA_NEW_DEVICES_PER_SITE }
+  const { population, sharers, newDevices } = await readBatchContext(
     tx,
     prepared.flatMap((job) =>
       Object.entries(job.profile.digests).map(([component, digest]) => ({ component, digest })),
     ),
     [...new Set(prepared.flatMap((job) => (job.context.ip ? [job.context.ip] : [])))],
     db,
+    now.getTime(),
+    {
+      networks: [...new Set(prepared.flatMap((job) => (job.context.ip ? [networkOf(job.context.ip)] : [])))],
+      sites: [...new Set(prepared.flatMap((job) => (job.input.siteKey ? [job.input.siteKey] : [])))],
+      budgets,
+    },
   )
-  return { rows, population, sharers }
+  return { rows, browsers, population, sharers, newDevices, budgets }
+}
+
+/** Velocity over a set of events (`recent`: created_at, ip, linked_id), as a VelocityRow. */
+const velocityOf = (since5m: string, since1h: string) => sql`json_build_object(
+    'events5m', count(*) filter (where recent.created_at > ${since5m}),
+    'events1h', count(*) filter (where recent.created_at > ${since1h}),
+    'events24h', count(*),
+    'ips5m', coalesce(array_agg(distinct recent.ip) filter (where recent.created_at > ${since5m} and recent.ip is not null), '{}'),
+    'ips1h', coalesce(array_agg(distinct recent.ip) filter (where recent.created_at > ${since1h} and recent.ip is not null), '{}'),
+    'ips24h', coalesce(array_agg(distinct recent.ip) filter (where recent.ip is not null), '{}'),
+    'linked24h', coalesce(array_agg(distinct recent.linked_id) filter (where recent.linked_id is not null), '{}'))`
+
+/**
+ * What the batch's token-holding browsers did themselves in their request's workspace (their own
+ * events, by their secret browser ID): the visitor they last were there, when they were first
+ * seen there, whether their first visit there created that visitor, the components of their latest
+ * visit, and their own recent activity. A token is weighed against its own browser's fingerprint,
+ * never against what other browsers made the visitor's profile (SECURITY.md).
+ */
+async function readBrowsers(
+  tx: Database,
+  prepared: PreparedJob[],
+  { since5m, since1h, since24h }: { since5m: string; since1h: string; since24h: string },
+): Promise<Map<number, BrowserState>> {
+  const jobs = prepared.flatMap((job, index) => (job.token?.browserId ? [index] : []))
+  if (jobs.length === 0) return new Map()
+  const browserIds = jobs.map((index) => prepared[index]?.token?.browserId ?? '')
+  const workspaces = jobs.map((index) => prepared[index]?.context.workspace ?? DEFAULT_WORKSPACE)
+  const rows = await selectRows(
+    tx,
+    {
+      job: sql<number>`b.job`,
+      visitorId: sql<string>`latest.visitor_id`,
+      since: sql<string>`first.created_at`,
+      created: sql<boolean>`coalesce(first.method = 'new' and first.visitor_id = latest.visitor_id, false)`,
+      components: sql<Record<string, ComponentResult>>`latest.components`,
+      velocity: sql<VelocityRow>`activity.velocity`,
+    },
+    (select) => sql`select ${select}
+      from unnest(${sql.param(jobs)}::int[], ${sql.param(browserIds)}::text[], ${sql.param(workspaces)}::text[])
+        as b(job, browser_id, workspace)
+      join lateral (select e.visitor_id, e.components from events e join visitors on visitors.id = e.visitor_id
+        where e.browser_id = b.browser_id and visitors.workspace = b.workspace
+        order by e.created_at desc limit 1) as latest on true
+      join lateral (select created_at, method, visitor_id from events
+        where events.browser_id = b.browser_id and events.visitor_id = latest.visitor_id
+        order by created_at limit 1) as first on true
+      cross join lateral (select ${velocityOf(since5m, since1h)} as velocity
+        from (select created_at, ip, linked_id from events
+              where events.browser_id = b.browser_id and events.visitor_id = latest.visitor_id
+                and events.created_at > ${since24h}
+              order by created_at desc limit ${VELOCITY_WINDOW}) as recent) as activity`,
+  )
+  return new Map(rows.map(({ job, ...browser }) => [job, browser]))
 }

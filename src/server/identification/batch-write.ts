@@ -4,6 +4,9 @@ import { alias } from 'drizzle-orm/pg-core'
 import { type Database, type RowOf, selectRows } from '../db/client'
 import { visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
+import { DEFAULT_WORKSPACE } from './blocking-keys'
+import { MODEL_VERSION } from './model-version'
+import { networkOf } from './network-of'
 
 // The statement's `visitor` step: the stored visitors, as identify-visitor.ts reads them.
 const visitor = alias(visitors, 'visitor')
@@ -12,16 +15,13 @@ export type SavedVisitor = RowOf<typeof savedVisitor>
 
 /**
  * Stores a batch's decision in one statement: visitors, their blocking keys, value statistics,
- * learned change rates, events and the sites' webhook outbox rows (so an acknowledged event is
+ * events and the sites' webhook outbox rows (so an acknowledged event is
  * never without its deliveries). Returns each stored visitor's first and last visit.
  */
-export function writeBatch(
-  tx: Database,
-  { written, changes, facetsLearned }: BatchDecision,
-): Promise<SavedVisitor[]> {
+export function writeBatch(tx: Database, { written, changes }: BatchDecision): Promise<SavedVisitor[]> {
   const visitors = written.map(({ event }) => event.visitorId)
   const keyPairs = written
-    .flatMap(({ event, job }) => job.keys.map((key) => [key, event.visitorId] as const))
+    .flatMap(({ event, keys }) => keys.map((key) => [key, event.visitorId] as const))
     .sort(([a], [b]) => byText(a, b))
   const column = <Value>(pick: (entry: (typeof written)[number]) => Value) => sql.param(written.map(pick))
   const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
@@ -31,14 +31,19 @@ export function writeBatch(
     tx,
     savedVisitor,
     (select) => sql`with visitor as (
-          insert into visitors (id, profile, parts, previous, first_seen_at, last_seen_at, visits)
-          select id, profile, parts, previous, seen_at, seen_at, 1
-          from unnest(${sql.param(visitors)}::text[], ${column(({ job }) => JSON.stringify(job.profile.digests))}::jsonb[],
-            ${column(({ job }) => JSON.stringify(job.profile.parts))}::jsonb[],
+          insert into visitors (id, profile, parts, previous, volatility, model_version, network, workspace, counted, first_seen_at, last_seen_at, visits)
+          select id, profile, parts, previous, volatility, ${MODEL_VERSION}, network, workspace, counted, seen_at, seen_at, 1
+          from unnest(${sql.param(visitors)}::text[], ${column(({ profile }) => JSON.stringify(profile.digests))}::jsonb[],
+            ${column(({ profile }) => JSON.stringify(profile.parts))}::jsonb[],
             ${column(({ previous }) => JSON.stringify(previous))}::jsonb[],
-            ${column(({ event }) => event.createdAt)}::timestamptz[]) as input(id, profile, parts, previous, seen_at)
+            ${column(({ volatility }) => JSON.stringify(volatility))}::jsonb[],
+            ${column(({ event }) => (event.ip ? networkOf(event.ip) : null))}::text[],
+            ${column(({ job }) => job.context.workspace ?? DEFAULT_WORKSPACE)}::text[],
+            ${column(({ counted }) => counted)}::boolean[],
+            ${column(({ event }) => event.createdAt)}::timestamptz[]) as input(id, profile, parts, previous, volatility, network, workspace, counted, seen_at)
           on conflict (id) do update set profile = excluded.profile, parts = excluded.parts,
-            previous = excluded.previous, last_seen_at = excluded.last_seen_at, visits = visitors.visits + 1
+            previous = excluded.previous, volatility = excluded.volatility, model_version = excluded.model_version,
+            last_seen_at = excluded.last_seen_at, visits = visitors.visits + 1
           returning id, first_seen_at, last_seen_at),
         wanted_keys as (
           select * from unnest(${sql.param(keyPairs.map(([, visitor]) => visitor))}::text[],
@@ -53,27 +58,20 @@ export function writeBatch(
           select * from unnest(${sql.param(changes.map(([key]) => key.split('\u0000')[0]))}::text[],
             ${sql.param(changes.map(([key]) => key.split('\u0000')[1]))}::text[], ${sql.param(changes.map(([, delta]) => delta))}::int[])
           on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
-        learned as (
-          insert into facet_changes (facet, observed, changed, close)
-          select * from unnest(${sql.param(facetsLearned.map(([facet]) => facet))}::text[],
-            ${sql.param(facetsLearned.map(([, counts]) => counts.observed))}::int[],
-            ${sql.param(facetsLearned.map(([, counts]) => counts.changed))}::int[],
-            ${sql.param(facetsLearned.map(([, counts]) => counts.close))}::int[])
-          on conflict (facet) do update set observed = facet_changes.observed + excluded.observed,
-            changed = facet_changes.changed + excluded.changed, close = facet_changes.close + excluded.close),
         new_events as (
           select * from unnest(
             ${column(({ event }) => event.requestId)}::text[], ${sql.param(visitors)}::text[],
             ${column(({ event }) => event.createdAt)}::timestamptz[], ${column(({ event }) => event.visitorFound)}::boolean[],
             ${column(({ event }) => event.confidence.score)}::real[], ${column(({ match }) => match.method)}::text[],
-            ${column(({ match }) => json(match.evidence))}::jsonb[], ${column(({ browserId }) => browserId)}::text[],
+            ${column(({ match }) => json(match.evidence))}::jsonb[], ${column(({ comeback }) => comeback)}::boolean[],
+            ${column(({ browserId }) => browserId)}::text[],
             ${column(({ event }) => event.ip)}::text[], ${column(({ event }) => event.userAgent)}::text[],
             ${column(({ event }) => event.url)}::text[], ${column(({ event }) => event.siteKey)}::text[],
             ${column(({ event }) => json(event.tag))}::jsonb[], ${column(({ event }) => event.linkedId)}::text[],
             ${column(({ job }) => JSON.stringify(job.input.components))}::jsonb[],
             ${column(({ event }) => JSON.stringify(event.signals))}::jsonb[], ${column(({ event }) => event.suspectScore)}::int[],
             ${column(({ event }) => JSON.stringify({ type: 'identification', event }))}::jsonb[])
-          as input(request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip, user_agent,
+          as input(request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, comeback, browser_id, ip, user_agent,
             url, site_key, tag, linked_id, components, signals, suspect_score, webhook_payload)),
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)
@@ -82,8 +80,8 @@ export function writeBatch(
           where w.enabled),
         event as (
           insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, evidence,
-            browser_id, ip, user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
-          select request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, browser_id, ip,
+            comeback, browser_id, ip, user_agent, url, site_key, tag, linked_id, components, signals, suspect_score)
+          select request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, comeback, browser_id, ip,
             user_agent, url, site_key, tag, linked_id, components, signals, suspect_score from new_events)
         select ${select} from visitor`,
   )

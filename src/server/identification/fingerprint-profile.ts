@@ -39,7 +39,7 @@ export function digestValue(value: Json): string {
  * Parts are only compared with the parts of one other value, and a request has a hundred of
  * them: SHA-256 cost more than the rest of matching.
  */
-function digestPart(text: string): string {
+export function digestPart(text: string): string {
   return fastHash(text).padStart(PART_WIDTH, '0').slice(-PART_WIDTH)
 }
 
@@ -58,7 +58,7 @@ export function isRandomised(value: Json): boolean {
 }
 
 /** The texts a value's parts are made of, by the component's kind or else by its JSON shape. */
-function partTexts(value: Json, kind: PartsKind | undefined): string[] {
+export function partTexts(value: Json, kind: PartsKind | undefined): string[] {
   if (kind === 'userAgent') {
     // Without version numbers a browser update keeps the same form.
     return [(typeof value === 'string' ? value : canonicalJson(value)).replace(/\d+(?:[._]\d+)*/g, '#')]

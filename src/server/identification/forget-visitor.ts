@@ -25,11 +25,11 @@ export async function forgetVisitor({
   const [result] = await selectRows(
     db,
     { deleted: sql<number>`count(*)::int` },
-    (select) => sql`with gone as (delete from visitors where id = ${visitorId} returning profile),
+    (select) => sql`with gone as (delete from visitors where id = ${visitorId} returning profile, counted),
         statistics as (
           update component_stats set visitors = component_stats.visitors - 1
           from gone, jsonb_each_text(gone.profile) as p(component, digest)
-          where component_stats.component = p.component and component_stats.digest = p.digest),
+          where gone.counted and component_stats.component = p.component and component_stats.digest = p.digest),
         deliveries as (
           delete from webhook_deliveries
           where request_id in (select request_id from events where visitor_id = ${visitorId})),
@@ -43,21 +43,16 @@ export async function forgetVisitor({
 
 /**
  * "Forget this device", for the browser that proves it is this browser (its secret browser ID):
- * deletes the events it produced and their pending webhook deliveries. A visitor this browser
- * created (its first event), or that is left with no event, is deleted whole, so the next visit
- * is a new visitor. A visitor another browser created stays: a copied fingerprint must never
- * erase someone else's data.
+ * deletes the events it produced and their pending webhook deliveries. A visitor left with no
+ * event is deleted whole, so the next visit is a new visitor. A visitor other browsers still have
+ * events of stays, whoever created it: a copied fingerprint must never erase someone else's data,
+ * not even by creating the visitor before its owner came (SECURITY.md).
  */
 export async function forgetBrowser({ db, browserId }: { db: Database; browserId: string }): Promise<void> {
   await db.transaction(async (tx) => {
-    // The visitors this browser's events belong to, and whether its first event made each one.
     const affected = await selectRows(
       tx,
-      {
-        visitorId: sql<string>`mine.visitor_id`,
-        created: sql<boolean>`coalesce((select first.browser_id = ${browserId} from events first
-          where first.visitor_id = mine.visitor_id order by first.created_at limit 1), false)`,
-      },
+      { visitorId: sql<string>`mine.visitor_id` },
       (select) => sql`select ${select}
         from (select distinct visitor_id from events where browser_id = ${browserId}) as mine`,
     )
@@ -65,9 +60,9 @@ export async function forgetBrowser({ db, browserId }: { db: Database; browserId
       sql`with gone as (delete from events where browser_id = ${browserId} returning request_id)
           delete from webhook_deliveries where request_id in (select request_id from gone)`,
     )
-    for (const { visitorId, created } of affected) {
-      const left = await tx.$count(events, eq(events.visitorId, visitorId))
-      if (created || left === 0) await forgetVisitor({ db: tx, visitorId })
+    for (const { visitorId } of affected) {
+      if ((await tx.$count(events, eq(events.visitorId, visitorId))) === 0)
+        await forgetVisitor({ db: tx, visitorId })
     }
   })
 }

@@ -82,7 +82,7 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       input,
       context,
       profile,
-      keys: blockingKeys(profile.digests),
+      keys: blockingKeys(profile.digests, context.workspace),
       token: verifyVisitorToken(context.cookieToken, secret) ?? verifyVisitorToken(input.storedToken, secret),
     }
   })

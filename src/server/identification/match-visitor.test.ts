@@ -1,32 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import type { Json } from '@/contracts/identify'
+import { modelPopulation, populationOf } from '../../../tests/support/model-population'
 import {
   asComponents,
   type Device,
   realisticDevice as device,
 } from '../../../tests/support/realistic-devices'
+import { noVolatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, partsOf, profileComponents } from './fingerprint-profile'
-import { addressBits, type Candidate, matchVisitor, networkOf } from './match-visitor'
-import { learnedRates } from './population'
+import { addressBits, type Candidate, matchVisitor } from './match-visitor'
+import { networkOf } from './network-of'
 import type { Population } from './score-evidence'
 import { closeRatesAmong, compareFacets, coverageAmong, scoreEvidence } from './score-evidence'
 
 const profile = (values: Device): FingerprintProfile => profileComponents(asComponents(values))
-
-/** Counts taken from the stored profiles themselves, as component_stats keeps them. */
-function populationOf(profiles: FingerprintProfile[]): Population {
-  const counts = new Map<string, number>()
-  for (const { digests } of profiles) {
-    for (const [name, digest] of Object.entries(digests)) {
-      counts.set(`${name}=${digest}`, (counts.get(`${name}=${digest}`) ?? 0) + 1)
-    }
-  }
-  return {
-    visitors: profiles.length,
-    count: (name, digest) => counts.get(`${name}=${digest}`) ?? 0,
-    rates: (facet) => learnedRates(facet, undefined),
-  }
-}
 
 const devices = Array.from({ length: 300 }, (_, seed) => device(seed + 1))
 const distinct = devices.filter(
@@ -36,7 +23,7 @@ const stored = distinct.map((values, index) => ({ id: `visitor-${index}`, values
 const population = populationOf(stored.map((entry) => entry.profile))
 const candidates: Candidate[] = stored.map((entry) => ({
   visitorId: entry.id,
-  profile: { ...entry.profile, previous: {} },
+  profile: { ...entry.profile, previous: {}, volatility: noVolatility },
   lastSeenAt: 0,
   visits: 1,
   recentIps: [],
@@ -180,7 +167,7 @@ describe('matchVisitor without a token', () => {
       stored.map((entry) => {
         const facets = scoreEvidence(
           profile(change(entry.values)),
-          { ...entry.profile, previous: {} },
+          { ...entry.profile, previous: {}, volatility: noVolatility },
           population,
         ).facets
         return {
@@ -230,7 +217,7 @@ describe('matchVisitor without a token', () => {
     const localPopulation = populationOf(local.map((entry) => profile(entry.values)))
     const localCandidates = local.map((entry, index) => ({
       ...(candidates[index] as Candidate),
-      profile: { ...profile(entry.values), previous: {} },
+      profile: { ...profile(entry.values), previous: {}, volatility: noVolatility },
     }))
     const twinOf = (values: Device): Device => {
       const locale = primary(values) === 'zh-CN' ? 'pt-BR' : 'zh-CN'
@@ -268,7 +255,7 @@ describe('matchVisitor without a token', () => {
       }
       const twinCandidate: Candidate = {
         visitorId: 'twin',
-        profile: { ...profile(twin), previous: {} },
+        profile: { ...profile(twin), previous: {}, volatility: noVolatility },
         lastSeenAt: 1,
         visits: 5,
         recentIps: [],
@@ -309,7 +296,7 @@ describe('matchVisitor with a token', () => {
     const honoured = matchVisitor({
       current: profile(changed),
       candidates,
-      tokenVisitorId: mine.id,
+      token: { visitorId: mine.id },
       population,
       context: noAddress,
     })
@@ -317,7 +304,7 @@ describe('matchVisitor with a token', () => {
     const elsewhere = matchVisitor({
       current: profile({ ...device(123_456), fonts: ['Nobody else'], screen: [800, 600], timezone: 'UTC' }),
       candidates,
-      tokenVisitorId: mine.id,
+      token: { visitorId: mine.id },
       population,
       context: noAddress,
     })
@@ -328,7 +315,7 @@ describe('matchVisitor with a token', () => {
 describe('the client address as evidence', () => {
   const candidate = (recentIps: string[]): Candidate => ({
     visitorId: 'v',
-    profile: { digests: {}, parts: {}, previous: {} },
+    profile: { digests: {}, parts: {}, previous: {}, volatility: noVolatility },
     lastSeenAt: 0,
     visits: 1,
     recentIps,
@@ -411,6 +398,10 @@ describe('the client address as evidence', () => {
   it('groups IPv6 addresses by /56', () => {
     expect(networkOf('2001:db8:1:2a00::1')).toBe(networkOf('2001:db8:1:2aff::9'))
     expect(networkOf('2001:db8:1:2b00::1')).not.toBe(networkOf('2001:db8:1:2a00::1'))
+    // Compressed forms and IPv4-mapped addresses are read as the addresses they are.
+    expect(networkOf('2001:db8::2a00:0:0:1')).toBe(networkOf('2001:0db8:0000:0000:2a00::9'))
+    expect(networkOf('::ffff:198.51.100.7')).toBe(networkOf('198.51.100.200'))
+    expect(networkOf('198.51.100.7')).toBe('198.51.100.0/24')
   })
 })
 
@@ -418,19 +409,18 @@ describe('a facet that follows another: the window and the screen it opens on', 
   const maximised = { outer: [1920, 1040], inner: [1920, 955], position: [0, 0], viewport: 1 }
   const desk = device(5)
   const mine = { ...desk, availableScreen: [1920, 1040, 0, 0], windowGeometry: maximised }
-  const storedMine = { ...profile(mine), previous: {} }
+  const storedMine = { ...profile(mine), previous: {}, volatility: noVolatility }
   const digestOf = (values: Device, name: string) => profile(values).digests[name]
   /** 1 000 visitors, 100 of them on this screen; `window` of them have this window. */
-  const crowd = (window: number, windowsCounted = window): Population => ({
-    visitors: 1_000,
-    count: (name, digest) =>
-      name === 'availableScreen' && digest === digestOf(mine, 'availableScreen')
-        ? 100
-        : name === 'windowGeometry' && digest === digestOf(mine, 'windowGeometry')
-          ? windowsCounted
-          : 1,
-    rates: (facet) => learnedRates(facet, undefined),
-  })
+  const crowd = (window: number, windowsCounted = window): Population =>
+    modelPopulation({
+      count: (name, digest) =>
+        name === 'availableScreen' && digest === digestOf(mine, 'availableScreen')
+          ? 100
+          : name === 'windowGeometry' && digest === digestOf(mine, 'windowGeometry')
+            ? windowsCounted
+            : 1,
+    })
   const windowOn = (current: Device, population: Population, coverage = 1) =>
     scoreEvidence(profile(current), storedMine, population, { coverage: () => coverage }).facets.find(
       (facet) => facet.facet === 'window',
@@ -496,7 +486,11 @@ describe('a facet that follows another: the window and the screen it opens on', 
 
 describe('closeRatesAmong: how often a look-alike holds a close value', () => {
   const current = profile(device(7))
-  const withFonts = (fonts: string[]) => ({ ...profile({ ...device(7), fonts }), previous: {} })
+  const withFonts = (fonts: string[]) => ({
+    ...profile({ ...device(7), fonts }),
+    previous: {},
+    volatility: noVolatility,
+  })
   const closeFonts = ['DejaVu Sans', 'Liberation Sans', 'Noto Sans', 'Cantarell']
 
   it('leaves each candidate out of its own estimate and leans on the default without look-alikes', () => {
@@ -519,7 +513,7 @@ describe('closeRatesAmong: how often a look-alike holds a close value', () => {
 describe('set edits: a set that gained and lost members was edited twice', () => {
   const values = device(7)
   const fonts = values.fonts as string[]
-  const storedProfile = { ...profile(values), previous: {} }
+  const storedProfile = { ...profile(values), previous: {}, volatility: noVolatility }
   const facetOf = (changed: Device, facet: string) =>
     scoreEvidence(profile(changed), storedProfile, population).facets.find((entry) => entry.facet === facet)
 
@@ -566,7 +560,7 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
   it('counts one voice added to a list too long to keep whole as one edit', () => {
     // Only the first 128 part digests are kept: one more voice can push another one out.
     const voices = Array.from({ length: 170 }, (_, at) => `voice-${at}`)
-    const before = { ...profile({ ...values, speechVoices: voices }), previous: {} }
+    const before = { ...profile({ ...values, speechVoices: voices }), previous: {}, volatility: noVolatility }
     const findVoices = (list: string[]) =>
       compareFacets(profile({ ...values, speechVoices: list }), before).find(
         (entry) => entry.facet === 'voices',
@@ -574,7 +568,7 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
     expect(findVoices([...voices, 'voice-new'])).toMatchObject({ level: 'close', twoEdits: false })
     // A short list shows a replaced voice for what it is.
     const few = voices.slice(0, 5)
-    const short = { ...profile({ ...values, speechVoices: few }), previous: {} }
+    const short = { ...profile({ ...values, speechVoices: few }), previous: {}, volatility: noVolatility }
     const replaced = compareFacets(
       profile({ ...values, speechVoices: [...few.slice(1), 'voice-new'] }),
       short,
@@ -587,7 +581,7 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
 
   it('does not count a language moved first as two edits', () => {
     const languages = ['de-DE', 'de', 'en-US', 'en']
-    const before = { ...profile({ ...values, languages }), previous: {} }
+    const before = { ...profile({ ...values, languages }), previous: {}, volatility: noVolatility }
     const moved = compareFacets(profile({ ...values, languages: ['de', 'de-DE', 'en-US', 'en'] }), before)
     expect(moved.find((entry) => entry.facet === 'locale')?.twoEdits).toBe(false)
   })
@@ -595,7 +589,7 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
   it('weighs a list a software update rewrites as one change, whichever way it moved', () => {
     const extensions = ['EXT_a', 'EXT_b', 'EXT_c', 'EXT_d']
     const withExtensions = (list: string[]): Device => ({ ...values, webglExtensions: list })
-    const before = { ...profile(withExtensions(extensions)), previous: {} }
+    const before = { ...profile(withExtensions(extensions)), previous: {}, volatility: noVolatility }
     const graphics = (list: string[]) =>
       scoreEvidence(profile(withExtensions(list)), before, population).facets.find(
         (entry) => entry.facet === 'graphics',

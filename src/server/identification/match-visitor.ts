@@ -1,13 +1,16 @@
+import type { MatchEvidence } from '@/contracts/device'
 import type { FingerprintProfile } from './fingerprint-profile'
+import { networkOf } from './network-of'
 import {
   closeRatesAmong,
   compareFacets,
   coverageAmong,
-  type Evidence,
   type Population,
   type StoredProfile,
   scoreEvidence,
 } from './score-evidence'
+
+export type { MatchEvidence } from '@/contracts/device'
 
 export interface Candidate {
   visitorId: string
@@ -17,6 +20,31 @@ export interface Candidate {
   visits: number
   /** Addresses this visitor was seen on over the last day. */
   recentIps: string[]
+  /** How much it counts among the request's look-alikes (lookAlikeWeights); 1 when not given. */
+  lookAlikeWeight?: number
+}
+
+/** A look-alike created within this long counts with the others its network created meanwhile. */
+const RECENT_MS = 86_400_000
+
+/**
+ * How much each candidate counts in the look-alike estimates: nothing when it is not counted in
+ * the statistics (beyond its network's budget), and the devices one network created within a
+ * day share one vote, so one client's flood of near-copies weighs as one device.
+ */
+export function lookAlikeWeights(
+  candidates: readonly { counted: boolean; network: string | null; firstSeenAt: number }[],
+  now: number,
+): number[] {
+  const recent = (candidate: (typeof candidates)[number]) =>
+    candidate.network !== null && now - candidate.firstSeenAt < RECENT_MS
+  const perNetwork = new Map<string, number>()
+  for (const candidate of candidates)
+    if (candidate.counted && recent(candidate))
+      perNetwork.set(candidate.network ?? '', (perNetwork.get(candidate.network ?? '') ?? 0) + 1)
+  return candidates.map((candidate) =>
+    !candidate.counted ? 0 : recent(candidate) ? 1 / (perNetwork.get(candidate.network ?? '') ?? 1) : 1,
+  )
 }
 
 export interface MatchContext {
@@ -25,22 +53,13 @@ export interface MatchContext {
   sharers: number
 }
 
-/** The evidence behind a decision, as stored with the event and shown to the visitor. */
-export interface MatchEvidence extends Evidence {
-  /** Bits the client address added (the same address or network seen recently for this visitor). */
-  contextBits: number
-}
-
 export type Match =
   | { method: 'token' | 'fingerprint'; visitorId: string; probability: number; evidence: MatchEvidence }
   | { method: 'new'; probability: number; evidence?: MatchEvidence }
 
-/**
- * Before any evidence, a request is as likely to come from a returning device as from a new one,
- * and a returning device is any of the stored visitors, at least this many even on a fresh server.
- */
+/** A returning device is any of the stored visitors, at least this many even on a fresh server. */
 const MIN_POPULATION = 100
-/** A fingerprint match needs the candidate to be more likely than "a new device". */
+/** A fingerprint match needs the stored device to be more probable than every other explanation together. */
 const MATCH_PROBABILITY = 0.5
 /** Candidates within this many bits of the best are the same device stored twice (a lost token). */
 const TIE_BITS = 1
@@ -55,15 +74,6 @@ const NETWORK_BITS = 3
  * on that very address about one time in ten (a household, an office behind one NAT).
  */
 const TWIN_ADDRESS_BITS = 3
-
-/** The /24 of an IPv4 address or the /56 of an IPv6 one. */
-export function networkOf(ip: string): string {
-  if (ip.includes(':')) {
-    const groups = ip.split('::')[0]?.split(':') ?? []
-    return `${groups.slice(0, 3).join(':')}:${(groups[3] ?? '0').padStart(4, '0').slice(0, 2)}`
-  }
-  return ip.split('.').slice(0, 3).join('.')
-}
 
 /**
  * Evidence from the client address: seen recently for this visitor, it adds bits in proportion
@@ -98,70 +108,85 @@ function addressRarity(context: MatchContext, population: number): number {
 
 /**
  * Decides which visitor a fingerprint belongs to: the signed token's visitor while the
- * fingerprint does not contradict it, otherwise the most probable candidate when it is more
- * probable than a new device, otherwise a new visitor. Probabilities come from the evidence in
- * bits against a prior of one returning device among the population.
+ * fingerprint does not contradict it; otherwise the posterior over three kinds of explanation
+ * (MODEL.md): one of the stored candidates came back (prior: `returning`, spread over the
+ * population), a new device that is a candidate's twin (prior: `twin` of the new devices, spread
+ * likewise), or a new device unlike any (the rest). The most probable candidate is the answer
+ * when its posterior is above one half; a new visitor otherwise.
  */
 export function matchVisitor({
   current,
   candidates,
-  tokenVisitorId,
+  token,
   population,
   context,
 }: {
   current: FingerprintProfile
   candidates: Candidate[]
-  tokenVisitorId?: string
+  /**
+   * The signed token's visitor, and the fingerprint its own browser last showed: the token is
+   * weighed against that one, so no other browser's visits can make it look contradicted.
+   */
+  token?: { visitorId: string; profile?: StoredProfile }
   population: Population
   context: MatchContext
 }): Match {
   const size = Math.max(population.visitors, MIN_POPULATION)
   const comparisons = candidates.map((candidate) => compareFacets(current, candidate.profile))
-  const closeRates = closeRatesAmong(comparisons)
+  const weights = candidates.map((candidate) => candidate.lookAlikeWeight ?? 1)
+  const closeRates = closeRatesAmong(comparisons, (facet) => population.closeChance(facet), weights)
   const coverage = coverageAmong(
     current,
     candidates.map((candidate) => candidate.profile),
   )
   const scored = candidates.map((candidate, index) => {
     const compared = comparisons[index] ?? []
-    const lookAlikes = { closeChance: closeRates(compared), coverage }
+    const lookAlikes = { closeChance: closeRates(compared, weights[index]), coverage }
     const fingerprint = scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
-    // The address only supports what the fingerprint already suggests.
-    const contextBits = fingerprint.bits > 0 ? addressBits(context, candidate, size) : 0
+    const contextBits = addressBits(context, candidate, size)
     const twinBits = fingerprint.twinBits + twinAddressBits(context, candidate, size)
     const evidence = { ...fingerprint, twinBits, contextBits }
     return { candidate, evidence, total: fingerprint.bits + contextBits }
   })
 
-  const fromToken = tokenVisitorId
-    ? scored.find((entry) => entry.candidate.visitorId === tokenVisitorId)
-    : undefined
-  if (fromToken && fromToken.evidence.bits >= TOKEN_MIN_BITS) {
-    return {
-      method: 'token',
-      visitorId: tokenVisitorId as string,
-      probability: fromToken.evidence.bits >= 0 ? 0.99 : 0.95,
-      evidence: fromToken.evidence,
+  const fromToken = token && scored.find((entry) => entry.candidate.visitorId === token.visitorId)
+  if (token && fromToken) {
+    const own = token.profile ? scoreEvidence(current, token.profile, population) : fromToken.evidence
+    if (own.bits >= TOKEN_MIN_BITS) {
+      const evidence = { ...own, contextBits: 0 }
+      return {
+        method: 'token',
+        visitorId: token.visitorId,
+        probability: own.bits >= 0 ? 0.99 : 0.95,
+        evidence,
+      }
     }
   }
 
-  // A candidate whose differences from this fingerprint look like a twin's (a machine of the same
-  // kind set up otherwise) rather than like one device's changes is not this device: it takes no
-  // part in the decision, and this request may still be another candidate (that twin) or new.
-  const plausible = scored.filter((entry) => entry.evidence.bits > 0 && entry.evidence.twinBits >= 0)
-  const priorBits = -Math.log2(size)
-  const likelihood = (total: number) => 2 ** Math.min(total + priorBits, 60)
-  const sum = plausible.reduce((total, entry) => total + likelihood(entry.total), 0)
-  const best = plausible.reduce<(typeof plausible)[number] | undefined>(
-    (top, entry) => (!top || entry.total > top.total ? entry : top),
+  // Weights relative to "a new device unlike any": P(hypothesis) x P(observation | it) / P(observation | unrelated).
+  const { returning, twin } = population.priors
+  const unrelated = (1 - returning) * (1 - twin)
+  const weigh = (bits: number) => 2 ** Math.min(bits, 200)
+  const weighed = scored.map((entry) => ({
+    ...entry,
+    same: (returning / size) * weigh(entry.total),
+    // A twin shares the candidate's values where twins agree: its weight is the candidate's less the twin bits.
+    twin: (((1 - returning) * twin) / size) * weigh(entry.total - entry.evidence.twinBits),
+  }))
+  const total = weighed.reduce((sum, entry) => sum + entry.same + entry.twin, unrelated)
+  const best = weighed.reduce<(typeof weighed)[number] | undefined>(
+    (top, entry) => (!top || entry.same > top.same ? entry : top),
     undefined,
   )
-  if (!best) return { method: 'new', probability: 1 / (1 + sum), evidence: closest(scored)?.evidence }
-  const tied = plausible.filter((entry) => best.total - entry.total < TIE_BITS)
-  const probability = tied.reduce((total, entry) => total + likelihood(entry.total), 0) / (1 + sum)
-  if (probability < MATCH_PROBABILITY) {
-    return { method: 'new', probability: 1 / (1 + sum), evidence: best.evidence }
-  }
+  const newProbability = (total - weighed.reduce((sum, entry) => sum + entry.same, 0)) / total
+  if (!best) return { method: 'new', probability: newProbability }
+  // The same device stored twice (a lost token): records within TIE_BITS of the best, each more
+  // probably this device than a new twin of it, share the device's probability. A record that
+  // looks like the device's twin never joins: it is another device.
+  const tied = weighed.filter((entry) => entry.same >= entry.twin && best.total - entry.total < TIE_BITS)
+  const probability = tied.reduce((sum, entry) => sum + entry.same, 0) / total
+  if (tied.length === 0 || probability < MATCH_PROBABILITY)
+    return { method: 'new', probability: newProbability, evidence: best.evidence }
   // The same device stored twice: the visitor with the longer history keeps the device.
   const chosen = tied.reduce((kept, entry) =>
     entry.candidate.visits > kept.candidate.visits ||
@@ -176,12 +201,4 @@ export function matchVisitor({
     probability,
     evidence: chosen.evidence,
   }
-}
-
-/** The candidate with the most evidence, plausible or not: what a new visitor's answer explains. */
-function closest<T extends { total: number }>(scored: T[]): T | undefined {
-  return scored.reduce<T | undefined>(
-    (top, entry) => (!top || entry.total > top.total ? entry : top),
-    undefined,
-  )
 }

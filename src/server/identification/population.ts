@@ -2,44 +2,73 @@ import 'server-only'
 import { sql } from 'drizzle-orm'
 import { type Database, selectRows } from '../db/client'
 import { processWide } from '../process-wide'
-import { type FacetName, facets } from './component-model'
-import type { Population } from './score-evidence'
+import { type FacetModel, type FacetName, facets } from './component-model'
+import type { ChangeRates } from './facet-likelihoods'
+import type { Population, Priors } from './score-evidence'
 
 /** Value counts move slowly for matching's purpose: a minute-old count weighs evidence just as well. */
 const COUNT_TTL_MS = 60_000
 const TOTALS_TTL_MS = 30_000
 const MAX_CACHED_COUNTS = 200_000
-/** Pseudo-observations of the default change rates: learned rates need many confirmed revisits to move. */
+/**
+ * Pseudo-observations of a default change rate: at least this many comebacks, and at least
+ * PRIOR_CHANGES changes' worth, so a rarely changing facet (hardware: 0.003) needs thousands of
+ * observed changes, not a handful, to move (learning is bounded per network as well: learn-model.ts).
+ */
 const PRIOR_OBSERVATIONS = 200
 const PRIOR_CHANGES = 20
+/** Pseudo-pairs of the default close chance against the pairs measured on the population. */
+const PRIOR_PAIRS = 50
+/**
+ * Before anything is measured: half the requests come from returning devices, and two in five new
+ * devices are a stored device's twin (many devices are one of a kind: a phone model, a fleet).
+ */
+export const DEFAULT_PRIORS: Priors = { returning: 0.5, twin: 0.4 }
 /** Addresses are looked at over a day; sharers are counted among the latest events of that address. */
 const SHARERS_WINDOW_MS = 86_400_000
 const SHARERS_SAMPLE = 200
 
-interface FacetCounts {
+export interface FacetCounts {
   observed: number
   changed: number
   close: number
 }
 
+export interface PairCounts {
+  pairs: number
+  differed: number
+  close: number
+}
+
+interface Totals {
+  visitors: number
+  facets: Map<string, FacetCounts>
+  pairs: Map<string, PairCounts>
+  priors: Priors
+  at: number
+}
+
 interface Cache {
   counts: Map<string, { count: number; at: number }>
-  totals?: { visitors: number; facets: Map<string, FacetCounts>; at: number }
+  totals?: Totals
 }
 
 export interface BatchContext {
   population: Population
   /** Distinct visitors seen on each address over the last day (sampled, at least 1 for a seen address). */
   sharers: Map<string, number>
+  /** New devices counted in the last hour per network and per site, each at most its budget. */
+  newDevices: { network: Map<string, number>; site: Map<string, number> }
+}
+
+/** How many new devices a network and a site may add to the statistics in an hour (see env.ts). */
+export interface NewDeviceBudgets {
+  network: number
+  site: number
 }
 
 const countKey = (component: string, digest: string) => `${component}\u0000${digest}`
 
-/**
- * Reads, in one statement, what a batch needs to weigh evidence: the counts of its values (those
- * not cached), the population's size and learned change rates (when stale), and how many
- * visitors share each of its addresses.
- */
 function cacheFor(db: Database): Cache {
   const caches = processWide('populationCache', () => new WeakMap<Database, Cache>())
   let cache = caches.get(db)
@@ -50,6 +79,11 @@ function cacheFor(db: Database): Cache {
   return cache
 }
 
+/**
+ * Reads, in one statement, what a batch needs to weigh evidence: the counts of its values (those
+ * not cached), the population's size and learned model (rates, close chances and priors, when stale), and how many
+ * visitors share each of its addresses.
+ */
 export async function readBatchContext(
   db: Database,
   values: { component: string; digest: string }[],
@@ -57,6 +91,11 @@ export async function readBatchContext(
   /** The database the cache belongs to, when `db` is one of its transactions. */
   cacheOwner: Database = db,
   now = Date.now(),
+  budgeted: { networks: string[]; sites: string[]; budgets: NewDeviceBudgets } = {
+    networks: [],
+    sites: [],
+    budgets: { network: 0, site: 0 },
+  },
 ): Promise<BatchContext> {
   const mine = cacheFor(cacheOwner)
   if (mine.counts.size > MAX_CACHED_COUNTS) mine.counts.clear()
@@ -68,9 +107,11 @@ export async function readBatchContext(
   }
   const wantTotals = !mine.totals || now - mine.totals.at > TOTALS_TTL_MS
   const since = new Date(now - SHARERS_WINDOW_MS).toISOString()
+  const hourAgo = new Date(now - 3_600_000).toISOString()
+  const { networks, sites, budgets } = budgeted
   const wanted = [...missing.values()]
   const rows =
-    wanted.length || wantTotals || ips.length
+    wanted.length || wantTotals || ips.length || networks.length || sites.length
       ? await selectRows(
           db,
           {
@@ -79,58 +120,105 @@ export async function readBatchContext(
             detail: sql<string>`detail`,
             // A bigint: a number on PGlite, a string from PostgreSQL's driver.
             n: sql<number | string>`n`,
+            first: sql<number | null>`first`,
+            second: sql<number | null>`second`,
+            third: sql<number | null>`third`,
+            value: sql<unknown>`value`,
           },
           (select) => sql`select ${select} from (
-            select 'count' as kind, s.component as name, s.digest as detail, s.visitors::bigint as n
+            select 'count' as kind, s.component as name, s.digest as detail, s.visitors::bigint as n,
+                null::float8 as first, null::float8 as second, null::float8 as third, null::jsonb as value
               from unnest(${sql.param(wanted.map((value) => value.component))}::text[],
                 ${sql.param(wanted.map((value) => value.digest))}::text[]) as w(component, digest)
               join component_stats s on s.component = w.component and s.digest = w.digest
             union all
-            select 'visitors', '', '', coalesce(max(total), 0)::bigint from (
+            select 'visitors', '', '', coalesce(max(total), 0)::bigint, null, null, null, null from (
               select sum(visitors) as total from component_stats
               where ${wantTotals}::boolean and component in ('platform', 'hardwareConcurrency', 'timezone')
               group by component) as totals
             union all
-            select 'facet', facet, changed || ':' || close, observed::bigint from facet_changes where ${wantTotals}::boolean
+            select 'facet', facet, '', 0, observed, changed, close, null from facet_changes where ${wantTotals}::boolean
+            union all
+            select 'pairs', facet, '', 0, pairs, differed, close, null from facet_pairs where ${wantTotals}::boolean
+            union all
+            select 'priors', '', '', 0, null, null, null, value from settings where ${wantTotals}::boolean and key = ${PRIORS_SETTING}
             union all
             select 'ip', w.ip, '', (select count(distinct recent.visitor_id) from (
                 select visitor_id from events where events.ip = w.ip and events.created_at > ${since}
-                order by created_at desc limit ${SHARERS_SAMPLE}) as recent)::bigint
-            from unnest(${sql.param(ips)}::text[]) as w(ip)) as context`,
+                order by created_at desc limit ${SHARERS_SAMPLE}) as recent)::bigint, null, null, null, null
+            from unnest(${sql.param(ips)}::text[]) as w(ip)
+            union all
+            select 'network', w.network, '', (select count(*) from (select 1 from visitors
+                where visitors.network = w.network and visitors.counted and visitors.first_seen_at > ${hourAgo}
+                limit ${budgets.network}) as counted)::bigint, null, null, null, null
+            from unnest(${sql.param(networks)}::text[]) as w(network)
+            union all
+            select 'site', w.site, '', (select count(*) from (select 1 from events
+                where events.site_key = w.site and not events.visitor_found and events.created_at > ${hourAgo}
+                limit ${budgets.site}) as created)::bigint, null, null, null, null
+            from unnest(${sql.param(sites)}::text[]) as w(site)) as context`,
         )
       : []
 
   for (const key of missing.keys()) mine.counts.set(key, { count: 0, at: now })
   const sharers = new Map<string, number>()
-  const facetCounts = new Map<string, FacetCounts>()
-  let visitors: number | undefined
+  const newDevices = { network: new Map<string, number>(), site: new Map<string, number>() }
+  const read: Totals = { visitors: 0, facets: new Map(), pairs: new Map(), priors: DEFAULT_PRIORS, at: now }
   for (const row of rows) {
     const n = Number(row.n)
     if (row.kind === 'count') mine.counts.set(countKey(row.name, row.detail), { count: n, at: now })
     else if (row.kind === 'ip') sharers.set(row.name, n)
-    else if (row.kind === 'visitors') visitors = n
-    else if (row.kind === 'facet') {
-      const [changed = 0, close = 0] = row.detail.split(':').map(Number)
-      facetCounts.set(row.name, { observed: n, changed, close })
-    }
+    else if (row.kind === 'network') newDevices.network.set(row.name, n)
+    else if (row.kind === 'site') newDevices.site.set(row.name, n)
+    else if (row.kind === 'visitors') read.visitors = n
+    else if (row.kind === 'facet')
+      read.facets.set(row.name, {
+        observed: Number(row.first),
+        changed: Number(row.second),
+        close: Number(row.third),
+      })
+    else if (row.kind === 'pairs')
+      read.pairs.set(row.name, {
+        pairs: Number(row.first),
+        differed: Number(row.second),
+        close: Number(row.third),
+      })
+    else if (row.kind === 'priors') read.priors = readPriors(row.value)
   }
-  if (wantTotals) mine.totals = { visitors: visitors ?? 0, facets: facetCounts, at: now }
-  const totals = mine.totals ?? { visitors: 0, facets: facetCounts, at: now }
+  if (wantTotals) mine.totals = read
+  const totals = mine.totals ?? read
   const counts = mine.counts
-  const rates = new Map(
-    (Object.keys(facets) as FacetName[]).map((facet) => [
-      facet,
-      learnedRates(facet, totals.facets.get(facet)),
-    ]),
+  const facetNames = Object.keys(facets) as FacetName[]
+  const rates = new Map(facetNames.map((facet) => [facet, learnedRates(facet, totals.facets.get(facet))]))
+  const closeChances = new Map(
+    facetNames.map((facet) => [facet, measuredCloseChance(facet, totals.pairs.get(facet))]),
+  )
+  const twinDifferences = new Map(
+    facetNames.map((facet) => [facet, measuredTwinDifference(facet, totals.pairs.get(facet))]),
   )
   return {
     sharers,
+    newDevices,
     population: {
       visitors: totals.visitors,
       count: (component, digest) => counts.get(countKey(component, digest))?.count ?? 0,
       rates: (facet) => rates.get(facet) ?? learnedRates(facet, undefined),
+      closeChance: (facet) => closeChances.get(facet) ?? facets[facet].closeChance,
+      twinDifference: (facet) => twinDifferences.get(facet) ?? facets[facet].twinDifference,
+      priors: totals.priors,
     },
   }
+}
+
+/** The setting where learn-model.ts keeps the measured priors. */
+export const PRIORS_SETTING = 'model_priors'
+
+function readPriors(value: unknown): Priors {
+  if (typeof value !== 'object' || value === null) return DEFAULT_PRIORS
+  const { returning, twin } = value as Partial<Priors>
+  const share = (given: unknown, fallback: number) =>
+    typeof given === 'number' && given > 0 && given < 1 ? given : fallback
+  return { returning: share(returning, DEFAULT_PRIORS.returning), twin: share(twin, DEFAULT_PRIORS.twin) }
 }
 
 /**
@@ -152,19 +240,41 @@ export function applyCommittedCounts(
 }
 
 /**
- * A facet's change rate and close share: the defaults, moved by what confirmed revisits showed.
- * Bounded to a tenth and ten times the default, so a flood of forged revisits cannot make a
- * facet look meaningless (or decisive).
+ * A facet's change rates for one device of this population: the defaults, moved by what
+ * comebacks showed (learn-model.ts). Bounded to a tenth and ten times the default, so no amount of
+ * forged comebacks can make a facet look meaningless (or decisive).
  */
-export function learnedRates(facet: FacetName, learned: FacetCounts | undefined) {
+export function learnedRates(facet: FacetName, learned: FacetCounts | undefined): ChangeRates {
   const model = facets[facet]
   const observed = learned?.observed ?? 0
   const changed = learned?.changed ?? 0
   const close = learned?.close ?? 0
-  const rate = (changed + PRIOR_OBSERVATIONS * model.changeRate) / (observed + PRIOR_OBSERVATIONS)
+  const prior = Math.max(PRIOR_OBSERVATIONS, PRIOR_CHANGES / model.changeRate)
+  const rate = (changed + prior * model.changeRate) / (observed + prior)
   const share = (close + PRIOR_CHANGES * model.closeShare) / (changed + PRIOR_CHANGES)
   return {
-    changeRate: Math.min(Math.max(rate, model.changeRate / 10), Math.min(model.changeRate * 10, 0.5)),
-    closeShare: Math.min(Math.max(share, 0), 0.95),
+    change: Math.min(Math.max(rate, model.changeRate / 10), Math.min(model.changeRate * 10, 0.5)),
+    close: Math.min(Math.max(share, 0), 0.95),
+    back: model.returnShare,
   }
+}
+
+/**
+ * P(another device's value of a facet is close to one device's): the model's default, moved by
+ * the pairs of stored devices learn-model.ts compared.
+ */
+export function measuredCloseChance(facet: FacetName, measured: PairCounts | undefined): number {
+  const prior = facets[facet].closeChance
+  if (!measured) return prior
+  return (measured.close + PRIOR_PAIRS * prior) / (measured.pairs + PRIOR_PAIRS)
+}
+
+/**
+ * P(a twin's value of a facet differs from the device's): the model's default; for a setting each
+ * person chooses (FacetModel.setBy), twins differ as any two devices do, which pairs show.
+ */
+export function measuredTwinDifference(facet: FacetName, measured: PairCounts | undefined): number {
+  const model: FacetModel = facets[facet]
+  if (model.setBy !== 'person' || !measured) return model.twinDifference
+  return (measured.differed + PRIOR_PAIRS * model.twinDifference) / (measured.pairs + PRIOR_PAIRS)
 }

@@ -23,9 +23,14 @@ export async function readDeviceReport({
   const [visitor] = await selectRows(
     db,
     {
-      firstSeenAt: visitors.firstSeenAt,
-      lastSeenAt: visitors.lastSeenAt,
-      visits: visitors.visits,
+      // This browser's own visits as this visitor: another browser's, even on a copy of this
+      // fingerprint, are not counted here (SECURITY.md).
+      firstSeenAt: sql<string | null>`(select min(created_at) from events
+        where events.browser_id = ${browserId} and events.visitor_id = ${visitors.id})`,
+      lastSeenAt: sql<string | null>`(select max(created_at) from events
+        where events.browser_id = ${browserId} and events.visitor_id = ${visitors.id})`,
+      visits: sql<number>`(select count(*)::int from events
+        where events.browser_id = ${browserId} and events.visitor_id = ${visitors.id})`,
       // Per component of the profile: how many visitors share its value, among all that have one
       // (counts inside JSON: numbers on both engines, a bigint sum included).
       uniqueness: sql<{ component: string; sharedBy: number; total: number }[] | null>`(
@@ -37,7 +42,7 @@ export async function readDeviceReport({
     },
     (select) => sql`select ${select} from visitors where id = ${visitorId}`,
   )
-  if (!visitor) return undefined
+  if (!visitor?.firstSeenAt || !visitor.lastSeenAt) return undefined
   const history = await db
     .select({
       requestId: events.requestId,

@@ -1,23 +1,41 @@
+import type { Level } from '@/contracts/device'
 import { editedSets, type FacetModel, type FacetName, facets } from './component-model'
+import { deviceRates, type Volatility } from './device-volatility'
+import { type ChangeRates, facetLikelihoods, weights } from './facet-likelihoods'
 import { compareParts, type FingerprintProfile, MAX_PARTS, PART_WIDTH } from './fingerprint-profile'
 
-/** A stored visitor's profile: the latest fingerprint, plus recent earlier digests of what changed. */
+export type { Level } from '@/contracts/device'
+
+/**
+ * A stored visitor's profile: the latest fingerprint, recent earlier digests of what changed, and
+ * what the device has been seen doing (its own change rates).
+ */
 export interface StoredProfile extends FingerprintProfile {
   previous: Record<string, string[]>
+  volatility: Volatility
 }
 
-/** What this server knows of its population, for weighing evidence (see population.ts). */
+/** What this server knows of its population, for weighing evidence (see population.ts, MODEL.md). */
 export interface Population {
   /** Visitors stored. */
   visitors: number
   /** Visitors whose current value of `component` has this digest. */
   count(component: string, digest: string): number
-  /** How often a facet changes for one device, and the share of changes that keep its structure. */
-  rates(facet: FacetName): { changeRate: number; closeShare: number }
+  /** How a facet changes for one device of this population (learned from comebacks, bounded). */
+  rates(facet: FacetName): ChangeRates
+  /** P(another device's value is close to a given one): measured on pairs of stored devices. */
+  closeChance(facet: FacetName): number
+  /** P(a twin's value differs from the device's): see FacetModel.twinDifference and `personal`. */
+  twinDifference(facet: FacetName): number
+  /** The posterior's priors: returning devices among requests, twins of a stored device among new ones. */
+  priors: Priors
 }
 
-/** How a facet of the current fingerprint compares with a stored one, from best to worst. */
-export type Level = 'exact' | 'previous' | 'close' | 'different'
+export interface Priors {
+  returning: number
+  twin: number
+}
+
 const LEVELS: readonly Level[] = ['exact', 'previous', 'close', 'different']
 
 export interface FacetEvidence {
@@ -28,34 +46,15 @@ export interface FacetEvidence {
 }
 
 export interface Evidence {
-  /** Sum of the facets' bits (record linkage's match weight). */
+  /** Sum of the facets' bits: log2 P(observation | the stored device) / P(observation | unrelated device). */
   bits: number
-  /**
-   * The same differences weighed against a twin (a machine of the same kind) instead of the
-   * whole population: negative when they look more like a twin's than like one device's changes.
-   */
+  /** The same sum against a twin: log2 P(observation | the stored device) / P(observation | its twin). */
   twinBits: number
   facets: FacetEvidence[]
 }
 
 /** Overlap of parts above which a changed value still counts as close (a font added, a version bumped). */
 export const CLOSE_OVERLAP = 0.5
-/** Of the changes, the share that return to a recent earlier value (travel home, dark mode off). */
-const RETURN_SHARE = 0.5
-/** Of the differences between twins, the share that keep the value's structure. */
-const TWIN_CLOSE_SHARE = 0.3
-/**
- * Of one device's close changes to a set a person edits (editedSets), the share that both add and
- * remove members (a family replaced by another): most are one install or one uninstall. A
- * simplification: one-way edits keep the facet's whole close rate, and the look-alikes' close
- * rate is not split by direction, so only a two-way edit is weighed differently.
- */
-const TWO_EDITS_SHARE = 0.2
-/**
- * Of a facet's values, the share that follow its `given` component when that changes (windows kept
- * maximised follow the screen they open on; a window of its own size keeps it).
- */
-const FOLLOWING_SHARE = 0.5
 /** Pseudo-count of the prior commonness against the server's own statistics. */
 const PRIOR_VISITORS = 10
 
@@ -120,6 +119,8 @@ export interface FacetComparison {
   level: Level
   /** Whether a close member set changed twice at once (gained and lost members). */
   twoEdits: boolean
+  /** Whether the stored device remembers an earlier value of any member (a return is possible). */
+  remembers: boolean
   members: { name: string; digest: string; level: Level }[]
 }
 
@@ -143,34 +144,34 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
       (worst, member) => (LEVELS.indexOf(member.level) > LEVELS.indexOf(worst) ? member.level : worst),
       'exact',
     )
-    compared.push({ facet, level, twoEdits: level === 'close' && twoEdits, members })
+    const remembers = model.members.some((name) => (stored.previous[name]?.length ?? 0) > 0)
+    compared.push({ facet, level, twoEdits: level === 'close' && twoEdits, remembers, members })
   }
   return compared
 }
 
 /**
  * Scores how strongly the evidence says that `current` and `stored` are one device, as record
- * linkage does (Fellegi–Sunter): per facet, log2 of P(observation | same device) over
- * P(observation | two devices). An agreement counts more the rarer the value (the rarest member
- * stands for the facet: its members are correlated); a disagreement counts less the more often
- * that facet changes for one device, and more when a set was edited both ways at once (a font
- * removed and another added). A facet that follows another component (the window, its screen)
- * counts its rarity among the devices sharing that component's value. Facets only one side has
- * are left out.
+ * linkage does (Fellegi–Sunter): per facet, the likelihoods of the level observed under "the stored
+ * device", "an unrelated device" and "its twin" (facet-likelihoods.ts), summed as log2 ratios. An
+ * agreement counts more the rarer the value (the rarest member stands for the facet: its members are
+ * correlated); a difference counts less the more often that facet changes for this device. A facet
+ * that follows another component (the window, its screen) counts its rarity among the devices
+ * sharing that component's value. Facets only one side has are left out.
  */
 export function scoreEvidence(
   current: FingerprintProfile,
   stored: StoredProfile,
   population: Population,
-  /** What the request's look-alikes say (closeRatesAmong, coverageAmong); the model's defaults otherwise. */
+  /** What the request's look-alikes say (closeRatesAmong, coverageAmong); the population's otherwise. */
   lookAlikes: LookAlikes = {},
   compared: FacetComparison[] = compareFacets(current, stored),
 ): Evidence {
-  const closeChance = lookAlikes.closeChance ?? ((facet: FacetName) => facets[facet].closeChance)
+  const closeChance = lookAlikes.closeChance ?? ((facet: FacetName) => population.closeChance(facet))
   let bits = 0
   let twinBits = 0
   const evidence: FacetEvidence[] = []
-  for (const { facet, level, twoEdits, members } of compared) {
+  for (const { facet, level, twoEdits, remembers, members } of compared) {
     const model: FacetModel = facets[facet]
     const given = model.given
     const givenDigest = given && current.digests[given]
@@ -200,44 +201,20 @@ export function scoreEvidence(
     // than over all devices (smoothing can make a small group's share look rarer).
     // Where the given value changed, the candidate is not among those sharing it: over all, then.
     const agreeing = among?.mine ? Math.max(rarest, rarestAmong) : rarest
-    const { changeRate: change, closeShare: close } = population.rates(facet)
-    const twin = model.twinDifference
-    let facetBits: number
-    let facetTwinBits: number
-    switch (level) {
-      case 'exact':
-        facetBits = Math.log2((1 - change) / agreeing)
-        facetTwinBits = Math.log2((1 - change) / (1 - twin))
-        break
-      case 'previous':
-        facetBits = Math.log2((change * RETURN_SHARE) / agreeing)
-        facetTwinBits = Math.log2(change / twin)
-        break
-      case 'close': {
-        const edited = change * close * (twoEdits ? TWO_EDITS_SHARE : 1)
-        facetBits = Math.log2(edited / Math.max(closeChance(facet), 0.01))
-        // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
-        facetTwinBits = Math.log2((change * close) / (twin * TWIN_CLOSE_SHARE))
-        break
-      }
-      case 'different':
-        facetBits = Math.log2(
-          (change * Math.max(1 - close, 0.05)) / Math.max(1 - rarest - closeChance(facet), 0.05),
-        )
-        facetTwinBits = Math.log2((change * Math.max(1 - close, 0.05)) / (twin * (1 - TWIN_CLOSE_SHARE)))
-        break
-    }
-    // What the facet follows changed too (docked to another monitor): a value that follows it
-    // (a maximised window) changes with it, so a difference is far likelier for one device than
-    // the facet's own change rate says; still a little less likely than for another device.
-    if (among && !among.mine && (level === 'close' || level === 'different')) {
-      const followed = change + (1 - change) * FOLLOWING_SHARE
-      facetBits = Math.log2(followed / Math.max(1 - rarest, 0.05))
-      facetTwinBits = 0
-    }
-    twinBits += facetTwinBits
-    bits += facetBits
-    evidence.push({ facet, level, bits: facetBits })
+    const likelihoods = facetLikelihoods({
+      level,
+      twoEdits,
+      remembers,
+      followedChanged: among !== undefined && !among.mine,
+      rates: deviceRates(population.rates(facet), stored.volatility, facet),
+      commonness: level === 'exact' ? agreeing : rarest,
+      closeChance: closeChance(facet),
+      twinDifference: population.twinDifference(facet),
+    })
+    const weight = weights(likelihoods)
+    bits += weight.bits
+    twinBits += weight.twinBits
+    evidence.push({ facet, level, bits: weight.bits })
   }
   return { bits, twinBits, facets: evidence }
 }
@@ -283,25 +260,37 @@ const LOOK_ALIKE_PRIOR = 4
  * How likely another device's value is close to this one without being equal, per facet, learned
  * from the look-alikes blocking found for this request (record linkage estimates its u-probabilities
  * on the blocked pairs): where many other devices hold a close font set or language list, a close
- * one says little. Each candidate is left out of its own estimate; the model's default weighs as
+ * one says little. Each candidate is left out of its own estimate; the prior weighs as
  * LOOK_ALIKE_PRIOR candidates.
  */
-export function closeRatesAmong(comparisons: readonly FacetComparison[][]) {
+export function closeRatesAmong(
+  comparisons: readonly FacetComparison[][],
+  /** The close chance before the look-alikes: measured on the population's pairs, or the model's. */
+  prior: (facet: FacetName) => number = (facet) => facets[facet].closeChance,
+  /**
+   * How much each look-alike counts (1 by default): less for the devices one client just created
+   * (lookAlikeWeights), so a flood of near-copies cannot make a device's own changes look common.
+   */
+  weights: readonly number[] = comparisons.map(() => 1),
+) {
   const closeCounts = new Map<FacetName, number>()
   const compared = new Map<FacetName, number>()
-  for (const comparison of comparisons) {
+  comparisons.forEach((comparison, index) => {
+    const weight = weights[index] ?? 1
     for (const { facet, level } of comparison) {
-      compared.set(facet, (compared.get(facet) ?? 0) + 1)
-      if (level === 'close') closeCounts.set(facet, (closeCounts.get(facet) ?? 0) + 1)
+      compared.set(facet, (compared.get(facet) ?? 0) + weight)
+      if (level === 'close') closeCounts.set(facet, (closeCounts.get(facet) ?? 0) + weight)
     }
-  }
-  return (own: FacetComparison[]) => {
+  })
+  return (own: FacetComparison[], ownWeight = 1) => {
     const ownLevel = new Map(own.map(({ facet, level }) => [facet, level]))
     return (facet: FacetName) => {
-      const others = (compared.get(facet) ?? 0) - (ownLevel.has(facet) ? 1 : 0)
-      const close = (closeCounts.get(facet) ?? 0) - (ownLevel.get(facet) === 'close' ? 1 : 0)
-      const prior = facets[facet].closeChance
-      return (close + LOOK_ALIKE_PRIOR * prior) / (others + LOOK_ALIKE_PRIOR)
+      const others = Math.max((compared.get(facet) ?? 0) - (ownLevel.has(facet) ? ownWeight : 0), 0)
+      const close = Math.max(
+        (closeCounts.get(facet) ?? 0) - (ownLevel.get(facet) === 'close' ? ownWeight : 0),
+        0,
+      )
+      return (close + LOOK_ALIKE_PRIOR * prior(facet)) / (others + LOOK_ALIKE_PRIOR)
     }
   }
 }

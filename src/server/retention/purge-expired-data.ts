@@ -43,11 +43,12 @@ export async function purgeExpiredData({
       rateLimits: sql<number>`(select count(*) from limits)::int`,
     } satisfies Record<keyof Purged, SQL<number>>,
     (select) => sql`with old_events as (delete from events where created_at < ${cutoff} returning 1),
-        old_visitors as (delete from visitors where last_seen_at < ${cutoff} returning id, profile),
+        old_visitors as (delete from visitors where last_seen_at < ${cutoff} returning id, profile, counted),
         statistics as (
           update component_stats set visitors = component_stats.visitors - counted.n
           from (select p.component, p.digest, count(*) as n
                 from old_visitors, jsonb_each_text(old_visitors.profile) as p(component, digest)
+                where old_visitors.counted
                 group by p.component, p.digest) as counted
           where component_stats.component = counted.component and component_stats.digest = counted.digest),
         -- One update for both: a row updated twice in one statement keeps only one of the changes.

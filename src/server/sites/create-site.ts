@@ -21,7 +21,8 @@ export async function createSite({
     publicKey: `pk_${randomBytes(12).toString('base64url')}`,
     allowedOrigins,
   } satisfies CreatedSite
-  await db.insert(sites).values(site)
+  // A workspace of its own: the site shares no visitor identity with the others until grouped.
+  await db.insert(sites).values({ ...site, workspace: site.id })
   clearSiteCache()
   return site
 }

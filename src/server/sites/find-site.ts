@@ -12,6 +12,7 @@ export const siteColumns = {
   publicKey: sites.publicKey,
   allowedOrigins: sites.allowedOrigins,
   isDefault: sites.isDefault,
+  workspace: sites.workspace,
 }
 export type Site = RowOf<typeof siteColumns>
 

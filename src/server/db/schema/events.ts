@@ -19,6 +19,8 @@ export const events = pgTable(
     method: text('method').$type<'token' | 'fingerprint' | 'new'>().notNull(),
     /** How the decision was reached: evidence per facet, in bits (see match-visitor.ts). */
     evidence: jsonb('evidence').$type<MatchEvidence>(),
+    /** A visit after a while, or from a browser without storage: what learn-model.ts learns change rates from. */
+    comeback: boolean('comeback').notNull().default(false),
     /** The browser's own secret ID from its token (see persistent-token.ts): never sent to integrators. */
     browserId: text('browser_id'),
     ip: text('ip'),
@@ -39,6 +41,6 @@ export const events = pgTable(
     index('events_site_created').on(table.siteKey, table.createdAt),
     index('events_linked_id').on(table.linkedId),
     index('events_ip').on(table.ip),
-    index('events_browser').on(table.browserId),
+    index('events_browser').on(table.browserId, table.createdAt),
   ],
 )

@@ -2,7 +2,11 @@ import { sql } from 'drizzle-orm'
 import { boolean, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import { timestamptz } from './timestamptz'
 
-/** A site that embeds Tessera: its public key and the origins allowed to use it. */
+/**
+ * A site that embeds Tessera: its public key, the origins allowed to use it, and its workspace:
+ * sites of one workspace share visitor identity; a new site is a workspace of its own, so one
+ * site's answers never reflect another's traffic unless the operator groups them.
+ */
 export const sites = pgTable(
   'sites',
   {
@@ -10,6 +14,7 @@ export const sites = pgTable(
     name: text('name').notNull(),
     publicKey: text('public_key').notNull().unique(),
     allowedOrigins: text('allowed_origins').array().notNull().default([]),
+    workspace: text('workspace').notNull().default('default'),
     /** The site Tessera's own screens use; exactly one. */
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),

@@ -1,21 +1,38 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text } from 'drizzle-orm/pg-core'
 import { timestamptz } from './timestamptz'
 
 /**
  * A recognised device. `profile` follows its latest fingerprint (component name → digest),
  * `parts` the digests of its structured values' parts, `previous` the recent earlier digests of
- * components that changed (see fingerprint-profile.ts).
+ * components that changed (see fingerprint-profile.ts), `volatility` what it was seen changing
+ * (device-volatility.ts); `modelVersion` the profile and blocking version it was built with
+ * (model-version.ts: older ones are re-keyed in the background).
  */
-export const visitors = pgTable('visitors', {
-  id: text('id').primaryKey(),
-  profile: jsonb('profile').$type<Record<string, string>>().notNull(),
-  parts: jsonb('parts').$type<Record<string, string>>().notNull().default({}),
-  previous: jsonb('previous').$type<Record<string, string[]>>().notNull().default({}),
-  firstSeenAt: timestamptz('first_seen_at').notNull().default(sql`now()`),
-  lastSeenAt: timestamptz('last_seen_at').notNull().default(sql`now()`),
-  visits: integer('visits').notNull().default(1),
-})
+export const visitors = pgTable(
+  'visitors',
+  {
+    id: text('id').primaryKey(),
+    profile: jsonb('profile').$type<Record<string, string>>().notNull(),
+    parts: jsonb('parts').$type<Record<string, string>>().notNull().default({}),
+    previous: jsonb('previous').$type<Record<string, string[]>>().notNull().default({}),
+    volatility: jsonb('volatility').notNull().default({}),
+    modelVersion: integer('model_version').notNull().default(1),
+    /** The network (network-of.ts) the visitor was first seen from: learning bounds each network's share. */
+    network: text('network'),
+    /** The workspace (sites.workspace) the visitor belongs to: identity is never shared across them. */
+    workspace: text('workspace').notNull().default('default'),
+    /**
+     * Whether the visitor's values count in the population statistics: not when its network or site
+     * had already added its hour's budget of new devices (TESSERA_NEW_DEVICES_PER_NETWORK).
+     */
+    counted: boolean('counted').notNull().default(true),
+    firstSeenAt: timestamptz('first_seen_at').notNull().default(sql`now()`),
+    lastSeenAt: timestamptz('last_seen_at').notNull().default(sql`now()`),
+    visits: integer('visits').notNull().default(1),
+  },
+  (table) => [index('visitors_network_first_seen').on(table.network, table.firstSeenAt)],
+)
 
 /** Blocking keys: hashes of groups of stable components, so candidates are found by index. */
 export const visitorKeys = pgTable(
@@ -44,12 +61,25 @@ export const componentStats = pgTable(
 )
 
 /**
- * What revisits confirmed by the signed token showed about each facet: how often it was compared,
- * how often it had changed, and how often the change kept the value's structure.
+ * What comebacks showed about each facet (m, learned: see learn-model.ts): how often it was
+ * compared, how often it had changed, and how often the change kept the value's structure.
+ * Weighted counts: a comeback the token confirms counts whole, one the fingerprint found by its
+ * posterior.
  */
 export const facetChanges = pgTable('facet_changes', {
   facet: text('facet').primaryKey(),
-  observed: integer('observed').notNull().default(0),
-  changed: integer('changed').notNull().default(0),
-  close: integer('close').notNull().default(0),
+  observed: real('observed').notNull().default(0),
+  changed: real('changed').notNull().default(0),
+  close: real('close').notNull().default(0),
+})
+
+/**
+ * How each facet compares between two different stored devices (u, measured on sampled pairs:
+ * see learn-model.ts): pairs compared, how many differed, and how many were close without being equal.
+ */
+export const facetPairs = pgTable('facet_pairs', {
+  facet: text('facet').primaryKey(),
+  pairs: real('pairs').notNull().default(0),
+  differed: real('differed').notNull().default(0),
+  close: real('close').notNull().default(0),
 })

@@ -33,6 +33,7 @@ export const POST = handle(async (request: Request) => {
       ip: clientAddress(request.headers),
       userAgent: request.headers.get('user-agent'),
       cookieToken: presentedToken(request),
+      workspace: site.workspace,
     },
   })
   // A site with a sealing key also gets the event sealed, for its back end to open (Fingerprint's format).

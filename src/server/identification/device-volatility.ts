@@ -1,0 +1,46 @@
+import type { FacetName } from './component-model'
+import type { ChangeRates } from './facet-likelihoods'
+
+/**
+ * What one device has been seen doing: how many comebacks it made, and in how many of them each
+ * facet had changed. A device seen switching its appearance at dusk is likely to switch again; one
+ * that kept its window for a month is not (per-device volatility, MODEL.md).
+ */
+export interface Volatility {
+  comebacks: number
+  changed: Partial<Record<FacetName, number>>
+}
+
+export const noVolatility: Volatility = { comebacks: 0, changed: {} }
+
+/** How many comebacks the population's rate is worth against the device's own record. */
+export const DEVICE_PRIOR_COMEBACKS = 4
+/** A device's own change rate stays within these bounds, however it behaved. */
+const MIN_CHANGE = 0.001
+const MAX_CHANGE = 0.9
+
+/**
+ * A facet's change rates for one device: the population's rate, moved by what this device did
+ * (a beta prior worth DEVICE_PRIOR_COMEBACKS comebacks).
+ */
+export function deviceRates(population: ChangeRates, volatility: Volatility, facet: FacetName): ChangeRates {
+  const changed = volatility.changed[facet] ?? 0
+  const change =
+    (changed + DEVICE_PRIOR_COMEBACKS * population.change) / (volatility.comebacks + DEVICE_PRIOR_COMEBACKS)
+  return { ...population, change: Math.min(Math.max(change, MIN_CHANGE), MAX_CHANGE) }
+}
+
+/** The record after one more comeback, in which `changedFacets` had changed. */
+export function addComeback(volatility: Volatility, changedFacets: readonly FacetName[]): Volatility {
+  const changed = { ...volatility.changed }
+  for (const facet of changedFacets) changed[facet] = (changed[facet] ?? 0) + 1
+  return { comebacks: volatility.comebacks + 1, changed }
+}
+
+/** A stored record read back: anything that is not a volatility record counts as none. */
+export function readVolatility(value: unknown): Volatility {
+  if (typeof value !== 'object' || value === null) return noVolatility
+  const { comebacks, changed } = value as Partial<Volatility>
+  if (typeof comebacks !== 'number' || typeof changed !== 'object' || changed === null) return noVolatility
+  return { comebacks, changed }
+}

@@ -1,0 +1,271 @@
+import 'server-only'
+import { sql } from 'drizzle-orm'
+import { MatchEvidence } from '@/contracts/device'
+import { type Database, selectRows } from '../db/client'
+import { facetChanges, facetPairs } from '../db/schema'
+import { readSetting } from '../settings/read-setting'
+import { writeSetting } from '../settings/write-setting'
+import { type FacetName, facets } from './component-model'
+import { diverseSample, measurePairs, type SampledVisitor, sameKind } from './measure-pairs'
+import { networkOf } from './network-of'
+import { DEFAULT_PRIORS, type FacetCounts, PRIORS_SETTING } from './population'
+import type { Priors } from './score-evidence'
+
+/** Where the last pass stopped reading comebacks. */
+const PROGRESS_SETTING = 'model_learning'
+/** A token minted this recently proves little: a forger mints one in a second (see SECURITY.md). */
+export const TOKEN_HISTORY_MS = 86_400_000
+/** What one network can add to the change counts in one pass, in comebacks. */
+export const NETWORK_SHARE = 5
+/** Comebacks read per pass, oldest first. */
+const BATCH = 20_000
+/** Visitors compared pairwise to measure u, at most a few from one network. */
+const PAIR_SAMPLE = 300
+const PER_NETWORK = 3
+/** Visitors whose look-alikes are read to measure the share of devices that have a twin. */
+const TWIN_SAMPLE = 60
+const LOOK_ALIKES = 16
+/** Pseudo-observations of the default priors. */
+const PRIOR_WEIGHT = 50
+
+export interface LearningPass {
+  comebacks: number
+  weight: number
+  pairs: number
+  priors: Priors
+}
+
+/**
+ * One pass of the model's learning (MODEL.md), run in the background: change rates (m) from the
+ * comebacks stored since the last pass, the close and difference rates between stored devices (u)
+ * from a sample of pairs, and the posterior's priors. Every contribution is bounded: a comeback
+ * counts by how sure its match was (expectation–maximisation over unconfirmed traffic), a token
+ * only once it has a history, one browser once, one network at most NETWORK_SHARE comebacks.
+ */
+export async function learnModel({
+  db,
+  now = new Date(),
+}: {
+  db: Database
+  now?: Date
+}): Promise<LearningPass> {
+  const progress = (await readSetting({ db, key: PROGRESS_SETTING })) as { through?: string } | undefined
+  const since = progress?.through ?? new Date(0).toISOString()
+  const comebacks = await readComebacks(db, since, now)
+  const learned = countChanges(comebacks)
+  await db.transaction(async (tx) => {
+    for (const [facet, counts] of learned) {
+      await tx
+        .insert(facetChanges)
+        .values({ facet, ...counts })
+        .onConflictDoUpdate({
+          target: facetChanges.facet,
+          set: {
+            observed: sql`${facetChanges.observed} + ${counts.observed}`,
+            changed: sql`${facetChanges.changed} + ${counts.changed}`,
+            close: sql`${facetChanges.close} + ${counts.close}`,
+          },
+        })
+    }
+    const through =
+      comebacks.length === BATCH ? comebacks[comebacks.length - 1]?.createdAt : now.toISOString()
+    await writeSetting({ db: tx, key: PROGRESS_SETTING, value: { through: through ?? now.toISOString() } })
+  })
+
+  const sample = await sampleVisitors(db)
+  const pairs = measurePairs(diverseSample(sample, PAIR_SAMPLE, PER_NETWORK))
+  const twins = await measureTwinShare(db, diverseSample(sample, TWIN_SAMPLE, 1))
+  const priors = {
+    returning: shrink(await readReturningShare(db, now), DEFAULT_PRIORS.returning),
+    twin: shrink(twins, DEFAULT_PRIORS.twin),
+  }
+  await db.transaction(async (tx) => {
+    for (const [facet, counts] of pairs) {
+      await tx
+        .insert(facetPairs)
+        .values({ facet, ...counts })
+        .onConflictDoUpdate({ target: facetPairs.facet, set: counts })
+    }
+    await writeSetting({ db: tx, key: PRIORS_SETTING, value: priors })
+  })
+  return {
+    comebacks: comebacks.length,
+    weight: [...learned.values()].reduce((most, counts) => Math.max(most, counts.observed), 0),
+    pairs: [...pairs.values()].reduce((most, counts) => Math.max(most, counts.pairs), 0),
+    priors,
+  }
+}
+
+interface Comeback {
+  createdAt: string
+  method: string
+  confidence: number
+  evidence: unknown
+  browserId: string | null
+  ip: string | null
+  browserSince: string | null
+}
+
+function readComebacks(db: Database, since: string, now: Date): Promise<Comeback[]> {
+  return selectRows(
+    db,
+    {
+      createdAt: sql<string>`e.created_at`,
+      method: sql<string>`e.method`,
+      confidence: sql<number>`e.confidence`,
+      evidence: sql<unknown>`e.evidence`,
+      browserId: sql<string | null>`e.browser_id`,
+      ip: sql<string | null>`e.ip`,
+      browserSince: sql<
+        string | null
+      >`(select min(f.created_at) from events f where f.browser_id = e.browser_id)`,
+    },
+    (select) => sql`select ${select} from events e
+      where e.comeback and e.evidence is not null and e.created_at > ${since} and e.created_at <= ${now.toISOString()}
+      order by e.created_at limit ${BATCH}`,
+  )
+}
+
+/** How much a comeback says about one device's changes: the probability that its match was right. */
+function weightOf(comeback: Comeback): number {
+  if (comeback.method === 'token') {
+    const since = comeback.browserSince ? Date.parse(comeback.browserSince) : Number.NaN
+    return Date.parse(comeback.createdAt) - since >= TOKEN_HISTORY_MS ? 1 : 0
+  }
+  // The stored evidence is the best candidate's: a match by its posterior, a new device by the rest.
+  return comeback.method === 'fingerprint' ? comeback.confidence : 1 - comeback.confidence
+}
+
+/**
+ * Weighted change counts per facet: each browser's latest comeback only, and each network's
+ * comebacks scaled down to NETWORK_SHARE in all.
+ */
+export function countChanges(comebacks: readonly Comeback[]): Map<FacetName, FacetCounts> {
+  const latest = new Map<string, Comeback>()
+  comebacks.forEach((comeback, index) => {
+    latest.set(comeback.browserId ?? `request ${index}`, comeback)
+  })
+  const byNetwork = new Map<string, { comeback: Comeback; weight: number }[]>()
+  for (const comeback of latest.values()) {
+    const weight = weightOf(comeback)
+    if (!(weight > 0)) continue
+    const network = comeback.ip ? networkOf(comeback.ip) : ''
+    byNetwork.set(network, [...(byNetwork.get(network) ?? []), { comeback, weight }])
+  }
+  const counts = new Map<FacetName, FacetCounts>()
+  for (const entries of byNetwork.values()) {
+    const total = entries.reduce((sum, entry) => sum + entry.weight, 0)
+    const scale = Math.min(1, NETWORK_SHARE / total)
+    for (const { comeback, weight } of entries) {
+      const evidence = MatchEvidence.safeParse(comeback.evidence)
+      if (!evidence.success) continue
+      for (const { facet, level } of evidence.data.facets) {
+        if (!(facet in facets)) continue
+        const facetCounts = counts.get(facet as FacetName) ?? { observed: 0, changed: 0, close: 0 }
+        facetCounts.observed += weight * scale
+        if (level !== 'exact') facetCounts.changed += weight * scale
+        if (level === 'close') facetCounts.close += weight * scale
+        counts.set(facet as FacetName, facetCounts)
+      }
+    }
+  }
+  return counts
+}
+
+/** Visitors from a random point of the (random) ID space on, in ID order. */
+async function sampleVisitors(db: Database): Promise<(SampledVisitor & { id: string })[]> {
+  const start = Math.random().toString(36).slice(2, 8)
+  const columns = {
+    id: sql<string>`id`,
+    digests: sql<Record<string, string>>`profile`,
+    parts: sql<Record<string, string>>`parts`,
+    network: sql<string | null>`network`,
+  }
+  const after = await selectRows(
+    db,
+    columns,
+    (select) => sql`select ${select} from visitors where id >= ${start} order by id limit ${PAIR_SAMPLE * 2}`,
+  )
+  const before = await selectRows(
+    db,
+    columns,
+    (select) => sql`select ${select} from visitors where id < ${start} order by id limit ${PAIR_SAMPLE * 2}`,
+  )
+  return [...after, ...before]
+}
+
+/** The share of sampled devices that have a stored twin among the look-alikes blocking finds. */
+async function measureTwinShare(
+  db: Database,
+  sample: readonly (SampledVisitor & { id: string })[],
+): Promise<Measured> {
+  if (sample.length === 0) return { share: 0, count: 0 }
+  let twinned = 0
+  for (const visitor of sample) {
+    const lookAlikes = await selectRows(
+      db,
+      { digests: sql<Record<string, string>>`v.profile`, parts: sql<Record<string, string>>`v.parts` },
+      (select) => sql`select ${select} from visitors v where v.id in (
+          select other.visitor_id from visitor_keys mine
+          join visitor_keys other on other.key = mine.key and other.visitor_id <> mine.visitor_id
+          where mine.visitor_id = ${visitor.id}
+          limit ${LOOK_ALIKES})`,
+    )
+    if (lookAlikes.some((other) => sameKind(visitor, other))) twinned++
+  }
+  return { share: twinned / sample.length, count: sample.length }
+}
+
+interface Measured {
+  share: number
+  count: number
+}
+
+/**
+ * Among recent requests that held no token, the share from returning devices: each answer counts
+ * by its posterior (a match by its confidence, a new device by the rest).
+ */
+async function readReturningShare(db: Database, now: Date): Promise<Measured> {
+  const since = new Date(now.getTime() - 7 * 86_400_000).toISOString()
+  const [row] = await selectRows(
+    db,
+    { share: sql<number | null>`avg(share)`, count: sql<number>`count(*)::int` },
+    (select) => sql`select ${select} from (
+        select case when method = 'fingerprint' then confidence else 1 - confidence end as share
+        from events where method <> 'token' and created_at > ${since}
+        order by created_at desc limit 10000) as recent`,
+  )
+  return { share: Number(row?.share ?? 0), count: row?.count ?? 0 }
+}
+
+/** A measured share, leaning towards its default while measured on few, and never certain. */
+function shrink({ share, count }: Measured, prior: number): number {
+  const value = (share * count + prior * PRIOR_WEIGHT) / (count + PRIOR_WEIGHT)
+  return Math.min(Math.max(value, 0.05), 0.95)
+}
+
+/** Runs a pass every `intervalMs` (and one soon after start), one at a time. */
+export function runModelLearning(
+  db: Database,
+  report: { learned: (pass: LearningPass) => void; failed: (error: unknown) => void },
+  intervalMs = 600_000,
+) {
+  let running = false
+  const tick = () => {
+    if (running) return
+    running = true
+    learnModel({ db })
+      .then(report.learned, report.failed)
+      .finally(() => {
+        running = false
+      })
+  }
+  const first = setTimeout(tick, 60_000)
+  first.unref()
+  const timer = setInterval(tick, intervalMs)
+  timer.unref()
+  return () => {
+    clearTimeout(first)
+    clearInterval(timer)
+  }
+}

@@ -1,0 +1,52 @@
+import { hash } from 'node:crypto'
+import { blockingKeys } from './blocking-keys'
+import { blockingGroups, facets, partsKinds } from './component-model'
+import {
+  canonicalJson,
+  digestPart,
+  digestValue,
+  isRandomised,
+  MAX_PARTS,
+  PART_WIDTH,
+  partsOf,
+  partTexts,
+  profileComponents,
+} from './fingerprint-profile'
+
+/**
+ * The version of what a stored visitor's matching data was built with: its profile (digests and
+ * parts) and its blocking keys. Visitors store it (`visitors.model_version`); those built with an
+ * older version are rebuilt in the background from their latest event (rekey-visitors.ts), so an
+ * upgrade never leaves them unfindable.
+ * 2: per-device volatility stored; profiles rebuilt once from the latest event.
+ */
+export const MODEL_VERSION = 2
+
+/**
+ * The signature of everything stored data depends on, as of MODEL_VERSION. The test beside this
+ * file fails when it changes: bump MODEL_VERSION and record the new signature.
+ */
+export const MODEL_SIGNATURE = 'Rf-9NRDf6Y5JiWYo'
+
+/** A digest of the definitions (and the code) that stored profiles and blocking keys follow. */
+export function modelSignature(): string {
+  const definitions = {
+    blockingGroups,
+    partsKinds,
+    members: Object.fromEntries(Object.entries(facets).map(([facet, model]) => [facet, model.members])),
+    PART_WIDTH,
+    MAX_PARTS,
+    // The code that turns values into digests, parts and keys: a change to it changes stored data too.
+    code: [
+      canonicalJson,
+      digestValue,
+      digestPart,
+      partTexts,
+      partsOf,
+      isRandomised,
+      profileComponents,
+      blockingKeys,
+    ].map((fn) => fn.toString().replace(/\s+/g, ' ')),
+  }
+  return hash('sha256', JSON.stringify(definitions), 'base64url').slice(0, 16)
+}

@@ -1,0 +1,68 @@
+// Security, third pass, items 6 and 7: one client flooding near-copies of a device, or new devices
+// from one network, must not shape what matching measures about the population.
+import { sql } from 'drizzle-orm'
+import { beforeAll, expect, it } from 'vitest'
+import type { ComponentResult, Json } from '@/contracts/identify'
+import { asComponents, type Device, realisticDevice } from '../../../tests/support/realistic-devices'
+import { describeOnEachEngine } from '../../../tests/support/test-database'
+import { queryRows } from '../db/client'
+import { getEnv } from '../env'
+import { identifyVisitor } from './identify-visitor'
+
+describeOnEachEngine('population statistics under a flood', (database) => {
+  const identify = (values: Device, ip: string) =>
+    identifyVisitor({
+      db: database.db,
+      input: { components: asComponents(values) as Record<string, ComponentResult> },
+      context: { ip, userAgent: 'test' },
+    })
+  const counted = async () => {
+    const [row] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select coalesce(sum(visitors), 0)::int as n from component_stats where component = 'platform'`,
+    )
+    return row?.n ?? 0
+  }
+
+  beforeAll(async () => {
+    for (let seed = 1; seed <= 40; seed++) await identify(realisticDevice(seed), `192.0.${seed}.1`)
+  })
+
+  it("counts at most a network's hourly budget of new devices in the statistics", async () => {
+    const before = await counted()
+    const budget = getEnv().TESSERA_NEW_DEVICES_PER_NETWORK
+    for (let device = 0; device < budget + 20; device++) {
+      const answer = await identify(
+        { ...realisticDevice(2000 + device), fonts: [`Font ${device}`] },
+        `203.0.113.${device + 1}`,
+      )
+      expect(answer.visitorFound).toBe(false)
+    }
+    expect((await counted()) - before).toBe(budget)
+    // Another network still counts.
+    await identify({ ...realisticDevice(3000), fonts: ['Elsewhere Sans'] }, '198.18.0.1')
+    expect((await counted()) - before).toBe(budget + 1)
+  })
+
+  it('still recognises a device after a flood of near-copies of it from one client', async () => {
+    const victim: Device = { ...realisticDevice(4000), fonts: ['Victim Sans', 'Victim Serif', 'Victim Mono'] }
+    const own = await identify(victim, '198.51.100.77')
+    // Twenty near-copies: the victim's values with one font swapped and the canvas redrawn.
+    for (let copy = 0; copy < 20; copy++) {
+      await identify(
+        {
+          ...victim,
+          fonts: ['Victim Sans', 'Victim Serif', `Copy ${copy}`],
+          canvas: { ...(victim.canvas as Record<string, Json>), text: `copy ${copy}` },
+        },
+        `203.0.114.${copy + 1}`,
+      )
+    }
+    // The victim comes back without storage, from another address, with a font installed.
+    const back = await identify(
+      { ...victim, fonts: [...(victim.fonts as string[]), 'New Font'] },
+      '198.51.101.5',
+    )
+    expect(back.visitorId).toBe(own.visitorId)
+  })
+})

@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm'
+import { expect, it } from 'vitest'
+import { asComponents, realisticDevice } from '../../../tests/support/realistic-devices'
+import { describeOnEachEngine } from '../../../tests/support/test-database'
+import { queryRows } from '../db/client'
+import { blockingKeys } from './blocking-keys'
+import { profileComponents } from './fingerprint-profile'
+import { identifyVisitor } from './identify-visitor'
+import { MODEL_VERSION } from './model-version'
+import { rekeyVisitors } from './rekey-visitors'
+
+describeOnEachEngine('rekeyVisitors', (database) => {
+  it('rebuilds visitors of an older model version, so they are found again', async () => {
+    const { db } = database
+    const devices = [41, 42, 43].map((seed) => asComponents(realisticDevice(seed)))
+    const ids: string[] = []
+    for (const [index, components] of devices.entries()) {
+      const answer = await identifyVisitor({
+        db,
+        input: { components },
+        context: { ip: `192.0.${index}.1`, userAgent: 'test' },
+      })
+      ids.push(answer.visitorId)
+    }
+    // As an older version left them: other keys, no parts.
+    await db.execute(sql`update visitors set model_version = 1, parts = '{}'::jsonb`)
+    await db.execute(sql`delete from visitor_keys`)
+    await db.execute(sql`insert into visitor_keys (key, visitor_id) select 'old:' || id, id from visitors`)
+
+    expect(await rekeyVisitors({ db })).toEqual({ rebuilt: 3, remaining: 0 })
+    expect(await rekeyVisitors({ db })).toEqual({ rebuilt: 0, remaining: 0 })
+    for (const [index, components] of devices.entries()) {
+      const profile = profileComponents(components)
+      const keys = await queryRows<{ key: string }>(
+        db,
+        sql`select key from visitor_keys where visitor_id = ${ids[index] ?? ''} order by key`,
+      )
+      expect(keys.map(({ key }) => key)).toEqual([...blockingKeys(profile.digests)].sort())
+      const [visitor] = await queryRows<{ model_version: number; parts: Record<string, string> }>(
+        db,
+        sql`select model_version, parts from visitors where id = ${ids[index] ?? ''}`,
+      )
+      expect(visitor?.model_version).toBe(MODEL_VERSION)
+      expect(visitor?.parts).toEqual(profile.parts)
+    }
+    // Value counts still add up to the visitors stored.
+    const [counted] = await queryRows<{ n: number }>(
+      db,
+      sql`select sum(visitors)::int as n from component_stats where component = 'platform'`,
+    )
+    expect(counted?.n).toBe(3)
+    // Storage gone, the same device comes back from elsewhere: found by the rebuilt keys.
+    const again = await identifyVisitor({
+      db,
+      input: { components: devices[1] ?? {} },
+      context: { ip: '203.0.113.99', userAgent: 'test' },
+    })
+    expect(again.visitorId).toBe(ids[1])
+  })
+})

@@ -1,0 +1,120 @@
+import 'server-only'
+import { sql } from 'drizzle-orm'
+import type { ComponentResult } from '@/contracts/identify'
+import { type Database, selectRows } from '../db/client'
+import { blockingKeys } from './blocking-keys'
+import { profileComponents } from './fingerprint-profile'
+import { MODEL_VERSION } from './model-version'
+
+/** Visitors rebuilt per statement: each pass holds the database briefly. */
+const PER_PASS = 500
+
+/**
+ * Rebuilds up to PER_PASS visitors stored with an older model version (model-version.ts): their
+ * profile (digests and parts) and blocking keys from their latest event's components, as this
+ * version builds them, moving the value counts with the digests. A visitor without an event left
+ * keeps its digests and gets this version's keys from them. Returns how many were rebuilt and how
+ * many remain.
+ */
+export async function rekeyVisitors({
+  db,
+}: {
+  db: Database
+}): Promise<{ rebuilt: number; remaining: number }> {
+  return db.transaction(async (tx) => {
+    const stale = await selectRows(
+      tx,
+      {
+        id: sql<string>`v.id`,
+        profile: sql<Record<string, string>>`v.profile`,
+        parts: sql<Record<string, string>>`v.parts`,
+        workspace: sql<string>`v.workspace`,
+        counted: sql<boolean>`v.counted`,
+        components: sql<Record<string, ComponentResult> | null>`latest.components`,
+      },
+      (select) => sql`select ${select} from (
+          select id, profile, parts, workspace, counted from visitors where model_version < ${MODEL_VERSION}
+          order by id limit ${PER_PASS} for update skip locked) as v
+        left join lateral (
+          select components from events where events.visitor_id = v.id order by created_at desc limit 1
+        ) as latest on true`,
+    )
+    if (stale.length === 0) return { rebuilt: 0, remaining: 0 }
+    const rebuilt = stale.map((visitor) => {
+      const profile = visitor.components
+        ? profileComponents(visitor.components)
+        : { digests: visitor.profile, parts: visitor.parts }
+      return {
+        id: visitor.id,
+        counted: visitor.counted,
+        before: visitor.profile,
+        profile,
+        keys: blockingKeys(profile.digests, visitor.workspace),
+      }
+    })
+    const ids = rebuilt.map(({ id }) => id)
+    const keyPairs = rebuilt.flatMap(({ id, keys }) => keys.map((key) => [id, key] as const))
+    // Only visitors that count in the statistics move them (see visitors.counted).
+    const counted = (pick: 'before' | 'after') =>
+      rebuilt.flatMap(({ before, profile, counted }) =>
+        Object.entries(!counted ? {} : pick === 'before' ? before : profile.digests).map(
+          ([component, digest]) => [component, digest, pick === 'before' ? -1 : 1] as const,
+        ),
+      )
+    const changes = [...counted('before'), ...counted('after')]
+    await tx.execute(sql`with rebuilt as (
+        update visitors set profile = input.profile, parts = input.parts, model_version = ${MODEL_VERSION}
+        from unnest(${sql.param(ids)}::text[],
+          ${sql.param(rebuilt.map(({ profile }) => JSON.stringify(profile.digests)))}::jsonb[],
+          ${sql.param(rebuilt.map(({ profile }) => JSON.stringify(profile.parts)))}::jsonb[]) as input(id, profile, parts)
+        where visitors.id = input.id returning visitors.id),
+      old_keys as (delete from visitor_keys where visitor_id = any(${sql.param(ids)}::text[])),
+      statistics as (
+        insert into component_stats (component, digest, visitors)
+        select component, digest, sum(delta) from unnest(
+          ${sql.param(changes.map(([component]) => component))}::text[],
+          ${sql.param(changes.map(([, digest]) => digest))}::text[],
+          ${sql.param(changes.map(([, , delta]) => delta))}::int[]) as change(component, digest, delta)
+        group by component, digest having sum(delta) <> 0
+        on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors)
+      select count(*) from rebuilt`)
+    // Keys go in after the old ones are gone: one statement cannot delete and re-insert one row.
+    await tx.execute(sql`insert into visitor_keys (visitor_id, key)
+      select * from unnest(${sql.param(keyPairs.map(([id]) => id))}::text[], ${sql.param(keyPairs.map(([, key]) => key))}::text[])
+      on conflict do nothing`)
+    const [left] = await selectRows(
+      tx,
+      { remaining: sql<number>`count(*)::int` },
+      (select) => sql`select ${select} from visitors where model_version < ${MODEL_VERSION}`,
+    )
+    return { rebuilt: rebuilt.length, remaining: left?.remaining ?? 0 }
+  })
+}
+
+/**
+ * Rebuilds old visitors at start-up, a pass at a time with a pause between passes so
+ * identifications keep their turn, until none is left; reports progress so an upgrade is never
+ * silent.
+ */
+export function runRekeying(
+  db: Database,
+  report: {
+    progress: (pass: { rebuilt: number; remaining: number }) => void
+    failed: (error: unknown) => void
+  },
+  pauseMs = 200,
+) {
+  let stopped = false
+  const pass = async () => {
+    while (!stopped) {
+      const result = await rekeyVisitors({ db })
+      if (result.rebuilt === 0) return
+      report.progress(result)
+      await new Promise((resolve) => setTimeout(resolve, pauseMs).unref())
+    }
+  }
+  pass().catch(report.failed)
+  return () => {
+    stopped = true
+  }
+}
