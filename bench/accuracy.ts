@@ -27,7 +27,7 @@ import { BenchServer } from './support/accuracy-server'
 
 const quick = process.env.BENCH_QUICK === '1'
 const corpusSize = 100
-const profileCount = quick ? 4 : Number(process.env.BENCH_PROFILES ?? corpusSize)
+const profileCount = quick ? 5 : Number(process.env.BENCH_PROFILES ?? corpusSize)
 const concurrency = Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 2))
 const port = Number(process.env.BENCH_PORT ?? 3421)
 const goneScenarios = quick ? quickGoneScenarios : storageGoneScenarios
@@ -73,6 +73,7 @@ interface Job {
   profile: Profile
   phase: Recorded['phase']
   scenario: string
+  batch: string
   state: DeviceState
   /** A kept profile directory; without one, the launch gets a new empty one. */
   userDataDir?: string
@@ -124,7 +125,11 @@ async function main() {
   if (process.env.BENCH_REPLAY) return replayRecording(process.env.BENCH_REPLAY)
   assertProductionBuild()
   ensureFonts()
-  const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-accuracy-'))
+  // Browsers, fonts and the server live in `work`, removed at the end; the recording stays beside it.
+  const runDir = mkdtempSync(path.join(tmpdir(), 'tessera-bench-accuracy-'))
+  const work = path.join(runDir, 'work')
+  mkdirSync(work)
+  const recordingFile = process.env.BENCH_RECORD ?? path.join(runDir, 'recording.json')
   // Every scenario of the full run constrains the corpus, so a quick run's profiles are its first ones.
   const changes = [...storageGoneScenarios, ...storageKeptScenarios].map(
     (scenario) => (profile: Profile) => scenario.change(profile.state, profile),
@@ -157,6 +162,7 @@ async function main() {
         profile,
         phase: 'first',
         scenario: 'first visit',
+        batch: 'first visit',
         state: profile.state,
         userDataDir: profileDir(profile),
         peers: true,
@@ -173,7 +179,8 @@ async function main() {
         (profile): Job => ({
           profile,
           phase: 'gone',
-          scenario: scenario.name,
+          scenario: scenario.labelFor?.(profile) ?? scenario.name,
+          batch: scenario.name,
           state: scenario.change(profile.state, profile),
           peers: true,
         }),
@@ -192,6 +199,7 @@ async function main() {
         profile,
         phase: 'kept',
         scenario: scenario.name,
+        batch: 'storage kept',
         state: scenario.change(profile.state, profile),
         userDataDir: profileDir(profile),
         peers: false,
@@ -202,10 +210,11 @@ async function main() {
     await server.stop().catch(() => undefined)
     rmSync(work, { recursive: true, force: true, maxRetries: 5 })
   }
-  log(`Runtime: ${elapsed()}`)
-  if (process.env.BENCH_RECORD)
-    saveRecording(process.env.BENCH_RECORD, { profiles, twins, recorded, chromeMajor })
-  printReport({ profiles, twins, recorded, chromeMajor, debug: process.env.BENCH_DEBUG === '1' })
+  log(`Browser run: ${elapsed()}`)
+  const recording = { profiles, twins, recorded, chromeMajor }
+  saveRecording(recordingFile, recording)
+  log(`Recording: ${recordingFile} (BENCH_REPLAY=${recordingFile} replays it without browsers)`)
+  printReport({ ...recording, debug: process.env.BENCH_DEBUG === '1' })
 }
 
 await main()

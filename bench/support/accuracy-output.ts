@@ -13,6 +13,7 @@ import {
   libraries,
   type Revisit,
 } from './accuracy-report'
+import { pairPrefix } from './accuracy-scenarios'
 import type { StoredEvent } from './accuracy-server'
 
 export interface Recorded {
@@ -22,6 +23,9 @@ export interface Recorded {
   event: StoredEvent | undefined
   phase: 'first' | 'gone' | 'kept'
   scenario: string
+  /** The launches measured together against the first visits (a scenario, or a slot of pairs);
+   *  absent in recordings made before pairs: the scenario. */
+  batch?: string
 }
 
 interface ReportInput {
@@ -109,20 +113,33 @@ function printChecks(recorded: readonly Recorded[], chromeMajor: number) {
   }
 }
 
-function printScenarioTable(firsts: Map<string, Visit>, gone: readonly Recorded[]) {
-  log('Storage gone, re-identification by scenario (revisit ID = first-visit ID):')
+/** Rows of the scenario table: each scenario, the pairs added up as one row (each pair apart with
+ *  `pairs`), in the order they first occur. */
+export function scenarioRows(
+  gone: readonly Recorded[],
+  pairs: boolean,
+): { name: string; entries: Recorded[] }[] {
+  const allPairs = 'two changes (all pairs)'
+  const rowOf = (entry: Recorded) =>
+    !pairs && entry.scenario.startsWith(pairPrefix) ? allPairs : entry.scenario
+  const names = [...new Set(gone.map(rowOf))]
+  if (pairs) names.sort((a, b) => Number(a.startsWith(pairPrefix)) - Number(b.startsWith(pairPrefix)))
+  return names.map((name) => ({ name, entries: gone.filter((entry) => rowOf(entry) === name) }))
+}
+
+export function printScenarioTable(firsts: Map<string, Visit>, gone: readonly Recorded[], pairs = false) {
   log(
-    `  ${'scenario'.padEnd(28)} ${'n'.padStart(4)}  ${libraries.map((name) => name.padStart(13)).join('')}  tessera→other`,
+    `  ${'scenario'.padEnd(38)} ${'n'.padStart(4)}  ${libraries.map((name) => name.padStart(14)).join('')}  tessera→other`,
   )
-  for (const scenario of [...new Set(gone.map((entry) => entry.scenario))]) {
-    const rows = gone.filter((entry) => entry.scenario === scenario).map(toRevisit)
-    const cells = libraries.map((library) => pct(accuracyOf(firsts, rows, library).reid).padStart(13))
+  for (const { name, entries } of scenarioRows(gone, pairs)) {
+    const rows = entries.map(toRevisit)
+    const cells = libraries.map((library) => pct(accuracyOf(firsts, rows, library).reid).padStart(14))
     const wrong = accuracyOf(firsts, rows, 'tessera').mergedRevisits.length
-    log(`  ${scenario.padEnd(28)} ${String(rows.length).padStart(4)}  ${cells.join('')}  ${wrong}`)
+    log(`  ${name.padEnd(38)} ${String(rows.length).padStart(4)}  ${cells.join('')}  ${wrong}`)
   }
 }
 
-const toRevisit = (entry: Recorded): Revisit => ({
+export const toRevisit = (entry: Recorded): Revisit => ({
   profile: entry.profile.name,
   scenario: entry.scenario,
   visit: entry.visit,
@@ -205,7 +222,9 @@ export function printReport(input: ReportInput) {
   const gone = recorded.filter((entry) => entry.phase === 'gone')
   const kept = recorded.filter((entry) => entry.phase === 'kept')
   printChecks(recorded, input.chromeMajor)
+  log('Storage gone, re-identification by scenario (revisit ID = first-visit ID):')
   printScenarioTable(firsts, gone)
+  if (input.debug) printScenarioTable(firsts, gone, true)
   const results = Object.fromEntries(
     libraries.map((library) => [library, accuracyOf(firsts, gone.map(toRevisit), library)]),
   ) as Record<Library, Accuracy>
@@ -227,6 +246,6 @@ export function printReport(input: ReportInput) {
   const keptResult = accuracyOf(firsts, kept.map(toRevisit), 'tessera')
   const line = (library: Library, result: Accuracy) =>
     `${library} reid ${pct(result.reid)} fm ${pct(result.fm)}`
-  log(`accuracy (storage kept): ${line('tessera', keptResult)}`)
-  log(`accuracy: ${libraries.map((library) => line(library, results[library])).join(' | ')}`)
+  log(`live run, storage kept: ${line('tessera', keptResult)}`)
+  log(`live run, storage gone: ${libraries.map((library) => line(library, results[library])).join(' | ')}`)
 }
