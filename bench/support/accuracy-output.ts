@@ -13,7 +13,7 @@ import {
   libraries,
   type Revisit,
 } from './accuracy-report'
-import { pairPrefix } from './accuracy-scenarios'
+import { pairPrefix, pairScenarios } from './accuracy-scenarios'
 import type { StoredEvent } from './accuracy-server'
 
 export interface Recorded {
@@ -37,7 +37,7 @@ interface ReportInput {
 }
 
 const log = (line: string) => console.log(line)
-const pct = (value: number) => `${value.toFixed(1)}%`
+export const pct = (value: number) => `${value.toFixed(1)}%`
 const componentValue = (visit: Visit, name: string): unknown => {
   const component = visit.components[name]
   return typeof component === 'object' && component !== null && 'value' in component
@@ -113,18 +113,20 @@ function printChecks(recorded: readonly Recorded[], chromeMajor: number) {
   }
 }
 
-/** Rows of the scenario table: each scenario, the pairs added up as one row (each pair apart with
- *  `pairs`), in the order they first occur. */
+/** Rows of the scenario table: each scenario, the pairs added up as one row, in the order they
+ *  first occur; with `pairs`, only the pairs, each apart. */
 export function scenarioRows(
   gone: readonly Recorded[],
   pairs: boolean,
 ): { name: string; entries: Recorded[] }[] {
   const allPairs = 'two changes (all pairs)'
-  const rowOf = (entry: Recorded) =>
-    !pairs && entry.scenario.startsWith(pairPrefix) ? allPairs : entry.scenario
-  const names = [...new Set(gone.map(rowOf))]
-  if (pairs) names.sort((a, b) => Number(a.startsWith(pairPrefix)) - Number(b.startsWith(pairPrefix)))
-  return names.map((name) => ({ name, entries: gone.filter((entry) => rowOf(entry) === name) }))
+  const isPair = (entry: Recorded) => entry.scenario.startsWith(pairPrefix)
+  const rowOf = (entry: Recorded) => (!pairs && isPair(entry) ? allPairs : entry.scenario)
+  const shown = pairs ? gone.filter(isPair) : gone
+  const names = [...new Set(shown.map(rowOf))]
+  const pairOrder = (name: string) => pairScenarios.findIndex((pair) => pair.name === name)
+  if (pairs) names.sort((a, b) => pairOrder(a) - pairOrder(b))
+  return names.map((name) => ({ name, entries: shown.filter((entry) => rowOf(entry) === name) }))
 }
 
 export function printScenarioTable(firsts: Map<string, Visit>, gone: readonly Recorded[], pairs = false) {
@@ -145,7 +147,7 @@ export const toRevisit = (entry: Recorded): Revisit => ({
   visit: entry.visit,
 })
 
-function printMerges(
+export function printMerges(
   results: Record<Library, Accuracy>,
   profiles: number,
   revisits: number,
@@ -179,10 +181,12 @@ function printStability(recorded: readonly Recorded[], profiles: number) {
   for (const [name, count] of counts) log(`  ${name}: ${count}`)
 }
 
-function printDebug(
+export function printDebug(
   firsts: Map<string, Visit>,
   recorded: readonly Recorded[],
   results: Record<Library, Accuracy>,
+  /** What the server stored about a miss (a replay reads the evidence back). */
+  explain: (entry: Recorded) => string = () => '',
 ) {
   // The profile that first got each ID (corpus order).
   const ownerOf = new Map<string, string>()
@@ -205,7 +209,7 @@ function printDebug(
     const changed = changedComponents(first.visit, entry.visit).join(', ') || 'none'
     log(
       `  ${entry.profile.name} ${entry.scenario}: ${got} (method ${entry.event?.method ?? '?'}, ` +
-        `confidence ${entry.visit.confidence.toFixed(2)}); changed: ${changed}`,
+        `confidence ${entry.visit.confidence.toFixed(2)}); changed: ${changed}${explain(entry)}`,
     )
   }
   for (const library of libraries) {
