@@ -1,23 +1,35 @@
-// npm run bench:accuracy — does Tessera recognise a device whose storage is gone? Over a generated
-// corpus of device profiles (twins included), every visit is a new Chromium process: (1) each
-// profile's first visit; (2) storage-gone revisits, each on a new empty profile directory, with
-// nothing or one or two ordinary things changed; (3) storage-kept revisits on the first visit's
-// own profile directory (the token path). Before each scenario the server's database is put back
-// as it was after (1), so each scenario is measured against the first visits alone. FingerprintJS 5
-// and ThumbmarkJS run in the same pages. BENCH_QUICK=1: a smoke run; BENCH_PROFILES=N: fewer
-// profiles; BENCH_SEED=N: another corpus of the same kind (held out); BENCH_CONCURRENCY (default 2): browsers at once; BENCH_DEBUG=1: every miss and merge;
-// BENCH_RECORD=<file>: keep what Tessera saw; BENCH_REPLAY=<file>: re-measure matching on it
-// without browsers (see support/accuracy-replay.ts).
+// npm run bench:accuracy — does Tessera recognise a device whose storage is gone, whatever the
+// network and the server's history? Two parts in one run:
+// 1. The browser run (live): over a generated corpus of device profiles (look-alikes included),
+//    every visit is a new Chromium process on the production server: (1) each profile's first
+//    visit; (2) storage-gone revisits, each on a new empty profile directory, with nothing, one or
+//    two ordinary things changed (every pair of change kinds, a few pairs per profile in turn);
+//    (3) storage-kept revisits on the first visit's own profile directory (the token path). Before
+//    each batch of revisits the database is put back as it was after (1). FingerprintJS 5 and
+//    ThumbmarkJS run in the same pages. What every page sent is recorded (BENCH_RECORD=<file>, else
+//    a file in the run's directory; the path is printed).
+// 2. The replay matrix: the recording sent again through identifyVisitor without browsers, under
+//    12 cells of address (own / shared / fresh) × arrival (first visits first / one device at a
+//    time) × population (an empty server / one holding synthetic devices of the corpus's kind); a
+//    report per cell, a summary, and the worst cell as the last line (support/accuracy-matrix.ts).
+// BENCH_REPLAY=<file>: the replay matrix alone, on a recording. BENCH_QUICK=1: a smoke run (five
+// profiles, five revisit batches, a population of 200). BENCH_PROFILES=N: fewer profiles;
+// BENCH_SEED=N: another corpus of the same kind (held out); BENCH_CONCURRENCY (2): browsers at once;
+// BENCH_CELLS=<patterns>: some cells (support/accuracy-cells.ts); BENCH_POPULATION=N (3000);
+// BENCH_DEBUG=1: every miss and merge, with the stored evidence in replays, and each pair apart.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { assertProductionBuild } from '../tests/support/tessera-server'
 import { type BrowserIdentity, bundlePeers, readBrowserIdentity, visit } from './support/accuracy-browser'
+import { selectCells } from './support/accuracy-cells'
 import { buildCorpus, type DeviceState, type Profile, twinPairs } from './support/accuracy-corpus'
 import { ensureFonts } from './support/accuracy-fonts'
+import { runMatrix } from './support/accuracy-matrix'
 import { printReport, type Recorded } from './support/accuracy-output'
-import { loadRecording, replay, saveRecording } from './support/accuracy-replay'
+import { loadRecording, type Recording, saveRecording } from './support/accuracy-replay'
 import {
+  pairScenarios,
   quickGoneScenarios,
   quickKeptScenarios,
   storageGoneScenarios,
@@ -27,7 +39,7 @@ import { BenchServer } from './support/accuracy-server'
 
 const quick = process.env.BENCH_QUICK === '1'
 const corpusSize = 100
-const profileCount = quick ? 4 : Number(process.env.BENCH_PROFILES ?? corpusSize)
+const profileCount = quick ? 5 : Number(process.env.BENCH_PROFILES ?? corpusSize)
 const concurrency = Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 2))
 const port = Number(process.env.BENCH_PORT ?? 3421)
 const goneScenarios = quick ? quickGoneScenarios : storageGoneScenarios
@@ -73,6 +85,7 @@ interface Job {
   profile: Profile
   phase: Recorded['phase']
   scenario: string
+  batch: string
   state: DeviceState
   /** A kept profile directory; without one, the launch gets a new empty one. */
   userDataDir?: string
@@ -110,21 +123,33 @@ async function runVisits(run: Run, label: string, jobs: readonly Job[]): Promise
   })
 }
 
+/** The replay's options; its seed is BENCH_SEED, else the recording's corpus seed. */
+const matrixOptions = (recording: Recording) => ({
+  cells: selectCells(process.env.BENCH_CELLS),
+  populationSize: Number(process.env.BENCH_POPULATION ?? (quick ? 200 : 3_000)),
+  seed: Number(process.env.BENCH_SEED ?? recording.seed ?? 1),
+  debug: process.env.BENCH_DEBUG === '1',
+})
+
 async function replayRecording(file: string) {
   const recording = loadRecording(file)
+  const options = matrixOptions(recording)
   log(
-    `Replay of ${file}: ${recording.profiles.length} profiles, ${recording.recorded.length} visits, no browsers`,
+    `Replay of ${file}: ${recording.profiles.length} profiles, ${recording.recorded.length} recorded visits, ` +
+      `${options.cells.length} cells, population ${options.populationSize}, no browsers`,
   )
-  const recorded = await replay(recording)
-  log(`Runtime: ${elapsed()}`)
-  printReport({ ...recording, recorded, debug: process.env.BENCH_DEBUG === '1' })
+  await runMatrix(recording, options)
 }
 
 async function main() {
   if (process.env.BENCH_REPLAY) return replayRecording(process.env.BENCH_REPLAY)
   assertProductionBuild()
   ensureFonts()
-  const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-accuracy-'))
+  // Browsers, fonts and the server live in `work`, removed at the end; the recording stays beside it.
+  const runDir = mkdtempSync(path.join(tmpdir(), 'tessera-bench-accuracy-'))
+  const work = path.join(runDir, 'work')
+  mkdirSync(work)
+  const recordingFile = process.env.BENCH_RECORD ?? path.join(runDir, 'recording.json')
   // Every scenario of the full run constrains the corpus, so a quick run's profiles are its first ones.
   const changes = [...storageGoneScenarios, ...storageKeptScenarios].map(
     (scenario) => (profile: Profile) => scenario.change(profile.state, profile),
@@ -135,8 +160,10 @@ async function main() {
   log(
     `Corpus${seed === undefined ? '' : ` (seed ${seed})`}: ${profiles.length} profiles in ${new Set(profiles.map((profile) => profile.group)).size} hardware groups ` +
       `(font set, GPU path, screen), ${twins.length} twin pairs, ` +
-      `${new Set(profiles.map((profile) => profile.state.fonts.join('+'))).size} font sets; ` +
-      `${goneScenarios.length} storage-gone scenarios, ${keptScenarios.length} storage-kept ones taking turns; concurrency ${concurrency}`,
+      `${new Set(profiles.map((profile) => profile.state.fonts.join('+'))).size} font sets, ` +
+      `${profiles.filter((profile) => profile.state.languages.length === 1).length} listing one language; ` +
+      `${goneScenarios.length} storage-gone batches (${goneScenarios.filter((scenario) => scenario.labelFor).length} of them slots of the ${pairScenarios.length} pairs of change kinds), ` +
+      `${keptScenarios.length} storage-kept scenarios taking turns; concurrency ${concurrency}`,
   )
   const server = new BenchServer(work, port)
   const recorded: Recorded[] = []
@@ -157,6 +184,7 @@ async function main() {
         profile,
         phase: 'first',
         scenario: 'first visit',
+        batch: 'first visit',
         state: profile.state,
         userDataDir: profileDir(profile),
         peers: true,
@@ -173,7 +201,8 @@ async function main() {
         (profile): Job => ({
           profile,
           phase: 'gone',
-          scenario: scenario.name,
+          scenario: scenario.labelFor?.(profile) ?? scenario.name,
+          batch: scenario.name,
           state: scenario.change(profile.state, profile),
           peers: true,
         }),
@@ -192,6 +221,7 @@ async function main() {
         profile,
         phase: 'kept',
         scenario: scenario.name,
+        batch: 'storage kept',
         state: scenario.change(profile.state, profile),
         userDataDir: profileDir(profile),
         peers: false,
@@ -200,12 +230,20 @@ async function main() {
     recorded.push(...(await runVisits(run, 'storage kept', keptJobs)))
   } finally {
     await server.stop().catch(() => undefined)
-    rmSync(work, { recursive: true, force: true, maxRetries: 5 })
+    // Without BENCH_RECORD the recording stays in the run's directory; with it, nothing does.
+    rmSync(process.env.BENCH_RECORD ? runDir : work, { recursive: true, force: true, maxRetries: 5 })
   }
-  log(`Runtime: ${elapsed()}`)
-  if (process.env.BENCH_RECORD)
-    saveRecording(process.env.BENCH_RECORD, { profiles, twins, recorded, chromeMajor })
-  printReport({ profiles, twins, recorded, chromeMajor, debug: process.env.BENCH_DEBUG === '1' })
+  log(`Browser run: ${elapsed()}`)
+  const recording: Recording = { profiles, twins, recorded, chromeMajor, seed }
+  saveRecording(recordingFile, recording)
+  log(`Recording: ${recordingFile} (BENCH_REPLAY=${recordingFile} replays it without browsers)`)
+  printReport({ ...recording, debug: process.env.BENCH_DEBUG === '1' })
+  log('')
+  const options = matrixOptions(recording)
+  log(
+    `Replay of the recording: ${options.cells.length} cells, population ${options.populationSize}, no browsers`,
+  )
+  await runMatrix(recording, options)
 }
 
 await main()

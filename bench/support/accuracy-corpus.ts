@@ -1,6 +1,6 @@
-// The device profiles of bench:accuracy, generated deterministically: groups of profiles that share
-// one "hardware" (font set, GPU path, screen), where the members of a group are twins differing
-// only in one or two settings that no change scenario touches.
+// The device profiles of bench:accuracy, generated deterministically: groups of two or three
+// profiles that share one "hardware" (font set, GPU path, screen), where the members of a group are
+// twins (look-alikes) differing only in one or two settings that no change scenario touches.
 import { seededRandom } from '../../tests/support/synthetic-devices'
 import { type FontFamily, optionalFamilies } from './accuracy-fonts'
 
@@ -98,7 +98,7 @@ export const travelZones = [
 const homeOctets = [31, 45, 62, 77, 81, 89, 92, 109, 151, 178, 185, 203]
 const travelOctets = [5, 37, 102, 196]
 
-type Random = () => number
+export type Random = () => number
 const pick = <T>(random: Random, list: readonly T[]): T => {
   const item = list[Math.floor(random() * list.length)]
   if (item === undefined) throw new Error('pick from an empty list')
@@ -127,7 +127,19 @@ function windowFor(screen: Size, maximised: boolean, random: Random): Size {
   return { width: Math.round(screen.width * fraction), height: Math.round((screen.height - 85) * fraction) }
 }
 
-function baseState(hardware: Pick<DeviceState, 'fonts' | 'gpu' | 'screen'>, random: Random): DeviceState {
+/** A third of browsers list one language (a "language added" comeback on them is common); the
+ *  others list their locale and one or more further languages. */
+export const singleLanguageShare = 1 / 3
+
+export type Hardware = Pick<DeviceState, 'fonts' | 'gpu' | 'screen'>
+
+/** A device's settings on `hardware`, drawn as the corpus draws them (also used by the replay's
+ *  synthetic population, so it shares the corpus's distribution). */
+export function baseState(
+  hardware: Hardware,
+  random: Random,
+  single = random() < singleLanguageShare,
+): DeviceState {
   const locale = pick(random, locales)
   const further = localeLanguages[locale] ?? []
   return {
@@ -135,7 +147,7 @@ function baseState(hardware: Pick<DeviceState, 'fonts' | 'gpu' | 'screen'>, rand
     window: windowFor(hardware.screen, random() < 0.5, random),
     scale: pick(random, scales),
     locale,
-    languages: [locale, ...further.slice(0, Math.floor(random() * (further.length + 1)))],
+    languages: single ? [locale] : [locale, ...further.slice(0, 1 + Math.floor(random() * further.length))],
     timezone: pick(random, homeZones),
     colorScheme: random() < 0.6 ? 'light' : 'dark',
     reducedMotion: random() < 0.8 ? 'no-preference' : 'reduce',
@@ -182,33 +194,59 @@ export function deviceKey(state: DeviceState): string {
   return JSON.stringify(device)
 }
 
+/** A hardware drawn as the corpus draws it: any font set, GPU path and screen. */
+export function drawHardware(random: Random): Hardware {
+  return { fonts: pick(random, fontSets()), gpu: pick(random, gpus), screen: pick(random, screens) }
+}
+
+/** Sizes of the hardware groups, three, two, two, … summing to `size`: never a group of one, so
+ *  every hardware has a look-alike (a corpus of one profile aside). */
+export function groupSizes(size: number): number[] {
+  const cycle = [3, 2, 2]
+  const sizes: number[] = []
+  for (let total = 0; total < size; ) {
+    const next = Math.min(cycle[sizes.length % cycle.length] ?? 2, size - total)
+    sizes.push(next)
+    total += next
+  }
+  const last = sizes.at(-1)
+  // A remainder of one joins the group before it.
+  if (last === 1 && sizes.length > 1) {
+    sizes.pop()
+    sizes[sizes.length - 1] = (sizes.at(-1) ?? 0) + 1
+  }
+  return sizes
+}
+
 /**
- * Builds the corpus: groups of three, two and one profiles (twins within a group) until `size`.
+ * Builds the corpus: groups of two or three profiles (twins within a group) until `size`.
  * A candidate profile whose start or any changed state equals a state of an earlier profile is
  * drawn again, so no change ever makes a profile a copy of another one.
  */
 export function buildCorpus(options: CorpusOptions): Profile[] {
   const random = seededRandom(options.seed ?? 14)
-  const sets = fontSets()
   const usedHardware = new Set<string>()
   const usedKeys = new Set<string>()
   const usedAddresses = new Set<string>()
   const profiles: Profile[] = []
-  const groupSizes = [3, 2, 1, 2]
-  for (let group = 0; profiles.length < options.size; group++) {
-    let hardware: Pick<DeviceState, 'fonts' | 'gpu' | 'screen'>
+  let singleLanguage = 0
+  for (const [group, size] of groupSizes(options.size).entries()) {
+    let hardware: Hardware
     do {
-      hardware = { fonts: pick(random, sets), gpu: pick(random, gpus), screen: pick(random, screens) }
+      hardware = drawHardware(random)
     } while (usedHardware.has(JSON.stringify(hardware)))
     usedHardware.add(JSON.stringify(hardware))
     // Half the groups are an office: the twins share one /24 (different hosts).
     const office = group % 2 === 0
-    const size = Math.min(groupSizes[group % groupSizes.length] ?? 1, options.size - profiles.length)
+    // Twins share their further languages, so one language is a group's trait: a group lists one
+    // when the corpus so far is short of its share of single-language profiles.
+    const single = singleLanguage + size / 2 <= singleLanguageShare * (profiles.length + size)
+    if (single) singleLanguage += size
     let base: DeviceState | undefined
     for (let member = 0; member < size; member++) {
       for (let attempt = 0; ; attempt++) {
         if (attempt > 200) throw new Error('The corpus generator cannot find a distinct profile')
-        const state = base ? twinOf(base, random) : baseState(hardware, random)
+        const state = base ? twinOf(base, random) : baseState(hardware, random, single)
         state.address = newAddress(random, usedAddresses, office && base ? base.address : undefined)
         const index = profiles.length
         const profile: Profile = { name: `p${String(index).padStart(3, '0')}-g${group}`, index, group, state }
@@ -225,7 +263,8 @@ export function buildCorpus(options: CorpusOptions): Profile[] {
   return profiles
 }
 
-function newAddress(random: Random, used: Set<string>, sameNetworkAs?: string): string {
+/** A home address on a network (/24) no address of `used` is on, or a new host of `sameNetworkAs`'s. */
+export function newAddress(random: Random, used: Set<string>, sameNetworkAs?: string): string {
   for (;;) {
     const network = sameNetworkAs
       ? sameNetworkAs.split('.').slice(0, 3).join('.')

@@ -13,6 +13,7 @@ import {
   libraries,
   type Revisit,
 } from './accuracy-report'
+import { pairPrefix, pairScenarios } from './accuracy-scenarios'
 import type { StoredEvent } from './accuracy-server'
 
 export interface Recorded {
@@ -22,6 +23,9 @@ export interface Recorded {
   event: StoredEvent | undefined
   phase: 'first' | 'gone' | 'kept'
   scenario: string
+  /** The launches measured together against the first visits (a scenario, or a slot of pairs);
+   *  absent in recordings made before pairs: the scenario. */
+  batch?: string
 }
 
 interface ReportInput {
@@ -33,7 +37,7 @@ interface ReportInput {
 }
 
 const log = (line: string) => console.log(line)
-const pct = (value: number) => `${value.toFixed(1)}%`
+export const pct = (value: number) => `${value.toFixed(1)}%`
 const componentValue = (visit: Visit, name: string): unknown => {
   const component = visit.components[name]
   return typeof component === 'object' && component !== null && 'value' in component
@@ -109,26 +113,41 @@ function printChecks(recorded: readonly Recorded[], chromeMajor: number) {
   }
 }
 
-function printScenarioTable(firsts: Map<string, Visit>, gone: readonly Recorded[]) {
-  log('Storage gone, re-identification by scenario (revisit ID = first-visit ID):')
+/** Rows of the scenario table: each scenario, the pairs added up as one row, in the order they
+ *  first occur; with `pairs`, only the pairs, each apart. */
+export function scenarioRows(
+  gone: readonly Recorded[],
+  pairs: boolean,
+): { name: string; entries: Recorded[] }[] {
+  const allPairs = 'two changes (all pairs)'
+  const isPair = (entry: Recorded) => entry.scenario.startsWith(pairPrefix)
+  const rowOf = (entry: Recorded) => (!pairs && isPair(entry) ? allPairs : entry.scenario)
+  const shown = pairs ? gone.filter(isPair) : gone
+  const names = [...new Set(shown.map(rowOf))]
+  const pairOrder = (name: string) => pairScenarios.findIndex((pair) => pair.name === name)
+  if (pairs) names.sort((a, b) => pairOrder(a) - pairOrder(b))
+  return names.map((name) => ({ name, entries: shown.filter((entry) => rowOf(entry) === name) }))
+}
+
+export function printScenarioTable(firsts: Map<string, Visit>, gone: readonly Recorded[], pairs = false) {
   log(
-    `  ${'scenario'.padEnd(28)} ${'n'.padStart(4)}  ${libraries.map((name) => name.padStart(13)).join('')}  tessera→other`,
+    `  ${'scenario'.padEnd(38)} ${'n'.padStart(4)}  ${libraries.map((name) => name.padStart(14)).join('')}  tessera→other`,
   )
-  for (const scenario of [...new Set(gone.map((entry) => entry.scenario))]) {
-    const rows = gone.filter((entry) => entry.scenario === scenario).map(toRevisit)
-    const cells = libraries.map((library) => pct(accuracyOf(firsts, rows, library).reid).padStart(13))
+  for (const { name, entries } of scenarioRows(gone, pairs)) {
+    const rows = entries.map(toRevisit)
+    const cells = libraries.map((library) => pct(accuracyOf(firsts, rows, library).reid).padStart(14))
     const wrong = accuracyOf(firsts, rows, 'tessera').mergedRevisits.length
-    log(`  ${scenario.padEnd(28)} ${String(rows.length).padStart(4)}  ${cells.join('')}  ${wrong}`)
+    log(`  ${name.padEnd(38)} ${String(rows.length).padStart(4)}  ${cells.join('')}  ${wrong}`)
   }
 }
 
-const toRevisit = (entry: Recorded): Revisit => ({
+export const toRevisit = (entry: Recorded): Revisit => ({
   profile: entry.profile.name,
   scenario: entry.scenario,
   visit: entry.visit,
 })
 
-function printMerges(
+export function printMerges(
   results: Record<Library, Accuracy>,
   profiles: number,
   revisits: number,
@@ -162,10 +181,12 @@ function printStability(recorded: readonly Recorded[], profiles: number) {
   for (const [name, count] of counts) log(`  ${name}: ${count}`)
 }
 
-function printDebug(
+export function printDebug(
   firsts: Map<string, Visit>,
   recorded: readonly Recorded[],
   results: Record<Library, Accuracy>,
+  /** What the server stored about a miss (a replay reads the evidence back). */
+  explain: (entry: Recorded) => string = () => '',
 ) {
   // The profile that first got each ID (corpus order).
   const ownerOf = new Map<string, string>()
@@ -188,7 +209,7 @@ function printDebug(
     const changed = changedComponents(first.visit, entry.visit).join(', ') || 'none'
     log(
       `  ${entry.profile.name} ${entry.scenario}: ${got} (method ${entry.event?.method ?? '?'}, ` +
-        `confidence ${entry.visit.confidence.toFixed(2)}); changed: ${changed}`,
+        `confidence ${entry.visit.confidence.toFixed(2)}); changed: ${changed}${explain(entry)}`,
     )
   }
   for (const library of libraries) {
@@ -205,7 +226,9 @@ export function printReport(input: ReportInput) {
   const gone = recorded.filter((entry) => entry.phase === 'gone')
   const kept = recorded.filter((entry) => entry.phase === 'kept')
   printChecks(recorded, input.chromeMajor)
+  log('Storage gone, re-identification by scenario (revisit ID = first-visit ID):')
   printScenarioTable(firsts, gone)
+  if (input.debug) printScenarioTable(firsts, gone, true)
   const results = Object.fromEntries(
     libraries.map((library) => [library, accuracyOf(firsts, gone.map(toRevisit), library)]),
   ) as Record<Library, Accuracy>
@@ -227,6 +250,6 @@ export function printReport(input: ReportInput) {
   const keptResult = accuracyOf(firsts, kept.map(toRevisit), 'tessera')
   const line = (library: Library, result: Accuracy) =>
     `${library} reid ${pct(result.reid)} fm ${pct(result.fm)}`
-  log(`accuracy (storage kept): ${line('tessera', keptResult)}`)
-  log(`accuracy: ${libraries.map((library) => line(library, results[library])).join(' | ')}`)
+  log(`live run, storage kept: ${line('tessera', keptResult)}`)
+  log(`live run, storage gone: ${libraries.map((library) => line(library, results[library])).join(' | ')}`)
 }

@@ -1,22 +1,29 @@
-// Record and replay for bench:accuracy. A full run takes most of an hour of browser launches; what
-// Tessera saw in them (each visit's components and address) is kept with BENCH_RECORD=<file>, and
-// BENCH_REPLAY=<file> sends the same requests again, in the same phases and order, through
-// identifyVisitor on an in-memory database: a change to matching is re-measured in seconds on
-// real browsers' values. The peers' IDs are the recorded ones (they keep no state). A replay is a
-// development aid; the figures to report come from a run with browsers.
+// Record and replay for bench:accuracy. The browser run keeps what Tessera saw (each visit's
+// components and address, and the peers' IDs) in a recording; a replay sends the same components
+// again through identifyVisitor on in-memory databases, under conditions the browser run cannot
+// vary cheaply (accuracy-cells.ts): where the visits come from, in what order the server meets them,
+// and what it already holds. The peers' IDs are the recorded ones (they keep no state). Each visit
+// happens at a time the replay sets (accuracy-clock.ts): first visits a minute apart, a comeback
+// at least half an hour after the device's visit before it, all within a day.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { sql } from 'drizzle-orm'
+import { inArray } from 'drizzle-orm'
 import type { ComponentResult } from '../../src/contracts/identify'
-import { openDatabase, queryRows } from '../../src/server/db/client'
+import type { Database } from '../../src/server/db/client'
+import { events } from '../../src/server/db/schema'
 import { identifyVisitor } from '../../src/server/identification/identify-visitor'
+import { type Arrival, type Stage, type Step, schedule } from './accuracy-arrival'
+import { setVirtualTime } from './accuracy-clock'
 import type { Profile } from './accuracy-corpus'
 import type { Recorded } from './accuracy-output'
+import type { SyntheticDevice } from './accuracy-population'
 
 export interface Recording {
   profiles: Profile[]
   twins: [Profile, Profile][]
   recorded: Recorded[]
   chromeMajor: number
+  /** BENCH_SEED of the browser run (absent: the default corpus, or a recording made before it was kept). */
+  seed?: number
 }
 
 export function saveRecording(file: string, recording: Recording) {
@@ -27,70 +34,131 @@ export function loadRecording(file: string): Recording {
   return JSON.parse(readFileSync(file, 'utf8')) as Recording
 }
 
-const userAgentOf = (entry: Recorded): string | null => {
-  const component = entry.visit.components.userAgent as { value?: unknown } | undefined
+/** When a cell's own visits start (virtual); the population arrives over the day before. */
+export const cellStart = Date.UTC(2026, 0, 12, 8)
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+
+const userAgentOf = (components: Record<string, unknown>): string | null => {
+  const component = components.userAgent as { value?: unknown } | undefined
   return typeof component?.value === 'string' ? component.value : null
 }
 
+function identify(db: Database, components: Record<string, unknown>, ip: string, token?: string) {
+  return identifyVisitor({
+    db,
+    input: { components: components as Record<string, ComponentResult> },
+    context: { ip, userAgent: userAgentOf(components), cookieToken: token },
+  })
+}
+
+/** Sends the synthetic devices' first visits (64 at once, as a busy server batches them) over the
+ *  day before the cells, into `db` for good. */
+export async function populate(db: Database, devices: readonly SyntheticDevice[]) {
+  const chunk = 64
+  for (let start = 0; start < devices.length; start += chunk) {
+    setVirtualTime(cellStart - 26 * HOUR + Math.round((start / devices.length) * 24 * HOUR))
+    await Promise.all(
+      devices.slice(start, start + chunk).map((device) => identify(db, device.components, device.address)),
+    )
+  }
+}
+
+class Rollback extends Error {}
+
 /**
- * Replays a recording's Tessera visits: each storage-gone scenario, and the storage-kept phase, on
- * a database holding only the first visits (as the bench's snapshot does). Kept visits present the
- * token their profile's first visit got. Returns the recording with Tessera's answers replaced.
+ * Runs `task` in a transaction that is then rolled back: a cell, or a batch of revisits, leaves
+ * the database as it found it (far cheaper than a database per batch). identifyVisitor's own
+ * transactions become savepoints inside it; it reads and writes only through the `db` it is given.
  */
-export async function replay(recording: Recording): Promise<Recorded[]> {
-  const first = recording.recorded.filter((entry) => entry.phase === 'first')
-  const later = recording.recorded.filter((entry) => entry.phase !== 'first')
-  const groups = new Map<string, Recorded[]>()
-  for (const entry of later) {
-    const key = `${entry.phase}:${entry.phase === 'kept' ? 'kept' : entry.scenario}`
-    groups.set(key, [...(groups.get(key) ?? []), entry])
+async function rolledBack<T>(db: Database, task: (tx: Database) => Promise<T>): Promise<T> {
+  let result: { value: T } | undefined
+  try {
+    await db.transaction(async (tx) => {
+      result = { value: await task(tx) }
+      throw new Rollback()
+    })
+  } catch (error) {
+    if (!(error instanceof Rollback)) throw error
   }
-  const replayed: Recorded[] = []
-  let firstAnswers: Recorded[] = []
-  for (const group of [...groups.values()]) {
-    const handle = await openDatabase({ dataDir: 'memory://' })
-    try {
-      const tokens = new Map<string, string>()
-      const run = async (entry: Recorded, token?: string): Promise<Recorded> => {
-        const answer = await identifyVisitor({
-          db: handle.db,
-          input: { components: entry.visit.components as Record<string, ComponentResult> },
-          context: { ip: entry.state.address, userAgent: userAgentOf(entry), cookieToken: token },
-        })
-        if (entry.phase === 'first') tokens.set(entry.profile.name, answer.storedToken)
-        return {
-          ...entry,
-          visit: {
-            ...entry.visit,
-            visitorId: answer.visitorId,
-            requestId: answer.requestId,
-            confidence: answer.confidence.score,
-          },
-        }
-      }
-      const firsts: Recorded[] = []
-      for (const entry of first) firsts.push(await run(entry))
-      if (firstAnswers.length === 0) firstAnswers = firsts
-      // Each database gives its first visits new IDs: name them as the first database did.
-      const canonical = new Map(
-        firsts.map((entry, index) => [entry.visit.visitorId, firstAnswers[index]?.visit.visitorId ?? '']),
-      )
-      for (const entry of group) {
-        const answer = await run(entry, entry.phase === 'kept' ? tokens.get(entry.profile.name) : undefined)
-        const visitorId = canonical.get(answer.visit.visitorId) ?? answer.visit.visitorId
-        replayed.push({ ...answer, visit: { ...answer.visit, visitorId } })
-      }
-      const events = await queryRows<{ request_id: string; ip: string | null; method: string }>(
-        handle.db,
-        sql`select request_id, ip, method from events`,
-      )
-      const byRequest = new Map(events.map((row) => [row.request_id, { ip: row.ip, method: row.method }]))
-      for (const entry of [...firstAnswers, ...replayed]) {
-        entry.event = byRequest.get(entry.visit.requestId) ?? entry.event
-      }
-    } finally {
-      await handle.close()
+  if (!result) throw new Error('A rolled-back task without its result')
+  return result.value
+}
+
+/** What the server stored with a replayed event, for the report's debug lines. */
+export interface ReplayedEvent {
+  ip: string | null
+  method: string
+  evidence: unknown
+}
+
+export interface ReplayedVisit extends Recorded {
+  event: ReplayedEvent | undefined
+  /** Answered with the ID of a device the server held before the cell (a synthetic one). */
+  heldBefore: boolean
+}
+
+/**
+ * Replays a recording under one arrival, each visit from `addressOf(step)`, on `db` as it is (empty
+ * or populated), leaving it so. Returns the visits with Tessera's answers and the steps' labels as
+ * their scenarios, first visits first.
+ */
+export function replayCell(
+  db: Database,
+  recording: Recording,
+  arrival: Arrival,
+  addressOf: (step: Step) => string,
+  seed: number,
+): Promise<ReplayedVisit[]> {
+  const tokens = new Map<string, string>()
+  const runStage = async (tx: Database, stage: Stage): Promise<ReplayedVisit[]> => {
+    const answers: ReplayedVisit[] = []
+    for (const step of stage.steps) {
+      const ip = addressOf(step)
+      const { entry } = step
+      setVirtualTime(cellStart + step.at * MINUTE)
+      const token = step.token ? tokens.get(entry.profile.name) : undefined
+      const answer = await identify(tx, entry.visit.components, ip, token)
+      if (entry.phase === 'first') tokens.set(entry.profile.name, answer.storedToken)
+      answers.push({
+        ...entry,
+        scenario: step.label,
+        state: { ...entry.state, address: ip },
+        visit: {
+          ...entry.visit,
+          visitorId: answer.visitorId,
+          requestId: answer.requestId,
+          confidence: answer.confidence.score,
+        },
+        event: undefined,
+        heldBefore: Date.parse(answer.firstSeenAt) < cellStart,
+      })
     }
+    const stored = await tx
+      .select({
+        requestId: events.requestId,
+        ip: events.ip,
+        method: events.method,
+        evidence: events.evidence,
+      })
+      .from(events)
+      .where(
+        inArray(
+          events.requestId,
+          answers.map((answer) => answer.visit.requestId),
+        ),
+      )
+    const byRequest = new Map(stored.map(({ requestId, ...event }) => [requestId, event]))
+    for (const answer of answers) answer.event = byRequest.get(answer.visit.requestId)
+    return answers
   }
-  return [...firstAnswers, ...replayed]
+  return rolledBack(db, async (cell) => {
+    const [first, ...rest] = schedule(recording.recorded, arrival, seed)
+    if (!first) return []
+    // The first stage stays for the ones after it, which each start from it (first-visits-first).
+    const replayed = await runStage(cell, first)
+    for (const stage of rest) replayed.push(...(await rolledBack(cell, (tx) => runStage(tx, stage))))
+    const order = { first: 0, gone: 1, kept: 2 }
+    return replayed.sort((a, b) => order[a.phase] - order[b.phase])
+  })
 }

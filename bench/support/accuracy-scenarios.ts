@@ -1,5 +1,7 @@
 // The revisits of bench:accuracy: each is a new browser launch of a profile, with one ordinary
 // change or two at once. Every change is a pure function of the profile, so runs are repeatable.
+// Every pair of the eight single change kinds is a scenario too; each profile launches only a few
+// of them (slots taking turns over the pairs), so every pair is met by about fourteen profiles.
 
 import { seededRandom } from '../../tests/support/synthetic-devices'
 import { addedLanguages, type DeviceState, type Profile, travelAddress, travelZones } from './accuracy-corpus'
@@ -35,6 +37,7 @@ const languageAdded: Change = (state, profile) => ({
   ...state,
   languages: [...state.languages, choose(profile, 2, addedLanguages)],
 })
+/** A family the profile never had (so a removal in the same revisit cannot take it back out). */
 const fontAdded: Change = (state, profile) => ({
   ...state,
   fonts: [
@@ -42,16 +45,18 @@ const fontAdded: Change = (state, profile) => ({
     choose(
       profile,
       3,
-      optionalFamilies.filter((family) => !state.fonts.includes(family)),
+      optionalFamilies.filter(
+        (family) => !state.fonts.includes(family) && !profile.state.fonts.includes(family),
+      ),
     ),
   ].sort(),
 })
-/** DejaVu, the system's default family, stays. */
+/** One of the profile's own families (never one just added); DejaVu, the system's default, stays. */
 const fontRemoved: Change = (state, profile) => {
   const removed = choose(
     profile,
     4,
-    state.fonts.filter((family) => family !== 'dejavu'),
+    state.fonts.filter((family) => family !== 'dejavu' && profile.state.fonts.includes(family)),
   )
   return { ...state, fonts: state.fonts.filter((family) => family !== removed) }
 }
@@ -70,7 +75,49 @@ const both =
 export interface Scenario {
   name: string
   change: Change
+  /** The name of one profile's revisit, when it is not `name` (the pair a slot gives the profile). */
+  labelFor?: (profile: Profile) => string
 }
+
+/** The single change kinds, in the order pair names use. */
+const singleKinds: [string, Change][] = [
+  ['version', versionBump],
+  ['window', windowSize],
+  ['time zone', timeZone],
+  ['language added', languageAdded],
+  ['font added', fontAdded],
+  ['font removed', fontRemoved],
+  ['dark mode', colorScheme],
+  ['display scale', displayScale],
+]
+
+/** The prefix of every pair scenario's name: the report adds them up as "two changes (all pairs)". */
+export const pairPrefix = 'two changes: '
+
+/** All 28 pairs of single change kinds. */
+export const pairScenarios: Scenario[] = singleKinds.flatMap(([firstName, first], index) =>
+  singleKinds.slice(index + 1).map(([secondName, second]) => ({
+    name: `${pairPrefix}${firstName} + ${secondName}`,
+    change: both(first, second),
+  })),
+)
+
+/** Pair launches per profile. Slot k of profile i is pair (4i + k) mod 28: the slots of a profile
+ *  are four consecutive pairs, and every pair is met by 14 or 15 of 100 profiles. */
+export const pairSlots = 4
+
+function pairFor(profile: Profile, slot: number): Scenario {
+  const pair = pairScenarios[(pairSlots * profile.index + slot) % pairScenarios.length]
+  if (!pair) throw new Error('No pair scenario')
+  return pair
+}
+
+/** The slots as scenarios: each profile's revisit in a slot is its own pair of that slot. */
+export const pairSlotScenarios: Scenario[] = Array.from({ length: pairSlots }, (_, slot) => ({
+  name: `two changes (slot ${slot + 1})`,
+  change: (state, profile) => pairFor(profile, slot).change(state, profile),
+  labelFor: (profile) => pairFor(profile, slot).name,
+}))
 
 /** Storage gone: a new launch with an empty profile directory. */
 export const storageGoneScenarios: Scenario[] = [
@@ -86,6 +133,7 @@ export const storageGoneScenarios: Scenario[] = [
   { name: 'display scale changed', change: displayScale },
   { name: 'time zone + language', change: both(timeZone, languageAdded) },
   { name: 'window + version', change: both(windowSize, versionBump) },
+  ...pairSlotScenarios,
 ]
 
 /** Storage kept: a new launch on the first visit's own profile directory (the token path);
@@ -97,6 +145,12 @@ export const storageKeptScenarios: Scenario[] = [
 ]
 
 export const quickGoneScenarios = storageGoneScenarios.filter((scenario) =>
-  ['nothing changed (launch A)', 'nothing changed (launch B)', 'time zone'].includes(scenario.name),
+  [
+    'nothing changed (launch A)',
+    'nothing changed (launch B)',
+    'time zone',
+    'dark mode switched',
+    'two changes (slot 1)',
+  ].includes(scenario.name),
 )
 export const quickKeptScenarios = storageKeptScenarios

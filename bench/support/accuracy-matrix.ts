@@ -1,0 +1,197 @@
+// The replay matrix of bench:accuracy: one recording, replayed through identifyVisitor under every
+// selected cell (address × arrival × population, accuracy-cells.ts), a report per cell, a summary
+// of all cells, and the worst cell as the last line.
+import { performance } from 'node:perf_hooks'
+import { type Database, openDatabase } from '../../src/server/db/client'
+import { addressFor, type Cell, populationModes } from './accuracy-cells'
+import { withVirtualClock } from './accuracy-clock'
+import { pct, printDebug, printMerges, printScenarioTable, type Recorded, toRevisit } from './accuracy-output'
+import { buildPopulation } from './accuracy-population'
+import { cellStart, populate, type Recording, type ReplayedVisit, replayCell } from './accuracy-replay'
+import { type Accuracy, accuracyOf, calibration, type Library, libraries } from './accuracy-report'
+
+export interface MatrixOptions {
+  cells: Cell[]
+  populationSize: number
+  /** Seeds the synthetic population, the fresh addresses and the one-at-a-time order. */
+  seed: number
+  debug: boolean
+}
+
+interface CellResult {
+  cell: Cell
+  results: Record<Library, Accuracy>
+  kept: Accuracy
+  nothingChanged: number
+  calibrated: boolean
+  visits: number
+  seconds: number
+}
+
+const log = (line: string) => console.log(line)
+const seconds = (since: number) => (performance.now() - since) / 1000
+
+/** A miss's stored evidence in brief: the total, the twin test, the address, the facets that counted against it. */
+function explainEvidence(entry: Recorded): string {
+  const evidence = (entry as ReplayedVisit).event?.evidence as
+    | {
+        bits: number
+        twinBits: number
+        contextBits: number
+        facets: { facet: string; level: string; bits: number }[]
+      }
+    | null
+    | undefined
+  if (!evidence) return ''
+  const against = evidence.facets
+    .filter((facet) => facet.bits < 0)
+    .map((facet) => `${facet.facet} ${facet.level} ${facet.bits.toFixed(1)}`)
+    .join(', ')
+  return `; evidence (closest stored visitor): bits ${evidence.bits.toFixed(1)}, twin ${evidence.twinBits.toFixed(2)}, address ${evidence.contextBits.toFixed(1)}${against ? `; against: ${against}` : ''}`
+}
+
+function reportCell(visits: ReplayedVisit[], recording: Recording, debug: boolean) {
+  const firsts = new Map(
+    visits.filter((entry) => entry.phase === 'first').map((entry) => [entry.profile.name, entry.visit]),
+  )
+  const gone = visits.filter((entry) => entry.phase === 'gone')
+  const kept = visits.filter((entry) => entry.phase === 'kept')
+  printScenarioTable(firsts, gone)
+  if (debug) printScenarioTable(firsts, gone, true)
+  const results = Object.fromEntries(
+    libraries.map((library) => [library, accuracyOf(firsts, gone.map(toRevisit), library)]),
+  ) as Record<Library, Accuracy>
+  printMerges(results, firsts.size, gone.length, recording.twins)
+  // A populated server's devices are none of the profiles: a visit given one's ID is a false merge too.
+  const heldFirsts = visits.filter((entry) => entry.phase === 'first' && entry.heldBefore).length
+  const merged = new Set(results.tessera.mergedRevisits.map((revisit) => revisit.visit.requestId))
+  const heldRevisits = gone.filter((entry) => entry.heldBefore).length
+  const revisitsOnOthers = gone.filter(
+    (entry) => entry.heldBefore || merged.has(entry.visit.requestId),
+  ).length
+  if (heldFirsts + heldRevisits > 0 || visits.some((entry) => entry.heldBefore))
+    log(
+      `  tessera on a device the server held before the cell: first visits ${heldFirsts} of ${firsts.size}, revisits ${heldRevisits} of ${gone.length}`,
+    )
+  results.tessera = {
+    ...results.tessera,
+    fm: Math.max(
+      results.tessera.fm,
+      firsts.size ? (100 * heldFirsts) / firsts.size : 0,
+      gone.length ? (100 * revisitsOnOthers) / gone.length : 0,
+    ),
+  }
+  const unchanged = gone.filter((entry) => entry.scenario.startsWith('nothing changed')).map(toRevisit)
+  const nothingChanged = accuracyOf(firsts, unchanged, 'tessera').reid
+  const rows = calibration(firsts, gone.map(toRevisit))
+  const calibrated = rows.every((row) => row.answered === 0 || row.right / row.answered >= row.threshold)
+  log(
+    `  nothing changed: ${pct(nothingChanged)}; calibration (precision among answers with score >= s): ` +
+      rows
+        .map(
+          (row) =>
+            `${row.threshold.toFixed(2)} ${row.answered ? pct((100 * row.right) / row.answered) : '-'} (${row.answered})`,
+        )
+        .join(', ') +
+      (calibrated ? ' ok' : ' NOT CALIBRATED'),
+  )
+  const keptResult = accuracyOf(firsts, kept.map(toRevisit), 'tessera')
+  log(`  storage kept: tessera reid ${pct(keptResult.reid)} (${kept.length})`)
+  if (debug) printDebug(firsts, visits, results, explainEvidence)
+  return { results, kept: keptResult, nothingChanged, calibrated }
+}
+
+/**
+ * Worst first: the lowest Tessera re-identification; a tie goes to the cell with more false merges,
+ * then to the one earlier in the matrix's order (address, arrival, population).
+ */
+const worstFirst = (a: CellResult, b: CellResult) =>
+  a.results.tessera.reid - b.results.tessera.reid || b.results.tessera.fm - a.results.tessera.fm
+
+function printSummary(results: CellResult[]) {
+  log('Summary of the cells (storage gone; fm: the larger false-merge share; calibrated: precision >= s')
+  log('among answers with score >= s, for every s):')
+  log(
+    `  ${'cell'.padEnd(38)} ${'tessera'.padStart(8)} ${'fm'.padStart(6)} ${'nothing'.padStart(8)} ${'calibrated'.padStart(11)} ${'kept'.padStart(7)} ${'fpjs'.padStart(7)} ${'thumb'.padStart(7)} ${'visits/s'.padStart(9)}`,
+  )
+  for (const result of results) {
+    const { results: figures } = result
+    log(
+      `  ${result.cell.name.padEnd(38)} ${pct(figures.tessera.reid).padStart(8)} ${pct(figures.tessera.fm).padStart(6)} ` +
+        `${pct(result.nothingChanged).padStart(8)} ${(result.calibrated ? 'yes' : 'NO').padStart(11)} ${pct(result.kept.reid).padStart(7)} ` +
+        `${pct(figures.fingerprintjs.reid).padStart(7)} ${pct(figures.thumbmark.reid).padStart(7)} ${Math.round(
+          result.visits / result.seconds,
+        )
+          .toString()
+          .padStart(9)}`,
+    )
+  }
+}
+
+export async function runMatrix(recording: Recording, options: MatrixOptions) {
+  const started = performance.now()
+  const handle = await openDatabase({ dataDir: 'memory://' })
+  const seen = new Set(recording.recorded.map((entry) => entry.state.address))
+  const results: CellResult[] = []
+  // One database: the cells on an empty server first, each rolled back, then the population is
+  // stored for good and the populated cells run over it.
+  const order = [...options.cells].sort(
+    (a, b) => populationModes.indexOf(a.population) - populationModes.indexOf(b.population),
+  )
+  try {
+    await withVirtualClock(cellStart, async () => {
+      for (const cell of order) {
+        if (cell.population === 'populated' && !results.some((done) => done.cell.population === 'populated'))
+          await storePopulation(handle.db, recording, options, seen)
+        const since = performance.now()
+        const addressOf = addressFor(cell.address, seen, options.seed * 100 + options.cells.indexOf(cell))
+        const visits = await replayCell(handle.db, recording, cell.arrival, addressOf, options.seed)
+        const took = seconds(since)
+        log('')
+        log(`Cell ${cell.name}: ${visits.length} visits replayed in ${took.toFixed(1)} s`)
+        const report = reportCell(visits, recording, options.debug)
+        results.push({ cell, ...report, visits: visits.length, seconds: took })
+      }
+    })
+  } finally {
+    await handle.close()
+  }
+  results.sort((a, b) => options.cells.indexOf(a.cell) - options.cells.indexOf(b.cell))
+  log('')
+  printSummary(results)
+  log(`Replay: ${Math.round(seconds(started))} s`)
+  const worst = [...results].sort(worstFirst)[0]
+  const worstKept = [...results].sort((a, b) => a.kept.reid - b.kept.reid || b.kept.fm - a.kept.fm)[0]
+  if (!worst || !worstKept) return
+  const line = (library: Library, result: Accuracy) =>
+    `${library} reid ${pct(result.reid)} fm ${pct(result.fm)}`
+  log(`accuracy (storage kept): worst cell ${worstKept.cell.name} ${line('tessera', worstKept.kept)}`)
+  log(
+    `accuracy: worst cell ${worst.cell.name} ${libraries.map((library) => line(library, worst.results[library])).join(' | ')}`,
+  )
+}
+
+/** Draws the synthetic population and stores it through identifyVisitor, saying how long each took. */
+async function storePopulation(
+  db: Database,
+  recording: Recording,
+  options: MatrixOptions,
+  seen: Set<string>,
+) {
+  let since = performance.now()
+  const population = buildPopulation(recording, options.populationSize, options.seed)
+  const built = seconds(since)
+  since = performance.now()
+  await populate(db, population.devices)
+  const stored = seconds(since)
+  for (const device of population.devices) seen.add(device.address)
+  log('')
+  log(
+    `Population: ${population.devices.length} synthetic devices drawn in ${built.toFixed(1)} s ` +
+      `(${pct(100 * population.exactShare)} of facets from a donor agreeing on all their fields, ` +
+      `${population.refused} draws refused as corpus devices), identified in ${stored.toFixed(1)} s ` +
+      `(${Math.round(population.devices.length / stored)}/s). Facets (fields: components):`,
+  )
+  for (const facet of population.facets)
+    log(`  ${facet.fields.join(' + ') || 'none'}: ${facet.components.join(' ')}`)
+}
