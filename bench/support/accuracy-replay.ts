@@ -11,6 +11,7 @@ import type { ComponentResult } from '../../src/contracts/identify'
 import type { Database } from '../../src/server/db/client'
 import { events } from '../../src/server/db/schema'
 import { identifyVisitor } from '../../src/server/identification/identify-visitor'
+import { learnModel } from '../../src/server/identification/learn-model'
 import { type Arrival, type Stage, type Step, schedule } from './accuracy-arrival'
 import { setVirtualTime } from './accuracy-clock'
 import type { Profile } from './accuracy-corpus'
@@ -56,11 +57,36 @@ function identify(db: Database, components: Record<string, unknown>, ip: string,
  *  day before the cells, into `db` for good. */
 export async function populate(db: Database, devices: readonly SyntheticDevice[]) {
   const chunk = 64
+  const learning = learningSchedule()
   for (let start = 0; start < devices.length; start += chunk) {
     setVirtualTime(cellStart - 26 * HOUR + Math.round((start / devices.length) * 24 * HOUR))
     await Promise.all(
       devices.slice(start, start + chunk).map((device) => identify(db, device.components, device.address)),
     )
+    await learning(db, chunk)
+  }
+  await learnModel({ db })
+}
+
+/** Every ten minutes, as the server does (learn-model.ts). */
+const LEARNING_INTERVAL = 10 * MINUTE
+/**
+ * The server's background learning (learn-model.ts), run as its timer would: every ten minutes of
+ * the replay's time, and at most once per LEARNING_VISITS visits (a replay sends in seconds what a
+ * server meets over days, so a pass per ten minutes would be one per visit in some cells).
+ */
+const LEARNING_VISITS = 20
+
+function learningSchedule() {
+  let last = Number.NEGATIVE_INFINITY
+  let visits = 0
+  return async (db: Database, count = 1) => {
+    visits += count
+    const now = Date.now()
+    if (now - last < LEARNING_INTERVAL || visits < LEARNING_VISITS) return
+    await learnModel({ db, now: new Date(now) })
+    last = now
+    visits = 0
   }
 }
 
@@ -113,11 +139,13 @@ export function replayCell(
   const tokens = new Map<string, string>()
   const runStage = async (tx: Database, stage: Stage): Promise<ReplayedVisit[]> => {
     const answers: ReplayedVisit[] = []
+    const learning = learningSchedule()
     for (const step of stage.steps) {
       const ip = addressOf(step)
       const { entry } = step
       setVirtualTime(cellStart + step.at * MINUTE)
       const token = step.token ? tokens.get(entry.profile.name) : undefined
+      await learning(tx)
       const answer = await identify(tx, entry.visit.components, ip, token)
       if (entry.phase === 'first') tokens.set(entry.profile.name, answer.storedToken)
       answers.push({

@@ -18,15 +18,17 @@ import type { SourceName } from '@/agent/sources'
  *   before the look-alikes of a request say how common close values are (closeRatesAmong).
  * - `returnShare`: of one device's changes, the share that go back to a value it showed before
  *   (home from a trip, dark mode off at dawn): a two-valued setting can only go back.
- * - `twinDifference`: how often two machines of one kind (same model, same image: a fleet)
- *   differ in this facet: rarely for what the model and image decide (hardware, graphics, fonts,
- *   the browser build), sometimes for what a place decides (a fleet's office shares a time zone
- *   and a language). A difference weighed against this rather than against the whole population
- *   tells "the same device, changed" from "its twin" (see facet-likelihoods.ts).
- * - `setBy`: what decides the facet's value: the machine's model and image (twins share it), the
- *   place (a fleet's office shares a time zone and a language), or the person (appearance, zoom,
- *   accessibility, the window: twins differ in it as often as any two devices do, which the
- *   population shows: measure-pairs.ts; `twinDifference` is the default until then).
+ * - `twinDifference`: of two machines of one kind (same model, same image: a fleet), the share
+ *   whose value of this facet is their own rather than their kind's: small for what the model and
+ *   image decide (hardware, graphics, fonts, the browser build), larger for what a place decides
+ *   (a fleet's office shares a time zone and a language). Weighing a difference against twins
+ *   rather than the whole population tells "the same device, changed" from "its twin"
+ *   (facet-likelihoods.ts).
+ * - `setBy`: what decides the value: the machine's model and image, the place, or the person
+ *   (appearance, zoom, accessibility, the window). By default a tenth of twins differ from each other
+ *   in any one setting a place or person decides: a fleet (or a farm) is set up alike. For what a place
+ *   or person decides, how much twins differ is measured on pairs of stored twins (a fleet set up
+ *   alike: learn-model.ts); `twinDifference` is the default until then.
  * - `given` (optional): a component the facet's values largely follow (a maximised window is the
  *   screen's size). An agreement then counts by how rare the value is among the devices sharing
  *   that component's value, so one fact is not counted twice; `commonness` is that share's prior.
@@ -76,7 +78,7 @@ export const facets = {
     commonness: 0.1,
     closeChance: 0.02,
     returnShare: 0.3,
-    twinDifference: 0.15,
+    twinDifference: 0.1,
     setBy: 'place',
   },
   time: {
@@ -109,7 +111,7 @@ export const facets = {
     commonness: 0.4,
     closeChance: 0,
     returnShare: 0.5,
-    twinDifference: 0.3,
+    twinDifference: 0.1,
     setBy: 'person',
   },
   hardware: {
@@ -207,7 +209,7 @@ export const facets = {
     commonness: 0.7,
     closeChance: 0,
     returnShare: 0.8,
-    twinDifference: 0.2,
+    twinDifference: 0.1,
     setBy: 'person',
   },
   // Systems set to "automatic" appearance (macOS, iOS, Android) follow the time of day, so the
@@ -219,7 +221,7 @@ export const facets = {
     commonness: 0.5,
     closeChance: 0,
     returnShare: 0.9,
-    twinDifference: 0.45,
+    twinDifference: 0.1,
     setBy: 'person',
   },
   // A browser reopens at its last window's size and place, a private window too; people resize,
@@ -233,7 +235,7 @@ export const facets = {
     commonness: 0.2,
     closeChance: 0.05,
     returnShare: 0.3,
-    twinDifference: 0.6,
+    twinDifference: 0.1,
     setBy: 'person',
     given: 'availableScreen',
   },
@@ -244,7 +246,7 @@ export const facets = {
     commonness: 0.7,
     closeChance: 0,
     returnShare: 0.8,
-    twinDifference: 0.2,
+    twinDifference: 0.1,
     setBy: 'person',
   },
 } as const satisfies Record<string, FacetModel>

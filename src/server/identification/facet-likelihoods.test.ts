@@ -11,6 +11,7 @@ const observation = (level: Level, overrides: Partial<FacetObservation> = {}): F
   commonness: 0.01,
   closeChance: 0.05,
   twinDifference: 0.2,
+  setBy: 'machine',
   ...overrides,
 })
 const levels: Level[] = ['exact', 'previous', 'close', 'different']

@@ -37,13 +37,19 @@ export interface FacetObservation {
   commonness: number
   /** P(another device's value is close to the request's without being equal). */
   closeChance: number
-  /** P(a twin's value of this facet differs from the stored device's). */
+  /**
+   * P(a twin's value of this facet is its own choice rather than its kind's): a twin (same model,
+   * same image) holds the stored device's value, or with this probability one drawn as any
+   * device's is (so agreeing on a rare value speaks for "this device" only where twins differ).
+   */
   twinDifference: number
+  /** What decides the facet (FacetModel.setBy): a machine's twins differ by small edits. */
+  setBy: 'machine' | 'place' | 'person'
 }
 
 /** Of one device's close changes to an edited set, the share that both add and remove members. */
 export const TWO_EDITS_SHARE = 0.2
-/** Of the differences between twins, the share that keep the value's structure. */
+/** Of the differences between twins in what the machine decides, the share that keep its structure. */
 export const TWIN_CLOSE_SHARE = 0.3
 /** Of a facet's values, the share that follow its `given` component when that changes. */
 export const FOLLOWING_SHARE = 0.5
@@ -53,7 +59,7 @@ const FLOOR = 0.01
 const DIFFERENT_FLOOR = 0.05
 
 export function facetLikelihoods(observation: FacetObservation): FacetLikelihoods {
-  const { level, rates, commonness, closeChance, twinDifference: twin } = observation
+  const { level, rates, commonness, closeChance, twinDifference: twin, setBy } = observation
   const { change, close } = rates
   // A return is possible only where an earlier value is remembered; otherwise every change is new.
   const back = observation.remembers ? rates.back : 0
@@ -63,24 +69,27 @@ export function facetLikelihoods(observation: FacetObservation): FacetLikelihood
     const followed = change + (1 - change) * FOLLOWING_SHARE
     return { m: followed, u: Math.max(1 - commonness, DIFFERENT_FLOOR), t: followed }
   }
+  const unrelated = Math.max(1 - commonness - closeChance, DIFFERENT_FLOOR)
+  // A twin's own value: close by small edits where the machine decides, as any device's elsewhere.
+  const twinClose = setBy === 'machine' ? TWIN_CLOSE_SHARE : Math.max(closeChance, FLOOR)
   switch (level) {
     case 'exact':
-      return { m: 1 - change, u: commonness, t: 1 - twin }
+      return { m: 1 - change, u: commonness, t: 1 - twin + twin * commonness }
     case 'previous':
-      // Another device (or a twin whose value differs) holds this earlier value as often as any value.
+      // Another device (or a twin choosing its own) holds this earlier value as often as any value.
       return { m: Math.max(change * back, FLOOR * FLOOR), u: commonness, t: twin * commonness }
     case 'close':
       return {
         m: Math.max(fresh * close * (observation.twoEdits ? TWO_EDITS_SHARE : 1), FLOOR * FLOOR),
         u: Math.max(closeChance, FLOOR),
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
-        t: twin * TWIN_CLOSE_SHARE,
+        t: twin * twinClose,
       }
     case 'different':
       return {
         m: Math.max(fresh * (1 - close), change * DIFFERENT_FLOOR),
-        u: Math.max(1 - commonness - closeChance, DIFFERENT_FLOOR),
-        t: twin * (1 - TWIN_CLOSE_SHARE),
+        u: unrelated,
+        t: twin * (setBy === 'machine' ? 1 - TWIN_CLOSE_SHARE : unrelated),
       }
   }
 }

@@ -106,7 +106,8 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       const [component = '', digest = ''] = key.split('\u0000')
       return { component, digest, delta }
     }),
-    written.filter(({ match }) => match.method === 'new').length,
+    // Only new visitors that count in the statistics (visitors.counted) count in the population's size.
+    written.filter(({ match, counted }) => match.method === 'new' && counted).length,
   )
   for (const { index, event, browserId } of written) {
     // The write has committed: from here on nothing may fail, or a retry would store it twice.

@@ -1,4 +1,5 @@
 import 'server-only'
+import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { MatchEvidence } from '@/contracts/device'
 import { type Database, selectRows } from '../db/client'
@@ -6,7 +7,7 @@ import { facetChanges, facetPairs } from '../db/schema'
 import { readSetting } from '../settings/read-setting'
 import { writeSetting } from '../settings/write-setting'
 import { type FacetName, facets } from './component-model'
-import { diverseSample, measurePairs, type SampledVisitor, sameKind } from './measure-pairs'
+import { addTwinPairs, diverseSample, measurePairs, type SampledVisitor, sameKind } from './measure-pairs'
 import { networkOf } from './network-of'
 import { DEFAULT_PRIORS, type FacetCounts, PRIORS_SETTING } from './population'
 import type { Priors } from './score-evidence'
@@ -22,8 +23,12 @@ const BATCH = 20_000
 /** Visitors compared pairwise to measure u, at most a few from one network. */
 const PAIR_SAMPLE = 300
 const PER_NETWORK = 3
-/** Visitors whose look-alikes are read to measure the share of devices that have a twin. */
-const TWIN_SAMPLE = 60
+/**
+ * Visitors whose look-alikes are read to measure the share of devices that have a twin and how
+ * twins differ, at most TWINS_PER_NETWORK from one network.
+ */
+const TWIN_SAMPLE = 100
+const TWINS_PER_NETWORK = 10
 const LOOK_ALIKES = 16
 /** Pseudo-observations of the default priors. */
 const PRIOR_WEIGHT = 50
@@ -72,13 +77,13 @@ export async function learnModel({
     await writeSetting({ db: tx, key: PROGRESS_SETTING, value: { through: through ?? now.toISOString() } })
   })
 
-  const sample = await sampleVisitors(db)
+  const sample = await sampleVisitors(db, now)
   const pairs = measurePairs(diverseSample(sample, PAIR_SAMPLE, PER_NETWORK))
-  const twins = await measureTwinShare(db, diverseSample(sample, TWIN_SAMPLE, 1))
-  const priors = {
-    returning: shrink(await readReturningShare(db, now), DEFAULT_PRIORS.returning),
-    twin: shrink(twins, DEFAULT_PRIORS.twin),
-  }
+  const twins = await findTwins(db, diverseSample(sample, TWIN_SAMPLE, TWINS_PER_NETWORK))
+  addTwinPairs(pairs, twins.pairs)
+  // The share of returning devices stays the documented default: learned from the answers it
+  // weighs, it would feed on its own mistakes (fewer matches, a lower prior, fewer matches).
+  const priors = { returning: DEFAULT_PRIORS.returning, twin: shrink(twins, DEFAULT_PRIORS.twin) }
   await db.transaction(async (tx) => {
     for (const [facet, counts] of pairs) {
       await tx
@@ -172,9 +177,12 @@ export function countChanges(comebacks: readonly Comeback[]): Map<FacetName, Fac
   return counts
 }
 
-/** Visitors from a random point of the (random) ID space on, in ID order. */
-async function sampleVisitors(db: Database): Promise<(SampledVisitor & { id: string })[]> {
-  const start = Math.random().toString(36).slice(2, 8)
+/**
+ * Visitors from a point of the (random) ID space on, in ID order: a point drawn from the pass's
+ * time, so a pass is repeatable (a replay's virtual clock) and each pass samples elsewhere.
+ */
+async function sampleVisitors(db: Database, now: Date): Promise<(SampledVisitor & { id: string })[]> {
+  const start = createHash('sha256').update(now.toISOString()).digest('base64url').slice(0, 6)
   const columns = {
     id: sql<string>`id`,
     digests: sql<Record<string, string>>`profile`,
@@ -194,48 +202,41 @@ async function sampleVisitors(db: Database): Promise<(SampledVisitor & { id: str
   return [...after, ...before]
 }
 
-/** The share of sampled devices that have a stored twin among the look-alikes blocking finds. */
-async function measureTwinShare(
+/**
+ * Among the look-alikes blocking finds for each sampled device, its stored twins: the share of
+ * devices that have one (the posterior's twin prior), and the pairs (how much twins differ).
+ */
+async function findTwins(
   db: Database,
   sample: readonly (SampledVisitor & { id: string })[],
-): Promise<Measured> {
-  if (sample.length === 0) return { share: 0, count: 0 }
+): Promise<Measured & { pairs: [SampledVisitor, SampledVisitor][] }> {
+  const pairs: [SampledVisitor, SampledVisitor][] = []
+  if (sample.length === 0) return { share: 0, count: 0, pairs }
   let twinned = 0
   for (const visitor of sample) {
     const lookAlikes = await selectRows(
       db,
-      { digests: sql<Record<string, string>>`v.profile`, parts: sql<Record<string, string>>`v.parts` },
+      {
+        digests: sql<Record<string, string>>`v.profile`,
+        parts: sql<Record<string, string>>`v.parts`,
+        network: sql<string | null>`v.network`,
+      },
       (select) => sql`select ${select} from visitors v where v.id in (
           select other.visitor_id from visitor_keys mine
           join visitor_keys other on other.key = mine.key and other.visitor_id <> mine.visitor_id
           where mine.visitor_id = ${visitor.id}
           limit ${LOOK_ALIKES})`,
     )
-    if (lookAlikes.some((other) => sameKind(visitor, other))) twinned++
+    const twins = lookAlikes.filter((other) => sameKind(visitor, other))
+    if (twins.length > 0) twinned++
+    for (const twin of twins) pairs.push([visitor, twin])
   }
-  return { share: twinned / sample.length, count: sample.length }
+  return { share: twinned / sample.length, count: sample.length, pairs }
 }
 
 interface Measured {
   share: number
   count: number
-}
-
-/**
- * Among recent requests that held no token, the share from returning devices: each answer counts
- * by its posterior (a match by its confidence, a new device by the rest).
- */
-async function readReturningShare(db: Database, now: Date): Promise<Measured> {
-  const since = new Date(now.getTime() - 7 * 86_400_000).toISOString()
-  const [row] = await selectRows(
-    db,
-    { share: sql<number | null>`avg(share)`, count: sql<number>`count(*)::int` },
-    (select) => sql`select ${select} from (
-        select case when method = 'fingerprint' then confidence else 1 - confidence end as share
-        from events where method <> 'token' and created_at > ${since}
-        order by created_at desc limit 10000) as recent`,
-  )
-  return { share: Number(row?.share ?? 0), count: row?.count ?? 0 }
 }
 
 /** A measured share, leaning towards its default while measured on few, and never certain. */

@@ -38,6 +38,9 @@ export interface PairCounts {
   pairs: number
   differed: number
   close: number
+  /** Pairs of stored twins compared, and how many differed (see measure-pairs.ts). */
+  twinPairs: number
+  twinDiffered: number
 }
 
 interface Totals {
@@ -139,7 +142,8 @@ export async function readBatchContext(
             union all
             select 'facet', facet, '', 0, observed, changed, close, null from facet_changes where ${wantTotals}::boolean
             union all
-            select 'pairs', facet, '', 0, pairs, differed, close, null from facet_pairs where ${wantTotals}::boolean
+            select 'pairs', facet, '', 0, pairs, differed, close,
+              jsonb_build_array(twin_pairs, twin_differed) from facet_pairs where ${wantTotals}::boolean
             union all
             select 'priors', '', '', 0, null, null, null, value from settings where ${wantTotals}::boolean and key = ${PRIORS_SETTING}
             union all
@@ -182,6 +186,8 @@ export async function readBatchContext(
         pairs: Number(row.first),
         differed: Number(row.second),
         close: Number(row.third),
+        twinPairs: Number((row.value as number[] | null)?.[0] ?? 0),
+        twinDiffered: Number((row.value as number[] | null)?.[1] ?? 0),
       })
     else if (row.kind === 'priors') read.priors = readPriors(row.value)
   }
@@ -269,12 +275,20 @@ export function measuredCloseChance(facet: FacetName, measured: PairCounts | und
   return (measured.close + PRIOR_PAIRS * prior) / (measured.pairs + PRIOR_PAIRS)
 }
 
+/** Pseudo-pairs of the default twin difference against the pairs of twins measured. */
+const PRIOR_TWIN_PAIRS = 20
+
 /**
- * P(a twin's value of a facet differs from the device's): the model's default; for a setting each
- * person chooses (FacetModel.setBy), twins differ as any two devices do, which pairs show.
+ * Of a facet's twins, the share whose value is their own (FacetModel.twinDifference): the default
+ * for what the machine decides; elsewhere, how often stored twins differ over how often any two
+ * devices do (a twin choosing its own value differs as any device does), from the pairs measured.
  */
 export function measuredTwinDifference(facet: FacetName, measured: PairCounts | undefined): number {
   const model: FacetModel = facets[facet]
-  if (model.setBy !== 'person' || !measured) return model.twinDifference
-  return (measured.differed + PRIOR_PAIRS * model.twinDifference) / (measured.pairs + PRIOR_PAIRS)
+  if (model.setBy === 'machine' || !measured || measured.pairs === 0) return model.twinDifference
+  const anyPair = (measured.differed + 1) / (measured.pairs + 1)
+  const twins =
+    (measured.twinDiffered + PRIOR_TWIN_PAIRS * model.twinDifference * anyPair) /
+    (measured.twinPairs + PRIOR_TWIN_PAIRS)
+  return Math.min(Math.max(twins / anyPair, 0.01), 1)
 }

@@ -170,6 +170,9 @@ export function scoreEvidence(
   const closeChance = lookAlikes.closeChance ?? ((facet: FacetName) => population.closeChance(facet))
   let bits = 0
   let twinBits = 0
+  // log2 of P(a twin agrees with the stored device in every facet compared), for the clone share.
+  let twinAgreesBits = 0
+  let allExact = true
   const evidence: FacetEvidence[] = []
   for (const { facet, level, twoEdits, remembers, members } of compared) {
     const model: FacetModel = facets[facet]
@@ -210,13 +213,40 @@ export function scoreEvidence(
       commonness: level === 'exact' ? agreeing : rarest,
       closeChance: closeChance(facet),
       twinDifference: population.twinDifference(facet),
+      setBy: model.setBy,
     })
     const weight = weights(likelihoods)
     bits += weight.bits
     twinBits += weight.twinBits
+    twinAgreesBits += Math.log2(twinAgreement(likelihoods, level, model.twinDifference))
+    allExact &&= level === 'exact'
     evidence.push({ facet, level, bits: weight.bits })
   }
-  return { bits, twinBits, facets: evidence }
+  return { bits, twinBits: twinBits + cloneCorrection(allExact, twinAgreesBits), facets: evidence }
+}
+
+/**
+ * Of a device's twins, the share that are clones: equal in every facet, so that no fingerprint
+ * tells them apart (phones of one model left as they came). The others differ somewhere.
+ */
+export const CLONE_SHARE = 0.05
+
+/** P(a twin's value equals the stored device's) in one facet: t(exact) for the value compared. */
+function twinAgreement(likelihoods: { t: number }, level: Level, twinDifference: number): number {
+  return level === 'exact' ? likelihoods.t : 1 - twinDifference
+}
+
+/**
+ * Twins are distinct devices: a twin is a clone (CLONE_SHARE) or differs in at least one facet.
+ * The facets' twin likelihoods, independent, give P(no difference at all) = P0 (twinAgreesBits);
+ * so a request equal in every facet is a twin only as a clone, and one that differs somewhere is a
+ * non-clone twin, whose likelihood is the product renormalised by 1 − P0. Returns what this adds
+ * to the twin bits (log2 of m over t).
+ */
+function cloneCorrection(allExact: boolean, twinAgreesBits: number): number {
+  const agree = 2 ** twinAgreesBits
+  if (allExact) return twinAgreesBits - Math.log2(CLONE_SHARE)
+  return -Math.log2((1 - CLONE_SHARE) / Math.max(1 - agree, 1e-6))
 }
 
 /** What the look-alikes blocking found for a request say about its population (see below). */

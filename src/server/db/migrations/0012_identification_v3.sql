@@ -2,7 +2,9 @@ CREATE TABLE "facet_pairs" (
 	"facet" text PRIMARY KEY NOT NULL,
 	"pairs" real DEFAULT 0 NOT NULL,
 	"differed" real DEFAULT 0 NOT NULL,
-	"close" real DEFAULT 0 NOT NULL
+	"close" real DEFAULT 0 NOT NULL,
+	"twin_pairs" real DEFAULT 0 NOT NULL,
+	"twin_differed" real DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
 DROP INDEX "events_browser";--> statement-breakpoint
