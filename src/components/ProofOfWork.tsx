@@ -10,10 +10,13 @@ import { useEffect, useRef, useState } from 'react'
 export function ProofOfWork({
   onSolved,
   solvedText = 'Puzzle solved. Creating your account…',
+  challengeUrl = '/api/registration/challenge',
 }: {
   onSolved: (payload: string) => void
   /** What the status line says once the puzzle is solved. */
   solvedText?: string
+  /** Where the puzzle comes from: its size depends on what it is for. */
+  challengeUrl?: string
 }) {
   const holder = useRef<HTMLDivElement>(null)
   const [state, setState] = useState('verifying')
@@ -24,7 +27,7 @@ export function ProofOfWork({
     void import('altcha').then(() => {
       if (cancelled || !holder.current) return
       widget = document.createElement('altcha-widget')
-      widget.setAttribute('challenge', '/api/registration/challenge')
+      widget.setAttribute('challenge', challengeUrl)
       widget.setAttribute('auto', 'onload')
       widget.setAttribute('name', 'altcha')
       widget.addEventListener('statechange', (event) => {
@@ -38,7 +41,7 @@ export function ProofOfWork({
       cancelled = true
       widget?.remove()
     }
-  }, [onSolved])
+  }, [onSolved, challengeUrl])
 
   return (
     <div>

@@ -14,8 +14,16 @@ const origin = z
 export const SignInRequest = z.object({
   username: z.string().trim().min(1).max(64).default('admin'),
   password: z.string().min(1, 'Enter the password.').max(256),
-  /** A solved proof-of-work challenge, asked for after a few wrong passwords from this address. */
+  /**
+   * A solved proof-of-work challenge, asked for after a few wrong passwords from this address or
+   * for this account (GET /api/console/session/challenge gives one of the size needed).
+   */
   challenge: z.string().max(10_000).optional(),
+})
+
+/** GET /api/console/session/challenge's query: whose sign-in the puzzle is for. */
+export const PasswordChallengeQuery = z.object({
+  username: z.string().trim().min(1).max(64).default('admin'),
 })
 
 export const ChangePasswordRequest = z.object({
@@ -29,6 +37,8 @@ export const ChangePasswordRequest = z.object({
       const weakness = weakOperatorPasswordFeedback(password)
       if (weakness) context.addIssue({ code: 'custom', message: weakness })
     }),
+  /** A solved proof-of-work challenge, asked for after wrong current passwords. */
+  challenge: z.string().max(10_000).optional(),
 })
 
 export const SiteInput = z.object({

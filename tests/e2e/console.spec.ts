@@ -66,6 +66,8 @@ test('wrong passwords slow down this address, then the form solves a proof of wo
   await page.waitForTimeout(2_100)
   // …and from the third failure the next attempt needs a solved puzzle.
   await submitWith('nor this')
+  // The form says why before the puzzle is solved, and keeps the button until it is.
+  await expect(form.getByTestId('password-puzzle')).toContainText('each attempt first needs a puzzle')
   await expect(form.getByRole('status')).toHaveText('Puzzle solved. You can sign in again.', {
     timeout: 15_000,
   })

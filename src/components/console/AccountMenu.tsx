@@ -6,6 +6,7 @@ import { FormField } from '../FormField'
 import { ErrorNote, SuccessNote } from '../Notes'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { PasswordPuzzle, usePasswordPuzzle } from './PasswordPuzzle'
 import { useFormAction } from './useFormAction'
 
 /** Signed-in operator: change password, sign out. */
@@ -17,6 +18,8 @@ export function AccountMenu({ username }: { username: string }) {
     'Could not change the password.',
   )
   const [changed, setChanged] = useState(false)
+  // Wrong current passwords are throttled as sign-ins are: past a few, a puzzle goes with each try.
+  const { puzzle, solution, onSolved, afterFailure, challenged, waiting } = usePasswordPuzzle()
 
   async function signOut() {
     await callConsole('/api/console/session', { method: 'DELETE' })
@@ -26,13 +29,19 @@ export function AccountMenu({ username }: { username: string }) {
   async function changePassword(event: FormEvent<HTMLFormElement>) {
     setChanged(false)
     const ok = await submit(event, async (data, form) => {
-      await callConsole('/api/console/password', {
-        method: 'POST',
-        body: {
-          currentPassword: String(data.get('currentPassword') ?? ''),
-          newPassword: String(data.get('newPassword') ?? ''),
-        },
-      })
+      try {
+        await callConsole('/api/console/password', {
+          method: 'POST',
+          body: {
+            currentPassword: String(data.get('currentPassword') ?? ''),
+            newPassword: String(data.get('newPassword') ?? ''),
+            ...(solution ? { challenge: solution } : {}),
+          },
+        })
+      } catch (failure) {
+        afterFailure(failure)
+        throw failure
+      }
       form.reset()
     })
     setChanged(ok)
@@ -84,8 +93,16 @@ export function AccountMenu({ username }: { username: string }) {
             )}
           </FormField>
           {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
+          {challenged && (
+            <PasswordPuzzle
+              puzzle={puzzle}
+              username={username}
+              onSolved={onSolved}
+              solvedText="Puzzle solved. You can try again."
+            />
+          )}
           {changed && <SuccessNote>Password changed. Every other session is signed out.</SuccessNote>}
-          <button type="submit" className="button">
+          <button type="submit" className="button" disabled={waiting}>
             Save new password
           </button>
         </form>

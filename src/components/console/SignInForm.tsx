@@ -1,29 +1,26 @@
 'use client'
 
 import { useRouter } from 'next/navigation'
-import { type FormEvent, useCallback, useId, useState } from 'react'
+import { type FormEvent, useId, useState } from 'react'
 import { FormField } from '../FormField'
 import { type FormErrors, noErrors } from '../form-errors'
 import { ErrorNote } from '../Notes'
-import { ProofOfWork } from '../ProofOfWork'
-import { ConsoleError, callConsole, formErrorsOf } from './api'
+import { callConsole, formErrorsOf } from './api'
 import styles from './console.module.css'
+import { PasswordPuzzle, usePasswordPuzzle } from './PasswordPuzzle'
 
 /**
  * Operator sign-in; on success the page re-renders as the dashboard. After a few wrong passwords
- * from this address the server asks for a proof of work: the puzzle is solved in the background
- * and its one-use answer goes with the next attempt.
+ * from this address, or many for this account from anywhere, the server asks for a proof of work:
+ * the puzzle is solved in the background and its one-use answer goes with the next attempt.
  */
 export function SignInForm() {
   const router = useRouter()
   const [errors, setErrors] = useState<FormErrors>(noErrors)
   const errorId = useId()
   const [pending, setPending] = useState(false)
-  // A new puzzle per attempt: each solution is accepted once.
-  const [puzzle, setPuzzle] = useState(0)
-  const [solution, setSolution] = useState<string | null>(null)
-  const onSolved = useCallback((payload: string) => setSolution(payload), [])
-  const challenged = puzzle > 0
+  const [username, setUsername] = useState('admin')
+  const { puzzle, solution, onSolved, afterFailure, challenged, waiting } = usePasswordPuzzle()
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -34,7 +31,7 @@ export function SignInForm() {
       await callConsole('/api/console/session', {
         method: 'POST',
         body: {
-          username: String(form.get('username') || 'admin'),
+          username: username.trim() || 'admin',
           password: String(form.get('password') ?? ''),
           ...(solution ? { challenge: solution } : {}),
         },
@@ -42,10 +39,7 @@ export function SignInForm() {
       router.refresh()
     } catch (failure) {
       setErrors(formErrorsOf(failure, ['username', 'password'], 'Sign-in failed.'))
-      if (solution || needsPuzzle(failure)) {
-        setSolution(null)
-        setPuzzle((count) => count + 1)
-      }
+      afterFailure(failure)
       setPending(false)
     }
   }
@@ -56,7 +50,14 @@ export function SignInForm() {
       <p className="muted">For the people who run this Tessera server.</p>
       <FormField label="Username" error={errors.fields.username}>
         {(control) => (
-          <input {...control} name="username" autoComplete="username" defaultValue="admin" required />
+          <input
+            {...control}
+            name="username"
+            autoComplete="username"
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+            required
+          />
         )}
       </FormField>
       <FormField
@@ -71,18 +72,16 @@ export function SignInForm() {
       </FormField>
       {errors.form && <ErrorNote id={errorId}>{errors.form}</ErrorNote>}
       {challenged && (
-        <ProofOfWork key={puzzle} onSolved={onSolved} solvedText="Puzzle solved. You can sign in again." />
+        <PasswordPuzzle
+          puzzle={puzzle}
+          username={username.trim() || 'admin'}
+          onSolved={onSolved}
+          solvedText="Puzzle solved. You can sign in again."
+        />
       )}
-      <button type="submit" className="button" disabled={pending || (challenged && !solution)}>
+      <button type="submit" className="button" disabled={pending || waiting}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
     </form>
   )
-}
-
-/** The server wants a solved puzzle with the next attempt. */
-function needsPuzzle(failure: unknown): boolean {
-  if (!(failure instanceof ConsoleError)) return false
-  const details = failure.details as { challenge?: boolean } | undefined
-  return failure.code === 'challenge_required' || details?.challenge === true
 }

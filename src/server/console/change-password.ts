@@ -5,10 +5,13 @@ import type { Database } from '../db/client'
 import { operators } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { endOtherSessions } from './sessions'
+import { clearPairThrottle, guardPasswordCheck, recordWrongPassword } from './sign-in-throttle'
 
 /**
  * Changes an operator's password after checking the current one, and signs that operator out of
- * every other session: whoever knew the old password must not stay signed in with it.
+ * every other session: whoever knew the old password must not stay signed in with it. The current
+ * password is throttled as a sign-in is (sign-in-throttle.ts), on the same budgets: a stolen
+ * session must not become a fast way to guess it.
  */
 export async function changePassword({
   db,
@@ -16,6 +19,8 @@ export async function changePassword({
   currentPassword,
   newPassword,
   sessionToken,
+  challenge,
+  ip,
 }: {
   db: Database
   operatorId: string
@@ -23,14 +28,25 @@ export async function changePassword({
   newPassword: string
   /** The session making the change, which stays signed in. */
   sessionToken?: string
+  /** A solved proof of work, asked for after wrong passwords. */
+  challenge?: string
+  ip: string | null
 }) {
   const [operator] = await db
-    .select({ passwordHash: operators.passwordHash })
+    .select({ username: operators.username, passwordHash: operators.passwordHash })
     .from(operators)
     .where(eq(operators.id, operatorId))
-  if (!operator || !(await verify(operator.passwordHash, currentPassword))) {
-    throw new HttpError('invalid_request', 'The current password is not right.')
+  if (!operator) throw new HttpError('unauthorized', 'Sign in again.')
+  const who = { db, username: operator.username, ip }
+  await guardPasswordCheck({ ...who, challenge })
+  if (!(await verify(operator.passwordHash, currentPassword))) {
+    const next = await recordWrongPassword(who)
+    throw new HttpError('invalid_request', 'The current password is not right.', {
+      fields: { currentPassword: 'The current password is not right.' },
+      ...next,
+    })
   }
+  await clearPairThrottle(who)
   const passwordHash = await hash(newPassword)
   await db.transaction(async (tx) => {
     await tx

@@ -57,7 +57,7 @@ describe('purgeExpiredData', () => {
       handle.db,
       sql`select (select count(*) from operator_sessions)::int as sessions,
                  (select count(*) from rate_limits)::int as limits,
-                 (select count(*) from accounts where device_mark is not null)::int as marks`,
+                 (select count(*) from accounts where device_mark is not null or browser_id is not null)::int as marks`,
     )
     expect(left).toEqual({ sessions: 0, limits: 0, marks: 0 })
     // The account itself is the integrator's record: it stays, unlinked.

@@ -17,7 +17,7 @@ export interface Purged {
  * identification events, visitors not seen within it (with their keys and their share of the
  * value statistics), sign-up decisions, webhook deliveries (a delivery is finished or failed
  * within about a day, so any state), used challenges; unlinks accounts from purged visitors and
- * clears account device marks past the account rule's window; and drops expired operator
+ * clears account device marks and creating browsers past the account rule's window; and drops expired operator
  * sessions and rate-limit counters whatever the retention period. Returns what was removed.
  */
 export async function purgeExpiredData({
@@ -55,9 +55,10 @@ export async function purgeExpiredData({
         accounts as (
           update accounts set
             visitor_id = case when visitor_id in (select id from old_visitors) then null else visitor_id end,
-            device_mark = case when created_at < ${markCutoff} then null else device_mark end
+            device_mark = case when created_at < ${markCutoff} then null else device_mark end,
+            browser_id = case when created_at < ${markCutoff} then null else browser_id end
           where visitor_id in (select id from old_visitors)
-             or (device_mark is not null and created_at < ${markCutoff})),
+             or ((device_mark is not null or browser_id is not null) and created_at < ${markCutoff})),
         decisions as (delete from signup_decisions where created_at < ${cutoff} returning 1),
         deliveries as (delete from webhook_deliveries where created_at < ${cutoff} returning 1),
         challenges as (delete from used_challenges where used_at < ${cutoff}),

@@ -1,25 +1,20 @@
 import 'server-only'
-import { randomBytes } from 'node:crypto'
 import { hash } from '@node-rs/argon2'
-import { and, eq, gt, or, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { fieldErrors } from '@/contracts/field-errors'
-import {
-  normaliseEmail,
-  type SignupFields,
-  SignupFields as SignupFieldsSchema,
-  type SignupOutcome,
-  type SignupRequest,
-} from '@/contracts/signup'
-import { type Database, type RowOf, selectRows, violatedConstraint } from '../db/client'
-import { accounts, events, signupDecisions } from '../db/schema'
+import { SignupFields, type SignupOutcome, type SignupRequest } from '@/contracts/signup'
+import { type Database, selectRows } from '../db/client'
+import { events } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
-import { ACCOUNT_LIMIT_WINDOW_HOURS, deviceMark } from './device-mark'
+import { countRecentAccounts, type SignupDevice } from './count-recent-accounts'
+import { deviceMark } from './device-mark'
 import { PER_VISITOR_LIMIT } from './per-visitor-limit'
-import { evaluatePolicy, type PolicyDecision, type SignupFacts } from './policy/evaluate-policy'
+import { evaluatePolicy } from './policy/evaluate-policy'
 import { readSignupPolicy } from './policy/read-policy'
 import { verifyChallenge } from './proof-of-work'
+import { recordSignup } from './record-signup'
 
 /** An identification older than this cannot be used to sign up. */
 export const MAX_EVENT_AGE_MS = 5 * 60 * 1000
@@ -30,6 +25,11 @@ function eventFacts(now: Date, ip: string | null) {
   const tenMinutesAgo = sql`${now.toISOString()}::timestamptz - interval '10 minutes'`
   return {
     visitorId: event.visitorId,
+    browserId: event.browserId,
+    // When this browser was first identified: how long it has held its token.
+    browserFirstSeen: sql<
+      string | null
+    >`(select min(b.created_at) from events b where b.browser_id = e.browser_id)`,
     ip: event.ip,
     createdAt: event.createdAt,
     bot: sql<string | null>`e.signals->'bot'->>'result'`,
@@ -44,12 +44,13 @@ function eventFacts(now: Date, ip: string | null) {
       where d.ip = ${ip} and d.created_at > ${tenMinutesAgo})`,
   }
 }
-type EventFacts = RowOf<ReturnType<typeof eventFacts>>
 
 /**
  * Decides one sign-up: validates the fields, loads the identification event itself (never a
  * visitor ID from the browser), refuses stale, replayed or foreign events, applies the policy, and
- * stores the decision (and, when allowed, the account) in one transaction.
+ * stores the decision (and, when allowed, the account) in one transaction under a lock on the
+ * device and the address (record-signup.ts). An address that already has an account is answered
+ * as a new one would be, after the same work, and the decision records why nothing was created.
  */
 export async function decideSignup({
   db,
@@ -60,7 +61,7 @@ export async function decideSignup({
   input: SignupRequest
   context: { ip: string | null; now?: Date }
 }): Promise<SignupOutcome> {
-  const parsed = SignupFieldsSchema.safeParse(input.fields)
+  const parsed = SignupFields.safeParse(input.fields)
   if (!parsed.success) {
     throw new HttpError('invalid_request', 'Some fields need attention.', {
       fields: fieldErrors(parsed.error),
@@ -93,119 +94,51 @@ export async function decideSignup({
 
   await consumeRateLimit({ db, limit: PER_VISITOR_LIMIT, key: event.visitorId })
 
-  const mark = event.profile ? await deviceMark(db, event.profile) : null
-  const facts: SignupFacts = {
+  const device: SignupDevice = {
+    visitorId: event.visitorId,
+    mark: event.profile ? await deviceMark(db, event.profile) : null,
+    browserId: event.browserId,
+    browserFirstSeen: event.browserFirstSeen,
+  }
+  const facts = {
     bot: event.bot === 'bad' || event.bot === 'good' ? event.bot : 'notDetected',
     tampered: event.tampered === true,
     suspectScore: event.suspectScore,
-    accountsFromVisitor24h: await countRecentAccounts(db, event.visitorId, mark, now),
     attemptsFromVisitor10m: event.visitorAttempts,
     attemptsFromIp10m: event.ipAttempts,
-  }
-  const decision = evaluatePolicy(facts, await readSignupPolicy(db))
+  } as const
+  const policy = await readSignupPolicy(db)
+  const preliminary = evaluatePolicy({ ...facts, ...(await countRecentAccounts(db, device, now)) }, policy)
   const challengeSolved =
-    decision.outcome === 'challenge' && input.challenge ? await verifyChallenge(db, input.challenge) : false
-  // A solved challenge satisfies "challenge", never "deny".
-  const outcome = decision.outcome === 'challenge' && challengeSolved ? 'allow' : decision.outcome
+    preliminary.outcome === 'challenge' && input.challenge
+      ? await verifyChallenge(db, input.challenge)
+      : false
+  // Hashed whenever an account may follow, whether or not the address is taken: argon2 is most of
+  // the time an answer takes, so skipping it would tell the two apart.
+  const passwordHash = preliminary.outcome === 'allow' || challengeSolved ? await hash(fields.password) : null
 
-  const accountId =
-    outcome === 'allow'
-      ? await createAccountWithDecision(
-          db,
-          fields,
-          { ...event, mark },
-          input,
-          decision.reasons,
-          challengeSolved,
-        )
-      : undefined
-  if (!accountId) {
-    await db
-      .insert(signupDecisions)
-      .values({
-        requestId: input.requestId,
-        visitorId: event.visitorId,
-        ip: context.ip,
-        email: fields.email,
-        outcome,
-        reasons: decision.reasons,
-        challengeSolved: false,
-      })
-      .onConflictDoNothing({ target: signupDecisions.requestId })
-  }
-  if (outcome === 'allow') return { outcome, name: fields.name }
-  if (outcome === 'challenge') {
-    return { outcome, message: 'Please confirm you are human: your browser will solve a short puzzle.' }
+  const { answered } = await recordSignup(db, {
+    requestId: input.requestId,
+    ip: context.ip,
+    fields,
+    device,
+    facts,
+    policy,
+    preliminary,
+    challengeSolved,
+    passwordHash,
+    now,
+  })
+  if (answered === 'allow') return { outcome: 'allow', name: fields.name }
+  if (answered === 'challenge') {
+    return {
+      outcome: 'challenge',
+      message: 'Please confirm you are human: your browser will solve a short puzzle.',
+    }
   }
   return {
-    outcome,
+    outcome: 'deny',
     message:
       'We could not create an account from this device. If you think this is a mistake, contact the site’s support.',
   }
-}
-
-/**
- * Accounts created in the rule's window by this visitor, or by the same device under an earlier
- * visitor ID (forgotten since): the device mark is what survives a forget.
- */
-async function countRecentAccounts(db: Database, visitorId: string, mark: string | null, now: Date) {
-  const since = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
-  return db.$count(
-    accounts,
-    and(
-      or(eq(accounts.visitorId, visitorId), mark === null ? undefined : eq(accounts.deviceMark, mark)),
-      gt(accounts.createdAt, since),
-    ),
-  )
-}
-
-async function createAccountWithDecision(
-  db: Database,
-  fields: SignupFields,
-  event: EventFacts & { mark: string | null },
-  input: SignupRequest,
-  reasons: PolicyDecision['reasons'],
-  challengeSolved: boolean,
-): Promise<string> {
-  const accountId = `acct_${randomBytes(9).toString('base64url')}`
-  const passwordHash = await hash(fields.password)
-  try {
-    await db.transaction(async (tx) => {
-      // The decision first: its primary key makes a replayed requestId fail here.
-      await tx.insert(signupDecisions).values({
-        requestId: input.requestId,
-        visitorId: event.visitorId,
-        ip: event.ip,
-        email: fields.email,
-        outcome: 'allow',
-        reasons,
-        challengeSolved,
-        accountId,
-      })
-      await tx.insert(accounts).values({
-        id: accountId,
-        email: fields.email,
-        emailNormalised: normaliseEmail(fields.email),
-        name: fields.name,
-        passwordHash,
-        visitorId: event.visitorId,
-        deviceMark: event.mark,
-      })
-    })
-  } catch (error) {
-    const constraint = violatedConstraint(error)
-    if (constraint === 'accounts_email_normalised') {
-      throw new HttpError('email_taken', 'An account with this email already exists.', {
-        fields: { email: 'An account with this email already exists. Sign in instead?' },
-      })
-    }
-    if (constraint === 'signup_decisions_pkey') {
-      throw new HttpError(
-        'request_reused',
-        'This device check was already used; reload the page to sign up again.',
-      )
-    }
-    throw error
-  }
-  return accountId
 }

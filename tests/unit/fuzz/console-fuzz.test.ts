@@ -10,6 +10,7 @@ import * as password from '@/app/api/console/password/route'
 import * as rules from '@/app/api/console/rules/route'
 import * as sealingKeyById from '@/app/api/console/sealing-keys/[keyId]/route'
 import * as sealingKeys from '@/app/api/console/sealing-keys/route'
+import * as sessionChallenge from '@/app/api/console/session/challenge/route'
 import * as session from '@/app/api/console/session/route'
 import * as siteById from '@/app/api/console/sites/[siteId]/route'
 import * as sites from '@/app/api/console/sites/route'
@@ -215,6 +216,12 @@ const endpoints: FuzzEndpoint[] = [
     headers: signedIn,
     caseHeaders: sessionCookie,
     body: fc.record({ currentPassword: edge.plausibleText, newPassword: edge.plausibleText }),
+  },
+  {
+    method: 'GET',
+    path: '/api/console/session/challenge',
+    handler: sessionChallenge.GET,
+    query: fc.record({ username: fc.oneof(fc.constant('admin'), edge.plausibleText) }, { requiredKeys: [] }),
   },
   // Last: wrong passwords lock the account (the signed-in session stays valid).
   {

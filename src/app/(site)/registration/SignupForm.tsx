@@ -17,7 +17,7 @@ type Step =
   | { step: 'form' }
   | { step: 'sending' }
   | { step: 'challenge'; message: string }
-  | { step: 'created'; name: string }
+  | { step: 'created'; name: string; email: string }
   | { step: 'denied'; message: string }
 
 /** The protected sign-up: the device check runs first, then the form is decided by the server. */
@@ -90,7 +90,8 @@ export function SignupForm() {
       return
     }
     const outcome = body as SignupOutcome
-    if (outcome.outcome === 'allow') setStep({ step: 'created', name: outcome.name })
+    if (outcome.outcome === 'allow')
+      setStep({ step: 'created', name: outcome.name, email: fields.email.trim() })
     else if (outcome.outcome === 'challenge') setStep({ step: 'challenge', message: outcome.message })
     else setStep({ step: 'denied', message: outcome.message })
   }
@@ -123,8 +124,11 @@ export function SignupForm() {
               ✓
             </p>
             <h1 id="signup-heading">Welcome, {step.name}!</h1>
+            {/* The same words whether or not the address already had an account: the answer must not
+                tell anyone which addresses are registered (SECURITY.md, "Sign-up enumeration"). */}
             <p className="muted">
-              Your account was created. You can close this page or look at what your device revealed.
+              Your sign-up for <strong>{step.email}</strong> is complete and you can sign in with it. If this
+              address already had an account, nothing was changed: sign in with the password you chose then.
             </p>
             <a className="button" href="/device-fingerprint">
               See your device

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { Overview, SiteSummary, VisitorPanel } from '@/contracts/console'
 import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
+import { recordWrongPassword } from '@/server/console/sign-in-throttle'
 import { type Database, queryRows } from '@/server/db/client'
 import { OPERATOR_PASSWORD, startedTessera } from '../../../../tests/support/console-factories'
 import { closeProcessDatabase, freshProcessDatabase } from '../../../../tests/support/process-database'
@@ -19,6 +20,7 @@ import * as password from './password/route'
 import * as rules from './rules/route'
 import * as sealingKeyById from './sealing-keys/[keyId]/route'
 import * as sealingKeys from './sealing-keys/route'
+import * as sessionChallenge from './session/challenge/route'
 import * as session from './session/route'
 import * as siteById from './sites/[siteId]/route'
 import * as sites from './sites/route'
@@ -561,6 +563,41 @@ describe('console sign-in throttle', () => {
     )
     expect(elsewhere.status).toBe(200)
     expect(elsewhere.headers.get('cache-control')).toBe('no-store')
+  })
+
+  it('hands out a puzzle of the size the account’s failures ask for', async () => {
+    const sizeOf = async (username: string, ip: string) => {
+      const response = await sessionChallenge.GET(
+        request(`/api/console/session/challenge?username=${encodeURIComponent(username)}`, { ip }),
+      )
+      expect(response.status).toBe(200)
+      expect(response.headers.get('cache-control')).toBe('no-store')
+      const challenge = (await response.json()) as { parameters: { data: { difficulty: number } } }
+      return challenge.parameters.data.difficulty
+    }
+    const usual = await sizeOf('admin', '10.0.2.1')
+    // Eight wrong passwords for the account, each from an address of its own.
+    for (let guess = 0; guess < 8; guess++) {
+      const answer = await session.POST(
+        request('/api/console/session', {
+          method: 'POST',
+          body: { password: `wrong-${guess}` },
+          ip: `10.0.3.${guess}`,
+        }),
+      )
+      expect(answer.status).toBe(guess < 5 ? 401 : 403)
+    }
+    expect(await sizeOf('admin', '10.0.2.1')).toBe(usual)
+    // Ten more (as if each came with a solved puzzle): fifteen in all, the puzzle is four times the size.
+    for (let guess = 0; guess < 10; guess++) {
+      await recordWrongPassword({ db, username: 'admin', ip: `10.0.4.${guess}` })
+    }
+    expect(await sizeOf('Admin', '10.0.2.1')).toBe(4 * usual)
+    expect(await sizeOf('someone-else', '10.0.2.1')).toBe(usual)
+    const refused = await sessionChallenge.GET(
+      request(`/api/console/session/challenge?username=${'x'.repeat(65)}`, { ip: '10.0.2.1' }),
+    )
+    expect(refused.status).toBe(400)
   })
 })
 

@@ -23,6 +23,12 @@ export const accounts = pgTable(
      * this account after the visitor is forgotten; cleared by retention once the rule's window is over.
      */
     deviceMark: text('device_mark'),
+    /**
+     * The browser ID (see persistent-token.ts) of the identification that created the account, so
+     * the accounts-per-device rule tells this browser's accounts from other browsers' with the same
+     * fingerprint (a copy); cleared by retention with the device mark.
+     */
+    browserId: text('browser_id'),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [

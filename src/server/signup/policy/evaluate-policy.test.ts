@@ -7,6 +7,7 @@ const clean: SignupFacts = {
   tampered: false,
   suspectScore: 0,
   accountsFromVisitor24h: 0,
+  accountsByNewerBrowsers24h: 0,
   attemptsFromVisitor10m: 0,
   attemptsFromIp10m: 0,
 }
@@ -66,5 +67,20 @@ describe('evaluatePolicy with the default policy', () => {
     expect(evaluatePolicy({ ...clean, bot: 'bad' }, policy).outcome).toBe('challenge')
     expect(evaluatePolicy({ ...clean, accountsFromVisitor24h: 1 }, policy).outcome).toBe('deny')
     expect(evaluatePolicy({ ...clean, tampered: true }, policy).outcome).toBe('allow')
+  })
+
+  it('only challenges when the accounts over the limit came from newer browsers with this fingerprint', () => {
+    const copied = { ...clean, accountsFromVisitor24h: 5, accountsByNewerBrowsers24h: 3 }
+    const decision = evaluatePolicy(copied, defaultSignupPolicy)
+    expect(decision.outcome).toBe('challenge')
+    expect(decision.reasons).toEqual([
+      { rule: 'accountLimit', outcome: 'challenge', message: expect.stringMatching(/other browsers/) },
+    ])
+    // Its own (or older browsers') accounts reach the limit: denied as before.
+    expect(evaluatePolicy({ ...copied, accountsByNewerBrowsers24h: 2 }, defaultSignupPolicy).outcome).toBe(
+      'deny',
+    )
+    // A rule set to challenge or off stays so.
+    expect(evaluatePolicy(copied, { ...defaultSignupPolicy, accountLimitRule: 'off' }).outcome).toBe('allow')
   })
 })

@@ -5,7 +5,13 @@ export interface SignupFacts {
   bot: 'notDetected' | 'good' | 'bad'
   tampered: boolean
   suspectScore: number
+  /** Accounts created by this device in the rule's window, by any browser. */
   accountsFromVisitor24h: number
+  /**
+   * Of those, the accounts created by other browsers (a copy of this fingerprint, or the owner's
+   * other profiles) first seen well after this browser: they can challenge it, never deny it.
+   */
+  accountsByNewerBrowsers24h: number
   attemptsFromVisitor10m: number
   attemptsFromIp10m: number
 }
@@ -30,12 +36,7 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
     if (triggered && outcome !== 'off') reasons.push({ rule, outcome, message })
   }
   check('bot', policy.botRule, facts.bot === 'bad', 'An automated browser (bot) was detected.')
-  check(
-    'accountLimit',
-    policy.accountLimitRule,
-    facts.accountsFromVisitor24h >= policy.maxAccountsPerVisitor,
-    `This device already created ${facts.accountsFromVisitor24h} accounts in the last 24 hours (limit ${policy.maxAccountsPerVisitor}).`,
-  )
+  checkAccountLimit(facts, policy, check)
   check('tampering', policy.tamperingRule, facts.tampered, 'The browser shows signs of tampering.')
   check(
     'visitorAttempts',
@@ -60,4 +61,31 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
     'allow',
   )
   return { outcome, reasons }
+}
+
+/**
+ * Accounts of this browser, and of browsers no older than it, count fully; accounts that newer
+ * browsers with this fingerprint created count too, but alone they only challenge: a copy of a
+ * fingerprint must not get its owner denied (see decide-signup.ts for "newer").
+ */
+function checkAccountLimit(
+  facts: SignupFacts,
+  policy: SignupPolicy,
+  check: (rule: string, outcome: RuleOutcome, triggered: boolean, message: string) => void,
+) {
+  const all = facts.accountsFromVisitor24h
+  const limit = policy.maxAccountsPerVisitor
+  const message = `This device already created ${all} accounts in the last 24 hours (limit ${limit}).`
+  if (all < limit) return
+  const ownOrOlder = all - facts.accountsByNewerBrowsers24h
+  if (ownOrOlder >= limit || policy.accountLimitRule !== 'deny') {
+    check('accountLimit', policy.accountLimitRule, true, message)
+    return
+  }
+  check(
+    'accountLimit',
+    'challenge',
+    true,
+    `${message} ${facts.accountsByNewerBrowsers24h} of them came from other browsers with this fingerprint, first seen after this one (perhaps a copy of it): challenged, not denied.`,
+  )
 }

@@ -2,6 +2,7 @@ import { ChangePasswordRequest } from '@/contracts/console'
 import { changePassword } from '@/server/console/change-password'
 import { consoleHandler } from '@/server/console/console-handler'
 import { sessionTokenOf } from '@/server/console/sessions'
+import { clientAddress } from '@/server/http/client-address'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
 
@@ -9,6 +10,12 @@ export const dynamic = 'force-dynamic'
 
 export const POST = consoleHandler(async ({ db, operator, request }) => {
   const input = await parseRequest(request, ChangePasswordRequest, { maxBytes: 4096 })
-  await changePassword({ db, operatorId: operator.id, ...input, sessionToken: sessionTokenOf(request) })
+  await changePassword({
+    db,
+    operatorId: operator.id,
+    ...input,
+    sessionToken: sessionTokenOf(request),
+    ip: clientAddress(request.headers),
+  })
   return json({ changed: true })
 })

@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "browser_id" text;

@@ -1,0 +1,51 @@
+import 'server-only'
+import { sql } from 'drizzle-orm'
+import { type Database, selectRows } from '../db/client'
+import { ACCOUNT_LIMIT_WINDOW_HOURS } from './device-mark'
+
+/**
+ * How much older than an account another browser must be for that account not to count fully
+ * against it. Without a lead, browsers opened together for a burst of sign-ups (private windows,
+ * each a new browser) would each predate the others' accounts and excuse them.
+ */
+export const OLDER_BROWSER_LEAD_MINUTES = 60
+
+/** The device a sign-up comes from, as its identification event tells it. */
+export interface SignupDevice {
+  visitorId: string
+  /** Keyed hash of the fingerprint profile (device-mark.ts), which survives a forget. */
+  mark: string | null
+  /** The browser's own ID from its token; null for an event without one. */
+  browserId: string | null
+  /** When this browser was first identified (its token's age). */
+  browserFirstSeen: string | null
+}
+
+/**
+ * Accounts created in the rule's window by this device: by this visitor, or by the same device
+ * under an earlier visitor ID (forgotten since), found by its device mark. Of those, the ones other
+ * browsers created more than OLDER_BROWSER_LEAD_MINUTES after this browser was first seen are
+ * counted apart: this browser held its token before they existed, so they cannot be its own.
+ */
+export async function countRecentAccounts(db: Database, device: SignupDevice, now: Date) {
+  const since = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
+  const newer =
+    device.browserId === null || device.browserFirstSeen === null
+      ? sql`false`
+      : sql`a.browser_id is not null and a.browser_id <> ${device.browserId}
+            and a.created_at > ${device.browserFirstSeen}::timestamptz
+              + make_interval(mins => ${OLDER_BROWSER_LEAD_MINUTES})`
+  const sameDevice =
+    device.mark === null
+      ? sql`a.visitor_id = ${device.visitorId}`
+      : sql`(a.visitor_id = ${device.visitorId} or a.device_mark = ${device.mark})`
+  const [counts] = await selectRows(
+    db,
+    {
+      accountsFromVisitor24h: sql<number>`count(*)::int`,
+      accountsByNewerBrowsers24h: sql<number>`(count(*) filter (where ${newer}))::int`,
+    },
+    (select) => sql`select ${select} from accounts a where ${sameDevice} and a.created_at > ${since}`,
+  )
+  return counts ?? { accountsFromVisitor24h: 0, accountsByNewerBrowsers24h: 0 }
+}

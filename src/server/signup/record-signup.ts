@@ -1,0 +1,112 @@
+import 'server-only'
+import { randomBytes } from 'node:crypto'
+import { eq, sql } from 'drizzle-orm'
+import { normaliseEmail, type SignupFields } from '@/contracts/signup'
+import type { SignupPolicy } from '@/contracts/signup-policy'
+import { type Database, violatedConstraint } from '../db/client'
+import { accounts, signupDecisions } from '../db/schema'
+import { HttpError } from '../http/errors'
+import { countRecentAccounts, type SignupDevice } from './count-recent-accounts'
+import { evaluatePolicy, type PolicyDecision, type Reason, type SignupFacts } from './policy/evaluate-policy'
+
+const severity = { allow: 0, challenge: 1, deny: 2 } as const
+
+/** Recorded (never shown to the visitor) when the address already has an account. */
+export const EXISTING_ACCOUNT: Reason = {
+  rule: 'existingAccount',
+  outcome: 'deny',
+  message:
+    'An account with this email address already exists, so none was created. The visitor got the answer a new address gets, so sign-ups cannot reveal which addresses are registered.',
+}
+
+export interface SignupAttempt {
+  requestId: string
+  ip: string | null
+  fields: SignupFields
+  device: SignupDevice
+  /** The facts known before the lock; the account counts are taken again under it. */
+  facts: Omit<SignupFacts, 'accountsFromVisitor24h' | 'accountsByNewerBrowsers24h'>
+  policy: SignupPolicy
+  /** The decision made before the lock: the one under it is never milder. */
+  preliminary: PolicyDecision
+  challengeSolved: boolean
+  /** Hashed before the lock (argon2 takes tens of milliseconds); null when no account can follow. */
+  passwordHash: string | null
+  now: Date
+}
+
+/**
+ * Decides and stores one sign-up under a lock on its device (visitor and device mark) and its
+ * email address, so parallel sign-ups count each other's accounts: without it, eight at once all
+ * counted none and all passed a limit of three. The decision is stored with its reasons; an
+ * account is created only when allowed and the address is new. What the visitor is told
+ * (`answered`) is the same whether or not the address already had an account.
+ */
+export async function recordSignup(
+  db: Database,
+  attempt: SignupAttempt,
+): Promise<{ answered: PolicyDecision['outcome'] }> {
+  const { device, fields } = attempt
+  const email = normaliseEmail(fields.email)
+  const keys = [`signup-device:${device.visitorId}`, `signup-email:${email}`]
+  if (device.mark) keys.push(`signup-mark:${device.mark}`)
+  try {
+    return await db.transaction(async (tx) => {
+      // Sorted, so two sign-ups sharing keys take them in one order and never deadlock.
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(lock) from (
+              select distinct hashtextextended(key, 0) as lock
+              from unnest(${sql.param(keys)}::text[]) as key order by lock) as locks`,
+      )
+      const counts = await countRecentAccounts(tx, device, attempt.now)
+      const locked = evaluatePolicy({ ...attempt.facts, ...counts }, attempt.policy)
+      const decision =
+        severity[locked.outcome] >= severity[attempt.preliminary.outcome] ? locked : attempt.preliminary
+      const outcome = decision.outcome === 'challenge' && attempt.challengeSolved ? 'allow' : decision.outcome
+      const decided = {
+        requestId: attempt.requestId,
+        visitorId: device.visitorId,
+        ip: attempt.ip,
+        email: fields.email,
+        reasons: decision.reasons,
+        challengeSolved: outcome === 'allow' && attempt.challengeSolved,
+      }
+      if (outcome !== 'allow' || attempt.passwordHash === null) {
+        await tx.insert(signupDecisions).values({ ...decided, outcome: decision.outcome })
+        return { answered: decision.outcome }
+      }
+      const [existing] = await tx
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(eq(accounts.emailNormalised, email))
+      if (existing) {
+        await tx
+          .insert(signupDecisions)
+          .values({ ...decided, outcome: 'deny', reasons: [...decision.reasons, EXISTING_ACCOUNT] })
+        return { answered: 'allow' }
+      }
+      const accountId = `acct_${randomBytes(9).toString('base64url')}`
+      await tx.insert(signupDecisions).values({ ...decided, outcome: 'allow', accountId })
+      await tx.insert(accounts).values({
+        id: accountId,
+        email: fields.email,
+        emailNormalised: email,
+        name: fields.name,
+        passwordHash: attempt.passwordHash,
+        visitorId: device.visitorId,
+        deviceMark: device.mark,
+        browserId: device.browserId,
+      })
+      return { answered: 'allow' }
+    })
+  } catch (error) {
+    // The decision's primary key is the request ID: a replay racing its original fails here.
+    if (violatedConstraint(error) === 'signup_decisions_pkey') {
+      throw new HttpError(
+        'request_reused',
+        'This device check was already used; reload the page to sign up again.',
+      )
+    }
+    throw error
+  }
+}
