@@ -4,10 +4,10 @@
 import { performance } from 'node:perf_hooks'
 import { type Database, openDatabase } from '../../src/server/db/client'
 import { addressFor, type Cell, populationModes } from './accuracy-cells'
-import { withVirtualClock } from './accuracy-clock'
+import { latestVirtualTime, withVirtualClock } from './accuracy-clock'
 import { pct, printDebug, printMerges, printScenarioTable, type Recorded, toRevisit } from './accuracy-output'
 import { buildPopulation } from './accuracy-population'
-import { cellStart, populate, type Recording, type ReplayedVisit, replayCell } from './accuracy-replay'
+import { populate, type Recording, type ReplayedVisit, replayCell, replayStart } from './accuracy-replay'
 import { type Accuracy, accuracyOf, calibration, type Library, libraries } from './accuracy-report'
 
 export interface MatrixOptions {
@@ -128,34 +128,38 @@ function printSummary(results: CellResult[]) {
   }
 }
 
+const DAY = 86_400_000
+
 export async function runMatrix(recording: Recording, options: MatrixOptions) {
   const started = performance.now()
-  const handle = await openDatabase({ dataDir: 'memory://' })
   const seen = new Set(recording.recorded.map((entry) => entry.state.address))
   const results: CellResult[] = []
   // One database: the cells on an empty server first, each rolled back, then the population is
-  // stored for good and the populated cells run over it.
+  // stored for good and the populated cells run over it. Each starts a day after the last visit
+  // before it (see accuracy-clock.ts).
   const order = [...options.cells].sort(
     (a, b) => populationModes.indexOf(a.population) - populationModes.indexOf(b.population),
   )
-  try {
-    await withVirtualClock(cellStart, async () => {
+  await withVirtualClock(replayStart, async () => {
+    const handle = await openDatabase({ dataDir: 'memory://' })
+    try {
       for (const cell of order) {
         if (cell.population === 'populated' && !results.some((done) => done.cell.population === 'populated'))
           await storePopulation(handle.db, recording, options, seen)
         const since = performance.now()
         const addressOf = addressFor(cell.address, seen, options.seed * 100 + options.cells.indexOf(cell))
-        const visits = await replayCell(handle.db, recording, cell.arrival, addressOf, options.seed)
+        const start = latestVirtualTime() + DAY
+        const visits = await replayCell(handle.db, recording, cell.arrival, addressOf, options.seed, start)
         const took = seconds(since)
         log('')
         log(`Cell ${cell.name}: ${visits.length} visits replayed in ${took.toFixed(1)} s`)
         const report = reportCell(visits, recording, options.debug)
         results.push({ cell, ...report, visits: visits.length, seconds: took })
       }
-    })
-  } finally {
-    await handle.close()
-  }
+    } finally {
+      await handle.close()
+    }
+  })
   results.sort((a, b) => options.cells.indexOf(a.cell) - options.cells.indexOf(b.cell))
   log('')
   printSummary(results)
@@ -163,8 +167,7 @@ export async function runMatrix(recording: Recording, options: MatrixOptions) {
   const worst = [...results].sort(worstFirst)[0]
   const worstKept = [...results].sort((a, b) => a.kept.reid - b.kept.reid || b.kept.fm - a.kept.fm)[0]
   if (!worst || !worstKept) return
-  const line = (library: Library, result: Accuracy) =>
-    `${library} reid ${pct(result.reid)} fm ${pct(result.fm)}`
+  const line = (library: Library, result: Accuracy) => `${library} reid ${pct(result.reid)} fm ${pct(result.fm)}`
   log(`accuracy (storage kept): worst cell ${worstKept.cell.name} ${line('tessera', worstKept.kept)}`)
   log(
     `accuracy: worst cell ${worst.cell.name} ${libraries.map((library) => line(library, worst.results[library])).join(' | ')}`,
@@ -182,7 +185,7 @@ async function storePopulation(
   const population = buildPopulation(recording, options.populationSize, options.seed)
   const built = seconds(since)
   since = performance.now()
-  await populate(db, population.devices)
+  await populate(db, population.devices, latestVirtualTime() + DAY)
   const stored = seconds(since)
   for (const device of population.devices) seen.add(device.address)
   log('')

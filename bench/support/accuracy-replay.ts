@@ -34,8 +34,8 @@ export function loadRecording(file: string): Recording {
   return JSON.parse(readFileSync(file, 'utf8')) as Recording
 }
 
-/** When a cell's own visits start (virtual); the population arrives over the day before. */
-export const cellStart = Date.UTC(2026, 0, 12, 8)
+/** The replay's first day (virtual): the population arrives over it, each cell a day after the last. */
+export const replayStart = Date.UTC(2026, 0, 12, 8)
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 
@@ -53,11 +53,11 @@ function identify(db: Database, components: Record<string, unknown>, ip: string,
 }
 
 /** Sends the synthetic devices' first visits (64 at once, as a busy server batches them) over the
- *  day before the cells, into `db` for good. */
-export async function populate(db: Database, devices: readonly SyntheticDevice[]) {
+ *  day from `from`, into `db` for good. */
+export async function populate(db: Database, devices: readonly SyntheticDevice[], from: number) {
   const chunk = 64
   for (let start = 0; start < devices.length; start += chunk) {
-    setVirtualTime(cellStart - 26 * HOUR + Math.round((start / devices.length) * 24 * HOUR))
+    setVirtualTime(from + Math.round((start / devices.length) * 24 * HOUR))
     await Promise.all(
       devices.slice(start, start + chunk).map((device) => identify(db, device.components, device.address)),
     )
@@ -99,9 +99,10 @@ export interface ReplayedVisit extends Recorded {
 }
 
 /**
- * Replays a recording under one arrival, each visit from `addressOf(step)`, on `db` as it is (empty
- * or populated), leaving it so. Returns the visits with Tessera's answers and the steps' labels as
- * their scenarios, first visits first.
+ * Replays a recording under one arrival from `start` on, each visit from `addressOf(step)`, on `db`
+ * as it is (empty or populated), leaving it so. Returns the visits with Tessera's answers and the
+ * steps' labels as their scenarios, first visits first. Each batch of revisits after the first
+ * visits starts at the same time: one batch's time since the first visits is any other's.
  */
 export function replayCell(
   db: Database,
@@ -109,6 +110,7 @@ export function replayCell(
   arrival: Arrival,
   addressOf: (step: Step) => string,
   seed: number,
+  start: number,
 ): Promise<ReplayedVisit[]> {
   const tokens = new Map<string, string>()
   const runStage = async (tx: Database, stage: Stage): Promise<ReplayedVisit[]> => {
@@ -116,7 +118,7 @@ export function replayCell(
     for (const step of stage.steps) {
       const ip = addressOf(step)
       const { entry } = step
-      setVirtualTime(cellStart + step.at * MINUTE)
+      setVirtualTime(start + step.at * MINUTE)
       const token = step.token ? tokens.get(entry.profile.name) : undefined
       const answer = await identify(tx, entry.visit.components, ip, token)
       if (entry.phase === 'first') tokens.set(entry.profile.name, answer.storedToken)
@@ -131,7 +133,7 @@ export function replayCell(
           confidence: answer.confidence.score,
         },
         event: undefined,
-        heldBefore: Date.parse(answer.firstSeenAt) < cellStart,
+        heldBefore: Date.parse(answer.firstSeenAt) < start,
       })
     }
     const stored = await tx
