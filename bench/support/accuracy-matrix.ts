@@ -167,7 +167,8 @@ export async function runMatrix(recording: Recording, options: MatrixOptions) {
   const worst = [...results].sort(worstFirst)[0]
   const worstKept = [...results].sort((a, b) => a.kept.reid - b.kept.reid || b.kept.fm - a.kept.fm)[0]
   if (!worst || !worstKept) return
-  const line = (library: Library, result: Accuracy) => `${library} reid ${pct(result.reid)} fm ${pct(result.fm)}`
+  const line = (library: Library, result: Accuracy) =>
+    `${library} reid ${pct(result.reid)} fm ${pct(result.fm)}`
   log(`accuracy (storage kept): worst cell ${worstKept.cell.name} ${line('tessera', worstKept.kept)}`)
   log(
     `accuracy: worst cell ${worst.cell.name} ${libraries.map((library) => line(library, worst.results[library])).join(' | ')}`,
