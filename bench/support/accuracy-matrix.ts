@@ -2,7 +2,9 @@
 // selected cell (address × arrival × population, accuracy-cells.ts), a report per cell, a summary
 // of all cells, and the worst cell as the last line.
 import { performance } from 'node:perf_hooks'
+import { count } from 'drizzle-orm'
 import { type Database, openDatabase } from '../../src/server/db/client'
+import { visitors } from '../../src/server/db/schema'
 import { addressFor, type Cell, populationModes } from './accuracy-cells'
 import { latestVirtualTime, withVirtualClock } from './accuracy-clock'
 import { pct, printDebug, printMerges, printScenarioTable, type Recorded, toRevisit } from './accuracy-output'
@@ -81,6 +83,24 @@ function reportCell(visits: ReplayedVisit[], recording: Recording, debug: boolea
       gone.length ? (100 * revisitsOnOthers) / gone.length : 0,
     ),
   }
+  // One at a time, a missed comeback stores the device a second time, and later comebacks may find
+  // that copy: counted apart, so a new miss and a split carried on can be told apart.
+  const earlier = new Map<string, Set<string>>()
+  let misses = 0
+  let carried = 0
+  for (const entry of gone) {
+    const ids = earlier.get(entry.profile.name) ?? new Set<string>()
+    if (entry.visit.visitorId !== firsts.get(entry.profile.name)?.visitorId) {
+      misses++
+      if (ids.has(entry.visit.visitorId)) carried++
+      ids.add(entry.visit.visitorId)
+    }
+    earlier.set(entry.profile.name, ids)
+  }
+  if (carried > 0)
+    log(
+      `  misses on an ID an earlier miss of the same profile got (a split carried on): ${carried} of ${misses}`,
+    )
   const unchanged = gone.filter((entry) => entry.scenario.startsWith('nothing changed')).map(toRevisit)
   const nothingChanged = accuracyOf(firsts, unchanged, 'tessera').reid
   const rows = calibration(firsts, gone.map(toRevisit))
@@ -188,13 +208,14 @@ async function storePopulation(
   since = performance.now()
   await populate(db, population.devices, latestVirtualTime() + DAY)
   const stored = seconds(since)
+  const [row] = await db.select({ visitors: count() }).from(visitors)
   for (const device of population.devices) seen.add(device.address)
   log('')
   log(
     `Population: ${population.devices.length} synthetic devices drawn in ${built.toFixed(1)} s ` +
       `(${pct(100 * population.exactShare)} of facets from a donor agreeing on all their fields, ` +
       `${population.refused} draws refused as corpus devices), identified in ${stored.toFixed(1)} s ` +
-      `(${Math.round(population.devices.length / stored)}/s). Facets (fields: components):`,
+      `(${Math.round(population.devices.length / stored)}/s) as ${row?.visitors ?? 0} visitors. Facets (fields: components):`,
   )
   for (const facet of population.facets)
     log(`  ${facet.fields.join(' + ') || 'none'}: ${facet.components.join(' ')}`)
