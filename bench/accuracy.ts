@@ -16,7 +16,8 @@
 // profiles, five revisit batches, a population of 200). BENCH_PROFILES=N: fewer profiles;
 // BENCH_SEED=N: another corpus of the same kind (held out); BENCH_CONCURRENCY (2): browsers at once;
 // BENCH_CELLS=<patterns>: some cells (support/accuracy-cells.ts); BENCH_POPULATION=N (3000);
-// BENCH_DEBUG=1: every miss and merge, with the stored evidence in replays, and each pair apart.
+// BENCH_DEBUG=1: every miss and merge, with the stored evidence in replays, and each pair apart;
+// BENCH_REPLAY_CONCURRENCY (16): revisits of a first-visits-first batch sent at once (1: one by one).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'

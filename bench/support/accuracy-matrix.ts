@@ -2,12 +2,14 @@
 // selected cell (address × arrival × population, accuracy-cells.ts), a report per cell, a summary
 // of all cells, and the worst cell as the last line.
 import { performance } from 'node:perf_hooks'
+import { count } from 'drizzle-orm'
 import { type Database, openDatabase } from '../../src/server/db/client'
+import { visitors } from '../../src/server/db/schema'
 import { addressFor, type Cell, populationModes } from './accuracy-cells'
-import { withVirtualClock } from './accuracy-clock'
+import { latestVirtualTime, withVirtualClock } from './accuracy-clock'
 import { pct, printDebug, printMerges, printScenarioTable, type Recorded, toRevisit } from './accuracy-output'
 import { buildPopulation } from './accuracy-population'
-import { cellStart, populate, type Recording, type ReplayedVisit, replayCell } from './accuracy-replay'
+import { populate, type Recording, type ReplayedVisit, replayCell, replayStart } from './accuracy-replay'
 import { type Accuracy, accuracyOf, calibration, type Library, libraries } from './accuracy-report'
 
 export interface MatrixOptions {
@@ -81,6 +83,24 @@ function reportCell(visits: ReplayedVisit[], recording: Recording, debug: boolea
       gone.length ? (100 * revisitsOnOthers) / gone.length : 0,
     ),
   }
+  // One at a time, a missed comeback stores the device a second time, and later comebacks may find
+  // that copy: counted apart, so a new miss and a split carried on can be told apart.
+  const earlier = new Map<string, Set<string>>()
+  let misses = 0
+  let carried = 0
+  for (const entry of gone) {
+    const ids = earlier.get(entry.profile.name) ?? new Set<string>()
+    if (entry.visit.visitorId !== firsts.get(entry.profile.name)?.visitorId) {
+      misses++
+      if (ids.has(entry.visit.visitorId)) carried++
+      ids.add(entry.visit.visitorId)
+    }
+    earlier.set(entry.profile.name, ids)
+  }
+  if (carried > 0)
+    log(
+      `  misses on an ID an earlier miss of the same profile got (a split carried on): ${carried} of ${misses}`,
+    )
   const unchanged = gone.filter((entry) => entry.scenario.startsWith('nothing changed')).map(toRevisit)
   const nothingChanged = accuracyOf(firsts, unchanged, 'tessera').reid
   const rows = calibration(firsts, gone.map(toRevisit))
@@ -128,34 +148,38 @@ function printSummary(results: CellResult[]) {
   }
 }
 
+const DAY = 86_400_000
+
 export async function runMatrix(recording: Recording, options: MatrixOptions) {
   const started = performance.now()
-  const handle = await openDatabase({ dataDir: 'memory://' })
   const seen = new Set(recording.recorded.map((entry) => entry.state.address))
   const results: CellResult[] = []
   // One database: the cells on an empty server first, each rolled back, then the population is
-  // stored for good and the populated cells run over it.
+  // stored for good and the populated cells run over it. Each starts a day after the last visit
+  // before it (see accuracy-clock.ts).
   const order = [...options.cells].sort(
     (a, b) => populationModes.indexOf(a.population) - populationModes.indexOf(b.population),
   )
-  try {
-    await withVirtualClock(cellStart, async () => {
+  await withVirtualClock(replayStart, async () => {
+    const handle = await openDatabase({ dataDir: 'memory://' })
+    try {
       for (const cell of order) {
         if (cell.population === 'populated' && !results.some((done) => done.cell.population === 'populated'))
           await storePopulation(handle.db, recording, options, seen)
         const since = performance.now()
         const addressOf = addressFor(cell.address, seen, options.seed * 100 + options.cells.indexOf(cell))
-        const visits = await replayCell(handle.db, recording, cell.arrival, addressOf, options.seed)
+        const start = latestVirtualTime() + DAY
+        const visits = await replayCell(handle.db, recording, cell.arrival, addressOf, options.seed, start)
         const took = seconds(since)
         log('')
         log(`Cell ${cell.name}: ${visits.length} visits replayed in ${took.toFixed(1)} s`)
         const report = reportCell(visits, recording, options.debug)
         results.push({ cell, ...report, visits: visits.length, seconds: took })
       }
-    })
-  } finally {
-    await handle.close()
-  }
+    } finally {
+      await handle.close()
+    }
+  })
   results.sort((a, b) => options.cells.indexOf(a.cell) - options.cells.indexOf(b.cell))
   log('')
   printSummary(results)
@@ -182,15 +206,16 @@ async function storePopulation(
   const population = buildPopulation(recording, options.populationSize, options.seed)
   const built = seconds(since)
   since = performance.now()
-  await populate(db, population.devices)
+  await populate(db, population.devices, latestVirtualTime() + DAY)
   const stored = seconds(since)
+  const [row] = await db.select({ visitors: count() }).from(visitors)
   for (const device of population.devices) seen.add(device.address)
   log('')
   log(
     `Population: ${population.devices.length} synthetic devices drawn in ${built.toFixed(1)} s ` +
       `(${pct(100 * population.exactShare)} of facets from a donor agreeing on all their fields, ` +
       `${population.refused} draws refused as corpus devices), identified in ${stored.toFixed(1)} s ` +
-      `(${Math.round(population.devices.length / stored)}/s). Facets (fields: components):`,
+      `(${Math.round(population.devices.length / stored)}/s) as ${row?.visitors ?? 0} visitors. Facets (fields: components):`,
   )
   for (const facet of population.facets)
     log(`  ${facet.fields.join(' + ') || 'none'}: ${facet.components.join(' ')}`)

@@ -35,10 +35,12 @@ export function loadRecording(file: string): Recording {
   return JSON.parse(readFileSync(file, 'utf8')) as Recording
 }
 
-/** When a cell's own visits start (virtual); the population arrives over the day before. */
-export const cellStart = Date.UTC(2026, 0, 12, 8)
+/** The replay's first day (virtual): the population arrives over it, each cell a day after the last. */
+export const replayStart = Date.UTC(2026, 0, 12, 8)
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
+/** Revisits of a first-visits-first batch sent at once (first visits and one-at-a-time: one by one). */
+const CONCURRENT_REVISITS = Number(process.env.BENCH_REPLAY_CONCURRENCY ?? 16)
 
 const userAgentOf = (components: Record<string, unknown>): string | null => {
   const component = components.userAgent as { value?: unknown } | undefined
@@ -54,12 +56,12 @@ function identify(db: Database, components: Record<string, unknown>, ip: string,
 }
 
 /** Sends the synthetic devices' first visits (64 at once, as a busy server batches them) over the
- *  day before the cells, into `db` for good. */
-export async function populate(db: Database, devices: readonly SyntheticDevice[]) {
+ *  day from `from`, into `db` for good. */
+export async function populate(db: Database, devices: readonly SyntheticDevice[], from: number) {
   const chunk = 64
   const learning = learningSchedule()
   for (let start = 0; start < devices.length; start += chunk) {
-    setVirtualTime(cellStart - 26 * HOUR + Math.round((start / devices.length) * 24 * HOUR))
+    setVirtualTime(from + Math.round((start / devices.length) * 24 * HOUR))
     await Promise.all(
       devices.slice(start, start + chunk).map((device) => identify(db, device.components, device.address)),
     )
@@ -125,9 +127,10 @@ export interface ReplayedVisit extends Recorded {
 }
 
 /**
- * Replays a recording under one arrival, each visit from `addressOf(step)`, on `db` as it is (empty
- * or populated), leaving it so. Returns the visits with Tessera's answers and the steps' labels as
- * their scenarios, first visits first.
+ * Replays a recording under one arrival from `start` on, each visit from `addressOf(step)`, on `db`
+ * as it is (empty or populated), leaving it so. Returns the visits with Tessera's answers and the
+ * steps' labels as their scenarios, first visits first. Each batch of revisits after the first
+ * visits starts at the same time: one batch's time since the first visits is any other's.
  */
 export function replayCell(
   db: Database,
@@ -135,32 +138,43 @@ export function replayCell(
   arrival: Arrival,
   addressOf: (step: Step) => string,
   seed: number,
+  start: number,
 ): Promise<ReplayedVisit[]> {
   const tokens = new Map<string, string>()
   const runStage = async (tx: Database, stage: Stage): Promise<ReplayedVisit[]> => {
     const answers: ReplayedVisit[] = []
+    // A batch of revisits against the first visits meets the server some at once, as a busy
+    // server's batches do (each device once in the batch, so none waits for another's write);
+    // submitted together, they form the same batches on every run.
+    const together = stage.afterFirsts ? CONCURRENT_REVISITS : 1
     const learning = learningSchedule()
-    for (const step of stage.steps) {
-      const ip = addressOf(step)
-      const { entry } = step
-      setVirtualTime(cellStart + step.at * MINUTE)
-      const token = step.token ? tokens.get(entry.profile.name) : undefined
-      await learning(tx)
-      const answer = await identify(tx, entry.visit.components, ip, token)
-      if (entry.phase === 'first') tokens.set(entry.profile.name, answer.storedToken)
-      answers.push({
-        ...entry,
-        scenario: step.label,
-        state: { ...entry.state, address: ip },
-        visit: {
-          ...entry.visit,
-          visitorId: answer.visitorId,
-          requestId: answer.requestId,
-          confidence: answer.confidence.score,
-        },
-        event: undefined,
-        heldBefore: Date.parse(answer.firstSeenAt) < cellStart,
+    for (let from = 0; from < stage.steps.length; from += together) {
+      const steps = stage.steps.slice(from, from + together)
+      setVirtualTime(start + (steps[0]?.at ?? 0) * MINUTE)
+      await learning(tx, steps.length)
+      const sent = steps.map((step) => {
+        const ip = addressOf(step)
+        const token = step.token ? tokens.get(step.entry.profile.name) : undefined
+        return { step, ip, answer: identify(tx, step.entry.visit.components, ip, token) }
       })
+      for (const { step, ip, answer: pending } of sent) {
+        const { entry } = step
+        const answer = await pending
+        if (entry.phase === 'first') tokens.set(entry.profile.name, answer.storedToken)
+        answers.push({
+          ...entry,
+          scenario: step.label,
+          state: { ...entry.state, address: ip },
+          visit: {
+            ...entry.visit,
+            visitorId: answer.visitorId,
+            requestId: answer.requestId,
+            confidence: answer.confidence.score,
+          },
+          event: undefined,
+          heldBefore: Date.parse(answer.firstSeenAt) < start,
+        })
+      }
     }
     const stored = await tx
       .select({

@@ -28,7 +28,10 @@ export function modelPopulation(overrides: Partial<Population> = {}): Population
 }
 
 /** Counts taken from the stored profiles themselves, as component_stats keeps them. */
-export function populationOf(profiles: FingerprintProfile[], overrides: Partial<Population> = {}): Population {
+export function populationOf(
+  profiles: FingerprintProfile[],
+  overrides: Partial<Population> = {},
+): Population {
   const counts = new Map<string, number>()
   for (const { digests } of profiles) {
     for (const [name, digest] of Object.entries(digests)) {

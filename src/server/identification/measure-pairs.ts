@@ -27,7 +27,13 @@ export function measurePairs(sample: readonly FingerprintProfile[]): Map<FacetNa
         previous: {},
         volatility: noVolatility,
       })) {
-        const facetCounts = counts.get(facet) ?? { pairs: 0, differed: 0, close: 0, twinPairs: 0, twinDiffered: 0 }
+        const facetCounts = counts.get(facet) ?? {
+          pairs: 0,
+          differed: 0,
+          close: 0,
+          twinPairs: 0,
+          twinDiffered: 0,
+        }
         facetCounts.pairs++
         if (level !== 'exact') facetCounts.differed++
         if (level === 'close') facetCounts.close++
@@ -47,9 +53,19 @@ export function addTwinPairs(
   twins: readonly [FingerprintProfile, FingerprintProfile][],
 ) {
   for (const [left, right] of twins) {
-    for (const { facet, level } of compareFacets(left, { ...right, previous: {}, volatility: noVolatility })) {
+    for (const { facet, level } of compareFacets(left, {
+      ...right,
+      previous: {},
+      volatility: noVolatility,
+    })) {
       if ((facets[facet] as FacetModel).setBy === 'machine') continue
-      const facetCounts = counts.get(facet) ?? { pairs: 0, differed: 0, close: 0, twinPairs: 0, twinDiffered: 0 }
+      const facetCounts = counts.get(facet) ?? {
+        pairs: 0,
+        differed: 0,
+        close: 0,
+        twinPairs: 0,
+        twinDiffered: 0,
+      }
       facetCounts.twinPairs++
       if (level !== 'exact') facetCounts.twinDiffered++
       counts.set(facet, facetCounts)
