@@ -22,7 +22,7 @@ export const NETWORK_SHARE = 5
 const BATCH = 20_000
 /** Visitors compared pairwise to measure u, at most a few from one network. */
 const PAIR_SAMPLE = 300
-const PER_NETWORK = 3
+const PER_NETWORK = 20
 /**
  * Visitors whose look-alikes are read to measure the share of devices that have a twin and how
  * twins differ, at most TWINS_PER_NETWORK from one network.
@@ -181,10 +181,11 @@ export function countChanges(comebacks: readonly Comeback[]): Map<FacetName, Fac
  * Visitors from a point of the (random) ID space on, in ID order: a point drawn from the pass's
  * time, so a pass is repeatable (a replay's virtual clock) and each pass samples elsewhere.
  */
-async function sampleVisitors(db: Database, now: Date): Promise<(SampledVisitor & { id: string })[]> {
+async function sampleVisitors(db: Database, now: Date): Promise<StoredVisitor[]> {
   const start = createHash('sha256').update(now.toISOString()).digest('base64url').slice(0, 6)
   const columns = {
     id: sql<string>`id`,
+    firstSeenAt: sql<string>`first_seen_at`,
     digests: sql<Record<string, string>>`profile`,
     parts: sql<Record<string, string>>`parts`,
     network: sql<string | null>`network`,
@@ -202,13 +203,16 @@ async function sampleVisitors(db: Database, now: Date): Promise<(SampledVisitor 
   return [...after, ...before]
 }
 
+type StoredVisitor = SampledVisitor & { id: string; firstSeenAt: string }
+
 /**
  * Among the look-alikes blocking finds for each sampled device, its stored twins: the share of
- * devices that have one (the posterior's twin prior), and the pairs (how much twins differ).
+ * devices that were, when they arrived, the twin of a device already stored (the posterior's twin
+ * prior: how many new devices are a stored one's twin), and the pairs (how much twins differ).
  */
 async function findTwins(
   db: Database,
-  sample: readonly (SampledVisitor & { id: string })[],
+  sample: readonly StoredVisitor[],
 ): Promise<Measured & { pairs: [SampledVisitor, SampledVisitor][] }> {
   const pairs: [SampledVisitor, SampledVisitor][] = []
   if (sample.length === 0) return { share: 0, count: 0, pairs }
@@ -220,15 +224,17 @@ async function findTwins(
         digests: sql<Record<string, string>>`v.profile`,
         parts: sql<Record<string, string>>`v.parts`,
         network: sql<string | null>`v.network`,
+        firstSeenAt: sql<string>`v.first_seen_at`,
       },
+      // The look-alikes sharing the most blocking keys, as identification's candidates are ranked.
       (select) => sql`select ${select} from visitors v where v.id in (
           select other.visitor_id from visitor_keys mine
           join visitor_keys other on other.key = mine.key and other.visitor_id <> mine.visitor_id
           where mine.visitor_id = ${visitor.id}
-          limit ${LOOK_ALIKES})`,
+          group by other.visitor_id order by count(*) desc, other.visitor_id limit ${LOOK_ALIKES})`,
     )
     const twins = lookAlikes.filter((other) => sameKind(visitor, other))
-    if (twins.length > 0) twinned++
+    if (twins.some((twin) => twin.firstSeenAt < visitor.firstSeenAt)) twinned++
     for (const twin of twins) pairs.push([visitor, twin])
   }
   return { share: twinned / sample.length, count: sample.length, pairs }
