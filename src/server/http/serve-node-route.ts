@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { POST as identify } from '@/app/api/v1/identify/route'
 import { log } from '../log'
-import { forwardClientAddress } from './client-address'
+import { rewriteForwardingHeaders } from './client-address'
 import { errorBody } from './errors'
 import { canonicalUrl, PUBLIC_PATH_HEADER } from './public-paths'
 import { baseHeaders, denyFraming } from './security-headers'
@@ -30,10 +30,11 @@ export { whenTesseraReady } from '../readiness'
 /**
  * What the front does to every request before anything answers it: X-Forwarded-For keeps only
  * what trusted proxies added, then the socket's address (`next start` would pass a client's own
- * through); a public path (TESSERA_AGENT_PATH, TESSERA_API_PREFIX) becomes its canonical one.
+ * through), and the other forwarding headers count only from a trusted proxy; a public path
+ * (TESSERA_AGENT_PATH, TESSERA_API_PREFIX) becomes its canonical one.
  */
 export function prepareRequest(request: IncomingMessage): void {
-  forwardClientAddress(request)
+  rewriteForwardingHeaders(request)
   delete request.headers[PUBLIC_PATH_HEADER]
   const canonical = canonicalUrl(request.url ?? '/')
   if (canonical) {
