@@ -14,6 +14,7 @@ export const EXTRA_SERVER_PORTS = {
   console: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 91,
   fingerprint: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 92,
   sdks: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 93,
+  allowedHosts: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 96,
 } as const
 
 /** The integrator's site that proxies Tessera (sdks.spec.ts), and its webhook receiver. */

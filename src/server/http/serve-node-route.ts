@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { POST as identify } from '@/app/api/v1/identify/route'
 import { log } from '../log'
+import { namesOwnHost } from './allowed-hosts'
 import { rewriteForwardingHeaders } from './client-address'
-import { errorBody } from './errors'
+import { type ErrorCode, errorBody, errorCatalogue } from './errors'
 import { canonicalUrl, PUBLIC_PATH_HEADER } from './public-paths'
 import { baseHeaders, denyFraming } from './security-headers'
 
@@ -44,16 +45,27 @@ export function prepareRequest(request: IncomingMessage): void {
 }
 
 /**
- * Answers the request when it is one of nodeRoutes, or its path is not valid %-encoding, and
- * returns true; otherwise returns false (Next.js answers).
+ * Paths answered whatever the Host: load balancers and orchestrators probe a server by its address,
+ * and the answer (up, and which database engine) tells a rebound page nothing worth having.
+ */
+const ANY_HOST_PATHS = new Set(['/api/health'])
+
+/**
+ * Answers the request when it names a host that is not Tessera's (421), its path is not valid
+ * %-encoding (400), or it is one of nodeRoutes, and returns true; otherwise returns false (Next.js
+ * answers).
  */
 export function serveNodeRoute(request: IncomingMessage, response: ServerResponse): boolean {
   const url = request.url ?? '/'
   const query = url.indexOf('?')
   const path = query < 0 ? url : url.slice(0, query)
+  if (!ANY_HOST_PATHS.has(path) && !namesOwnHost(hostsOf(request))) {
+    refuseMisdirected(request, response, path)
+    return true
+  }
   if (!isDecodable(path)) {
     // Next.js decodes route parameters and answered these with a bare 500, before authentication.
-    sendJson(response, 400, errorBody('invalid_request', 'The URL path has invalid %-encoding.'))
+    sendError(request, response, 'invalid_request', 'The URL path has invalid %-encoding.')
     return true
   }
   const handler = nodeRoutes[`${request.method} ${path}`]
@@ -61,10 +73,26 @@ export function serveNodeRoute(request: IncomingMessage, response: ServerRespons
   answer(handler, request, response).catch((error: unknown) => {
     log.error({ err: error }, 'node route failed')
     if (response.headersSent) return void response.destroy()
-    sendJson(response, 500, errorBody('internal_error'))
+    sendError(request, response, 'internal_error')
   })
   return true
 }
+
+/** The names a request gives for Tessera: its Host, and the X-Forwarded-Host a trusted proxy kept. */
+function hostsOf(request: IncomingMessage) {
+  const forwarded = request.headers['x-forwarded-host']
+  return { host: request.headers.host, forwardedHost: Array.isArray(forwarded) ? forwarded[0] : forwarded }
+}
+
+/** 421 Misdirected Request: the API's JSON error on API paths, a plain page for a browser elsewhere. */
+function refuseMisdirected(request: IncomingMessage, response: ServerResponse, path: string) {
+  if (/^\/(api|v4)\//.test(path)) return sendError(request, response, 'misdirected_request')
+  sendEarly(request, response, 421, { 'content-type': 'text/plain; charset=utf-8' }, MISDIRECTED_PAGE)
+}
+
+const MISDIRECTED_PAGE =
+  'Misdirected request: this Tessera server does not answer for this host name. ' +
+  'Use its configured address (TESSERA_PUBLIC_URL, TESSERA_ALLOWED_HOSTS).\n'
 
 function isDecodable(path: string): boolean {
   try {
@@ -75,14 +103,40 @@ function isDecodable(path: string): boolean {
   }
 }
 
-function sendJson(response: ServerResponse, status: number, payload: unknown) {
-  const body = JSON.stringify(payload)
-  response.writeHead(status, {
+/** An error answered by the front itself, in the one error shape, with the security headers. */
+function sendError(
+  request: IncomingMessage,
+  response: ServerResponse,
+  code: ErrorCode,
+  message?: string,
+  headers: Record<string, string> = {},
+) {
+  const status = errorCatalogue[code].status
+  const body = JSON.stringify(errorBody(code, message))
+  sendEarly(request, response, status, { ...headers, 'content-type': 'application/json' }, body)
+}
+
+/**
+ * An answer given without reading the request's body: the connection stays open when what is left
+ * of the body is small (Node.js reads and drops it), and closes otherwise.
+ */
+function sendEarly(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+) {
+  const outgoing: Record<string, string | number> = {
     ...securityHeaders,
-    'content-type': 'application/json',
+    ...headers,
     'content-length': Buffer.byteLength(body),
-  })
-  response.end(body)
+  }
+  if (!keepConnection(request, false)) {
+    outgoing.connection = 'close'
+    lingerBeforeClosing(request.socket)
+  }
+  response.writeHead(status, outgoing).end(body)
 }
 
 async function answer(handler: RouteHandler, request: IncomingMessage, response: ServerResponse) {
