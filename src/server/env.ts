@@ -120,6 +120,11 @@ export const EnvSchema = z.object({
       context.addIssue({ code: 'custom', message: `TESSERA_TRUSTED_PROXIES: ${trusted.error}` })
       return z.NEVER
     }),
+  /**
+   * Identify calls one client address (an IPv6 /64) may make per 10 seconds, in each server
+   * process; 0 turns the limit off (a load test from one address). README: "Admission control".
+   */
+  TESSERA_IDENTIFY_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(200),
   /** Another public path of the loader script (first-party serving), e.g. /metrics/t.js. */
   TESSERA_AGENT_PATH: publicPath('TESSERA_AGENT_PATH'),
   /** Another public path prefix of the agent's API (first-party serving), e.g. /metrics/r. */

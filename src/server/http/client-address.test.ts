@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { parseEnv } from '../env'
-import { clientInChain, forwardedFor, rewriteForwardingHeaders } from './client-address'
+import { clientInChain, clientNetwork, forwardedFor, rewriteForwardingHeaders } from './client-address'
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies'
 
 function trusted(value: string): TrustedProxies {
@@ -85,5 +85,16 @@ describe('rewriteForwardingHeaders: the front believes forwarding headers only f
     const request = arriving('10.0.0.2')
     rewriteForwardingHeaders(request, trusted('1'))
     expect(request.headers['x-forwarded-proto']).toBe('https')
+  })
+})
+
+describe('clientNetwork: what one client’s limits count under', () => {
+  it('is an IPv4 address itself, and an IPv6 address’s /64', () => {
+    expect(clientNetwork('203.0.113.9')).toBe('203.0.113.9')
+    expect(clientNetwork('::ffff:203.0.113.9')).toBe('203.0.113.9')
+    expect(clientNetwork('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64')
+    expect(clientNetwork('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64')
+    expect(clientNetwork('2001:db8:1:3::1')).not.toBe(clientNetwork('2001:db8:1:2::1'))
+    expect(clientNetwork('not an address')).toBe('not an address')
   })
 })

@@ -1,5 +1,6 @@
 import 'server-only'
 import type { IncomingMessage } from 'node:http'
+import ipaddr from 'ipaddr.js'
 import { getEnv } from '../env'
 import { cameThroughTrustedProxy, isTrustedProxy, type TrustedProxies } from './trusted-proxies'
 
@@ -80,4 +81,21 @@ export function clientInChain(header: string | null, trusted: TrustedProxies): s
     address = [...chain].reverse().find((entry) => !isTrustedProxy(entry, trusted.ranges)) ?? chain[0]
   }
   return address ? address.replace(/^::ffff:/, '') : null
+}
+
+/**
+ * The network one client's limits count under: an IPv4 address, or an IPv6 address's /64 (one
+ * subscriber's or one host's whole network: anyone holding one has 2^64 addresses to rotate
+ * through). An address that does not parse counts as itself.
+ */
+export function clientNetwork(address: string): string {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6
+  try {
+    parsed = ipaddr.process(address)
+  } catch {
+    return address
+  }
+  if (parsed.kind() === 'ipv4') return parsed.toString()
+  const prefix = parsed.toNormalizedString().split(':').slice(0, 4)
+  return `${ipaddr.IPv6.parse(`${prefix.join(':')}::`).toString()}/64`
 }

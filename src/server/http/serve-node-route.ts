@@ -1,24 +1,37 @@
 import 'server-only'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { GET as health } from '@/app/api/health/route'
 import { POST as identify } from '@/app/api/v1/identify/route'
+import { getEnv } from '../env'
 import { log } from '../log'
 import { namesOwnHost } from './allowed-hosts'
-import { rewriteForwardingHeaders } from './client-address'
+import { clientInChain, clientNetwork, rewriteForwardingHeaders } from './client-address'
 import { type ErrorCode, errorBody, errorCatalogue } from './errors'
+import { identifyAdmission } from './identify-admission'
 import { canonicalUrl, PUBLIC_PATH_HEADER } from './public-paths'
 import { baseHeaders, denyFraming } from './security-headers'
 
 type RouteHandler = (request: Request) => Promise<Response>
 
+interface NodeRoute {
+  handler: RouteHandler
+  /** Under admission control (identify-admission.ts): refused early when its client sends too much. */
+  admitted: boolean
+}
+
 /**
- * Routes that scripts/serve.mjs answers itself, ahead of Next.js: only the agent's hot path.
+ * Routes that scripts/serve.mjs answers itself, ahead of Next.js: the agent's hot path, under
+ * admission control, and the health check, which must answer within a second under load.
  * Next's router costs about 0.7 ms per request, more than identifying a device does, so going
- * around it doubles identify throughput (bench:identify). The handlers are the Next.js routes' own
- * exports (this table is a router, like Next's), so `next dev` and production answer alike.
+ * around it doubles identify throughput (bench:identify); it also takes several turns of the event
+ * loop, and under load each turn waits for a batch of identifications (the embedded database runs
+ * on this thread). The handlers are the Next.js routes' own exports (this table is a router, like
+ * Next's), so `next dev` and production answer alike.
  */
-const nodeRoutes: Record<string, RouteHandler> = {
-  'POST /api/v1/identify': identify,
+const nodeRoutes: Record<string, NodeRoute> = {
+  'POST /api/v1/identify': { handler: identify, admitted: true },
+  'GET /api/health': { handler: health, admitted: false },
 }
 
 /** The headers next.config.ts gives every route but /frame, as node:http takes them. */
@@ -27,6 +40,7 @@ const securityHeaders: Record<string, string> = Object.fromEntries(
 )
 
 export { whenTesseraReady } from '../readiness'
+export { noteConnection } from './connection-turns'
 
 /**
  * What the front does to every request before anything answers it: X-Forwarded-For keeps only
@@ -68,9 +82,12 @@ export function serveNodeRoute(request: IncomingMessage, response: ServerRespons
     sendError(request, response, 'invalid_request', 'The URL path has invalid %-encoding.')
     return true
   }
-  const handler = nodeRoutes[`${request.method} ${path}`]
-  if (!handler) return false
-  answer(handler, request, response).catch((error: unknown) => {
+  const route = nodeRoutes[`${request.method} ${path}`]
+  if (!route) return false
+  const answered = route.admitted
+    ? admitAndAnswer(route.handler, request, response)
+    : answer(route.handler, request, response)
+  answered.catch((error: unknown) => {
     log.error({ err: error }, 'node route failed')
     if (response.headersSent) return void response.destroy()
     sendError(request, response, 'internal_error')
@@ -93,6 +110,28 @@ function refuseMisdirected(request: IncomingMessage, response: ServerResponse, p
 const MISDIRECTED_PAGE =
   'Misdirected request: this Tessera server does not answer for this host name. ' +
   'Use its configured address (TESSERA_PUBLIC_URL, TESSERA_ALLOWED_HOSTS).\n'
+
+/** Admission control, then the handler; a refused request is answered before its body is read. */
+async function admitAndAnswer(handler: RouteHandler, request: IncomingMessage, response: ServerResponse) {
+  const address =
+    clientInChain(joined(request.headers['x-forwarded-for']), getEnv().TESSERA_TRUSTED_PROXIES) ??
+    request.socket.remoteAddress ??
+    'unknown'
+  const admission = await identifyAdmission().admit(clientNetwork(address))
+  if ('refusal' in admission) {
+    const { code, message, retryAfter } = admission.refusal
+    return sendError(request, response, code, message, { 'retry-after': String(retryAfter) })
+  }
+  try {
+    await answer(handler, request, response)
+  } finally {
+    admission.release()
+  }
+}
+
+function joined(header: string | string[] | undefined): string | null {
+  return Array.isArray(header) ? header.join(', ') : (header ?? null)
+}
 
 function isDecodable(path: string): boolean {
   try {
@@ -146,17 +185,18 @@ async function answer(handler: RouteHandler, request: IncomingMessage, response:
     for (const entry of Array.isArray(value) ? value : [value ?? '']) headers.append(name, entry)
   }
   // The body stays a stream, so parseRequest's size limit holds while it arrives.
-  const body = streamBody(request)
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : streamBody(request)
   const result = await handler(
     new Request(new URL(request.url ?? '/', requestOrigin(request)), {
       method: request.method,
       headers,
-      body: body.stream,
+      body: body?.stream,
       duplex: 'half',
+      signal: hangUpSignal(request, response),
     } as RequestInit),
   )
   const outgoing: Record<string, string | string[]> = { ...securityHeaders }
-  if (!keepConnection(request, body.stop())) {
+  if (!keepConnection(request, body?.stop() ?? false)) {
     outgoing.connection = 'close'
     lingerBeforeClosing(request.socket)
   }
@@ -168,6 +208,25 @@ async function answer(handler: RouteHandler, request: IncomingMessage, response:
   const payload = Buffer.from(await result.arrayBuffer())
   outgoing['content-length'] = String(payload.length)
   response.writeHead(result.status, outgoing).end(payload)
+}
+
+/**
+ * Aborts when the client hangs up before its answer: its FIN (Node.js's HTTP server answers
+ * nothing after it: no half-open HTTP), or the connection closing. Identification drops a request
+ * still waiting for its batch then, rather than storing it for nobody.
+ */
+function hangUpSignal(request: IncomingMessage, response: ServerResponse): AbortSignal {
+  const controller = new AbortController()
+  const socket = request.socket
+  const hungUp = () => {
+    if (!response.writableFinished) controller.abort()
+  }
+  socket.once('end', hungUp)
+  response.once('close', () => {
+    socket.off('end', hungUp)
+    hungUp()
+  })
+  return controller.signal
 }
 
 /** Most unread body bytes drained to keep a connection alive; beyond, it is closed instead. */

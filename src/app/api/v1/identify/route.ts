@@ -34,6 +34,8 @@ export const POST = handle(async (request: Request) => {
       userAgent: request.headers.get('user-agent'),
       cookieToken: presentedToken(request),
     },
+    // Aborted when the client hangs up (Next.js, and serve-node-route.ts): its identification is dropped.
+    signal: request.signal,
   })
   // A site with a sealing key also gets the event sealed, for its back end to open (Fingerprint's format).
   const sealed = await sealIdentification({ db, site, requestId: result.requestId })
