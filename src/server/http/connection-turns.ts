@@ -17,18 +17,21 @@ export function noteConnection(): void {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
- * Yields turns of the event loop until two in a row accept no new connection (at most
- * `maxTurns`), so a batch of identifications starts only once the connections waiting to be
- * accepted are in and read: they are answered (most of a flood refused at once by admission
- * control) instead of queued behind it, and a client that sent its request and hung up at once
- * is seen to have gone before its request is taken. On an idle server this costs two turns
- * (microseconds).
+ * Yields turns of the event loop until two in a row accept no new connection, or `maxMs` have
+ * passed, so a batch of identifications starts only once the connections waiting to be accepted
+ * are in and read: they are answered (most of a flood refused at once by admission control)
+ * instead of queued behind it, and a client that sent its request and hung up at once is seen to
+ * have gone before its request is taken. Bounded in time: under a flood each turn holds many
+ * refusals, and the batch waiting here holds everyone else's identifications. On an idle server
+ * this costs two turns (microseconds).
  */
-export async function letConnectionsIn(maxTurns = 64): Promise<void> {
+export async function letConnectionsIn(maxMs = 10): Promise<void> {
+  const deadline = performance.now() + maxMs
   let quiet = 0
-  for (let turn = 0; turn < maxTurns && quiet < 2; turn++) {
+  while (quiet < 2) {
     const before = accepted().count
     await nextTurn()
     quiet = accepted().count === before ? quiet + 1 : 0
+    if (performance.now() >= deadline) return
   }
 }
