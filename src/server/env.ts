@@ -121,10 +121,10 @@ export const EnvSchema = z.object({
       return z.NEVER
     }),
   /**
-   * Identify calls one client address (an IPv6 /64) may make per 10 seconds, in each server
-   * process; 0 turns the limit off (a load test from one address). README: "Admission control".
+   * Identify calls one client address (an IPv6 /64) may make per second, in each server process;
+   * 0 turns the limit off (a load test from one address). README: "Admission control".
    */
-  TESSERA_IDENTIFY_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(200),
+  TESSERA_IDENTIFY_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(20),
   /** Another public path of the loader script (first-party serving), e.g. /metrics/t.js. */
   TESSERA_AGENT_PATH: publicPath('TESSERA_AGENT_PATH'),
   /** Another public path prefix of the agent's API (first-party serving), e.g. /metrics/r. */

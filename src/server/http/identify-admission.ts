@@ -23,11 +23,15 @@ export interface AdmissionLimits {
   maxInFlight: number
 }
 
-/** The stated defaults (README, "Admission control"); the rate is TESSERA_IDENTIFY_RATE_LIMIT. */
+/**
+ * The stated defaults (README, "Admission control"); the rate is TESSERA_IDENTIFY_RATE_LIMIT. The
+ * rate is counted per second, not per minute: a flood's admitted calls then spread over time
+ * instead of arriving together at the start of each window, making every batch long at once.
+ */
 export const DEFAULT_LIMITS: AdmissionLimits = {
-  ratePoints: 200,
-  rateWindowSeconds: 10,
-  perClientInFlight: 8,
+  ratePoints: 20,
+  rateWindowSeconds: 1,
+  perClientInFlight: 4,
   busyInFlight: 256,
   busyLagMs: 200,
   maxInFlight: 1_024,
