@@ -58,3 +58,21 @@ export function rawRequest(options: {
     outgoing.end(options.body)
   })
 }
+
+/**
+ * Signs the operator in from a loopback address of its own (the sign-in budget is per address,
+ * and the e2e specs share 127.0.0.1's); the session cookie's `name=value`.
+ */
+export async function signInFrom(port: number, localAddress: string, password: string): Promise<string> {
+  const answer = await rawRequest({
+    port,
+    path: '/api/console/session',
+    method: 'POST',
+    localAddress,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password }),
+  })
+  const cookie = [answer.headers['set-cookie'] ?? []].flat()[0]?.split(';')[0]
+  if (answer.status !== 200 || !cookie) throw new Error(`sign-in failed: ${answer.status} ${answer.body}`)
+  return cookie
+}

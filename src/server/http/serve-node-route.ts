@@ -1,6 +1,5 @@
 import 'server-only'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Socket } from 'node:net'
 import { GET as health } from '@/app/api/health/route'
 import { POST as identify } from '@/app/api/v1/identify/route'
 import { getEnv } from '../env'
@@ -9,6 +8,7 @@ import { namesOwnHost } from './allowed-hosts'
 import { clientInChain, clientNetwork, rewriteForwardingHeaders } from './client-address'
 import { type ErrorCode, errorBody, errorCatalogue } from './errors'
 import { identifyAdmission } from './identify-admission'
+import { closeUnlessKept, hangUpSignal, streamBody } from './node-connection'
 import { canonicalUrl, PUBLIC_PATH_HEADER } from './public-paths'
 import { baseHeaders, denyFraming } from './security-headers'
 
@@ -171,10 +171,7 @@ function sendEarly(
     ...headers,
     'content-length': Buffer.byteLength(body),
   }
-  if (!keepConnection(request, false)) {
-    outgoing.connection = 'close'
-    lingerBeforeClosing(request.socket)
-  }
+  closeUnlessKept(request, outgoing, false)
   response.writeHead(status, outgoing).end(body)
 }
 
@@ -196,10 +193,7 @@ async function answer(handler: RouteHandler, request: IncomingMessage, response:
     } as RequestInit),
   )
   const outgoing: Record<string, string | string[]> = { ...securityHeaders }
-  if (!keepConnection(request, body?.stop() ?? false)) {
-    outgoing.connection = 'close'
-    lingerBeforeClosing(request.socket)
-  }
+  closeUnlessKept(request, outgoing, body?.stop() ?? false)
   result.headers.forEach((value, key) => {
     if (key !== 'set-cookie') outgoing[key] = value
   })
@@ -208,91 +202,6 @@ async function answer(handler: RouteHandler, request: IncomingMessage, response:
   const payload = Buffer.from(await result.arrayBuffer())
   outgoing['content-length'] = String(payload.length)
   response.writeHead(result.status, outgoing).end(payload)
-}
-
-/**
- * Aborts when the client hangs up before its answer: its FIN (Node.js's HTTP server answers
- * nothing after it: no half-open HTTP), or the connection closing. Identification drops a request
- * still waiting for its batch then, rather than storing it for nobody.
- */
-function hangUpSignal(request: IncomingMessage, response: ServerResponse): AbortSignal {
-  const controller = new AbortController()
-  const socket = request.socket
-  const hungUp = () => {
-    if (!response.writableFinished) controller.abort()
-  }
-  socket.once('end', hungUp)
-  response.once('close', () => {
-    socket.off('end', hungUp)
-    hungUp()
-  })
-  return controller.signal
-}
-
-/** Most unread body bytes drained to keep a connection alive; beyond, it is closed instead. */
-const MAX_DRAIN_BYTES = 64 * 1024
-/** How long a closing connection still reads (and drops) what its client sends. */
-const LINGER_MS = 2_000
-
-/**
- * The request body as a web stream. Cancelling it (parseRequest does past the size limit) only
- * stops reading: Readable.toWeb would destroy the socket, and the 413 with it.
- */
-function streamBody(request: IncomingMessage) {
-  let reading = true
-  let cancelled = false
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        request.on('data', (chunk: Buffer) => {
-          if (!reading) return
-          controller.enqueue(chunk)
-          if ((controller.desiredSize ?? 0) <= 0) request.pause()
-        })
-        request.once('end', () => reading && controller.close())
-        request.once('error', (error) => reading && controller.error(error))
-      },
-      pull: () => void request.resume(),
-      cancel: () => {
-        reading = false
-        cancelled = true
-      },
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  )
-  return {
-    stream,
-    /** Stops passing data on, drops the rest as it arrives; tells whether the handler gave up reading. */
-    stop(): boolean {
-      reading = false
-      request.resume()
-      return cancelled
-    },
-  }
-}
-
-/** Whether the connection can serve another request: its body was read, or what is left is small. */
-function keepConnection(request: IncomingMessage, cancelled: boolean): boolean {
-  if (request.complete) return true
-  const declared = Number(request.headers['content-length'])
-  return !cancelled && Number.isFinite(declared) && declared <= MAX_DRAIN_BYTES
-}
-
-/**
- * After `Connection: close`, Node.js closes the socket as soon as the answer is written; body bytes
- * still arriving then make the kernel reset the connection, which can cut the answer off at the
- * client. Instead: FIN after the answer, keep dropping what arrives, close when the client does.
- */
-function lingerBeforeClosing(socket: Socket) {
-  socket.destroySoon = () => {
-    socket.end()
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
-    timer.unref()
-    socket.once('close', () => clearTimeout(timer))
-    socket.once('end', () =>
-      socket.writableFinished ? socket.destroy() : socket.once('finish', () => socket.destroy()),
-    )
-  }
 }
 
 /** The request's own origin; a Host header that is not a host falls back to localhost. */
