@@ -6,7 +6,12 @@
 // rounds; each side's figure is its median round. One long run each, one after the other, let
 // drift on the machine (the data copies still being written back, a neighbour's load) land on
 // one side only.
-// BENCH_QUICK=1 runs a small smoke version; BENCH_SIZES=10000 picks the sizes.
+// BENCH_QUICK=1 runs a small smoke version; BENCH_SIZES=10000 picks the sizes; BENCH_PORT the
+// servers' ports (Tessera's, and the floor's the next one).
+// Each visitor comes from an address of its own, passed as X-Forwarded-For by the bench acting as
+// the load balancer (TESSERA_TRUSTED_PROXIES=1; the floor reads the same header): a population is
+// not one address, and Tessera's per-address admission control (README, "Admission control")
+// would otherwise refuse a single address's 32 connections.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,6 +31,7 @@ const sizes = process.env.BENCH_SIZES
 const duration = quick ? 3 : 20
 const rounds = quick ? 1 : 3
 const connections = 32
+const tesseraPort = Number(process.env.BENCH_PORT ?? 3411)
 const log = (line: string) => console.log(line)
 
 interface Result {
@@ -35,13 +41,16 @@ interface Result {
   errors: number
 }
 
-/** Half returning visitors (seeds already stored), half new ones. */
+/** Half returning visitors (seeds already stored), half new ones; each visitor its own address. */
 function bodies(population: number) {
   let counter = 0
   return () => {
     counter++
     const seed = counter % 2 === 0 ? (counter * 7919) % population : population + 10_000_000 + counter
-    return JSON.stringify({ components: syntheticDevice(seed), url: 'https://bench.example/' })
+    return {
+      body: JSON.stringify({ components: syntheticDevice(seed), url: 'https://bench.example/' }),
+      address: `10.${(seed >>> 16) & 255}.${(seed >>> 8) & 255}.${seed & 255}`,
+    }
   }
 }
 
@@ -54,7 +63,19 @@ async function load(url: string, next: Bodies, warmUp: boolean): Promise<Result>
     connections,
     method: 'POST' as const,
     headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (request: object) => ({ ...request, body: next() }) }],
+    requests: [
+      {
+        setupRequest: (request: autocannon.Request) => {
+          const { body, address } = next()
+          const headers = {
+            ...request.headers,
+            'content-type': 'application/json',
+            'x-forwarded-for': address,
+          }
+          return { ...request, body, headers }
+        },
+      },
+    ],
   }
   if (warmUp) await autocannon({ ...options, duration: 2 })
   const result = await autocannon({ ...options, duration })
@@ -110,9 +131,10 @@ async function stopServer(server: Server) {
 }
 
 function startTessera(dataDir: string, population: number): Promise<Server> {
-  const url = 'http://127.0.0.1:3411'
+  const url = `http://127.0.0.1:${tesseraPort}`
   const env = {
-    PORT: '3411',
+    PORT: String(tesseraPort),
+    TESSERA_TRUSTED_PROXIES: '1',
     TESSERA_HOST: '127.0.0.1',
     TESSERA_DATA_DIR: dataDir,
     TESSERA_LOG_LEVEL: 'warn',
@@ -129,14 +151,14 @@ function startTessera(dataDir: string, population: number): Promise<Server> {
 }
 
 function startFloor(dataDir: string, population: number): Promise<Server> {
-  const url = 'http://127.0.0.1:3412/'
+  const url = `http://127.0.0.1:${tesseraPort + 1}/`
   const command = [
     '--import',
     'tsx',
     '--conditions=react-server',
     'bench/support/floor-server.ts',
     dataDir,
-    '3412',
+    String(tesseraPort + 1),
   ]
   return startServer('floor', command, {}, url, url, population)
 }

@@ -15,7 +15,7 @@ const hostname = process.env.TESSERA_HOST ?? '0.0.0.0'
 const app = next({ dev: false, hostname, port })
 const handle = app.getRequestHandler()
 await app.prepare()
-const { prepareRequest, serveNodeRoute, whenTesseraReady } = await import(
+const { noteConnection, prepareRequest, serveNodeRoute, whenTesseraReady } = await import(
   '../dist/server/serve-node-route.mjs'
 )
 // Next.js runs start-up (src/instrumentation.ts) without waiting for it: listen once it is done.
@@ -29,12 +29,16 @@ const timeouts = { requestTimeout: 15_000, headersTimeout: 10_000, connectionsCh
 createServer(timeouts, (request, response) => {
   prepareRequest(request)
   if (!serveNodeRoute(request, response)) handle(request, response)
-}).listen(port, hostname, () => {
-  console.log(
-    JSON.stringify({
-      level: 30,
-      time: new Date().toISOString(),
-      msg: `Tessera listening on http://${hostname}:${port}`,
-    }),
-  )
 })
+  // Counted so that identification lets waiting connections in between its batches
+  // (src/server/http/connection-turns.ts).
+  .on('connection', noteConnection)
+  .listen(port, hostname, () => {
+    console.log(
+      JSON.stringify({
+        level: 30,
+        time: new Date().toISOString(),
+        msg: `Tessera listening on http://${hostname}:${port}`,
+      }),
+    )
+  })

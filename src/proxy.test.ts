@@ -49,8 +49,11 @@ describe('the screens’ security headers', () => {
 
   it('pin HTTPS (HSTS) only when the request came over HTTPS', async () => {
     expect((await visit('/')).headers.get('strict-transport-security')).toBeNull()
+    const https = await proxy(new NextRequest('https://tessera.example/'))
+    expect(https.headers.get('strict-transport-security')).toBe('max-age=31536000')
+    // No proxy is trusted here: a client saying HTTPS over plain HTTP is not believed.
     expect(
       (await visit('/', { 'x-forwarded-proto': 'https' })).headers.get('strict-transport-security'),
-    ).toBe('max-age=31536000')
+    ).toBeNull()
   })
 })

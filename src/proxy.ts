@@ -36,14 +36,7 @@ async function frameAncestors(request: NextRequest): Promise<string> {
 
 export const config = {
   // Screens only: not the API, /api or /v4 (its bodies must stream to the handlers untouched), not
-  // the loader or static files. Prefetches are left alone, as the Next.js guide does.
-  matcher: [
-    {
-      source: '/((?!api/|v4/|_next/static|_next/image|agent\\.js|icon\\.svg|favicon\\.ico).*)',
-      missing: [
-        { type: 'header', key: 'next-router-prefetch' },
-        { type: 'header', key: 'purpose', value: 'prefetch' },
-      ],
-    },
-  ],
+  // the loader or static files. Prefetches too (Next's guide skips them): a prefetched document is
+  // kept and shown by the browser, so it needs its CSP and frame-ancestors like any other.
+  matcher: ['/((?!api/|v4/|_next/static|_next/image|agent\\.js|icon\\.svg|favicon\\.ico).*)'],
 }

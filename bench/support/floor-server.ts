@@ -15,6 +15,11 @@ if (!dataDir || !port) throw new Error('usage: floor-server.ts <dataDir> <port>'
 const handle = await openDatabase({ dataDir })
 runTableAnalysis(handle.db, { analyzed: () => undefined, failed: (error) => console.error(error) })
 
+function forwardedFor(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header
+  return value?.split(',').pop()?.trim() || undefined
+}
+
 const server = createServer(async (request, response) => {
   if (request.method === 'GET') {
     response.writeHead(200).end('ok')
@@ -38,7 +43,11 @@ const server = createServer(async (request, response) => {
     const result = await identifyVisitor({
       db: handle.db,
       input: parsed.data,
-      context: { ip: request.socket.remoteAddress ?? null, userAgent: request.headers['user-agent'] ?? null },
+      // The bench passes each visitor's address as a load balancer would (Tessera trusts one proxy).
+      context: {
+        ip: forwardedFor(request.headers['x-forwarded-for']) ?? request.socket.remoteAddress ?? null,
+        userAgent: request.headers['user-agent'] ?? null,
+      },
     })
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result))
   } catch {

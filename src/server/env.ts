@@ -2,6 +2,7 @@ import 'server-only'
 import { z } from 'zod'
 import { isOrigin } from '@/contracts/origin'
 import { weakOperatorPasswordFeedback } from '../contracts/password-strength'
+import { allowedHostEntry } from './http/host-name'
 import { publicPathProblem } from './http/public-paths'
 import { parseTrustedProxies } from './http/trusted-proxies'
 
@@ -45,6 +46,27 @@ export const EnvSchema = z.object({
     .transform((value) => value.replace(/\/+$/, ''))
     .refine(isOrigin, 'TESSERA_PUBLIC_URL must be an origin like https://tessera.example.com (no path).')
     .optional(),
+  /**
+   * Tessera's own host names besides TESSERA_PUBLIC_URL's (comma-separated), e.g. a second name or
+   * the address a proxy uses. Once either is set, a request for any other Host is refused (421):
+   * DNS rebinding. Unset with TESSERA_PUBLIC_URL: any Host is answered (local development).
+   */
+  TESSERA_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const hosts: string[] = []
+      for (const entry of value.split(',').filter((part) => part.trim())) {
+        const name = allowedHostEntry(entry)
+        if (name) hosts.push(name)
+        else
+          context.addIssue({
+            code: 'custom',
+            message: `TESSERA_ALLOWED_HOSTS: "${entry.trim()}" is not a host name or address (no scheme, port or path).`,
+          })
+      }
+      return hosts
+    }),
   /** HMAC key that signs proof-of-work challenges; generated and kept in the database when unset. */
   TESSERA_CHALLENGE_HMAC_KEY: z
     .string()
@@ -105,6 +127,11 @@ export const EnvSchema = z.object({
       context.addIssue({ code: 'custom', message: `TESSERA_TRUSTED_PROXIES: ${trusted.error}` })
       return z.NEVER
     }),
+  /**
+   * Identify calls one client address (an IPv6 /64) may make per second, in each server process;
+   * 0 turns the limit off (a load test from one address). README: "Admission control".
+   */
+  TESSERA_IDENTIFY_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(20),
   /** Another public path of the loader script (first-party serving), e.g. /metrics/t.js. */
   TESSERA_AGENT_PATH: publicPath('TESSERA_AGENT_PATH'),
   /** Another public path prefix of the agent's API (first-party serving), e.g. /metrics/r. */

@@ -14,7 +14,12 @@ export const EXTRA_SERVER_PORTS = {
   console: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 91,
   fingerprint: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 92,
   sdks: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 93,
-  passwordThrottle: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 96,
+  passwordThrottle: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 89,
+  allowedHosts: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 96,
+  hungUp: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 97,
+  /** A PostgreSQL server of the hung-up clients' spec (its test holds a lock on it). */
+  hungUpPostgres: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 98,
+  admission: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 99,
 } as const
 
 /** The integrator's site that proxies Tessera (sdks.spec.ts), and its webhook receiver. */

@@ -64,7 +64,11 @@ export async function startTesseraServer(options: {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`Tessera did not become healthy in 60 s; see ${logFile}`)
+    if (Date.now() > deadline) {
+      // Not left running behind the caller's back (it would hold the port and the CPU).
+      child.kill('SIGKILL')
+      throw new Error(`Tessera did not become healthy in 60 s; see ${logFile}`)
+    }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   return {

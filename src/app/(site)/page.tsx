@@ -4,6 +4,7 @@ import { Console } from '@/components/console/Console'
 import { readSession, SESSION_COOKIE } from '@/server/console/sessions'
 import { getDb } from '@/server/db/client'
 import { getEnv } from '@/server/env'
+import { configuredHosts } from '@/server/http/allowed-hosts'
 import { ownOrigin } from '@/server/http/public-origin'
 import { ProductPage } from './ProductPage'
 
@@ -17,5 +18,12 @@ export default async function HomePage() {
   if (!operator) return <ProductPage origin={origin} />
   const env = getEnv()
   const publicPaths = { agentPath: env.TESSERA_AGENT_PATH, apiPrefix: env.TESSERA_API_PREFIX }
-  return <Console username={operator.username} origin={origin} publicPaths={publicPaths} />
+  return (
+    <Console
+      username={operator.username}
+      origin={origin}
+      publicPaths={publicPaths}
+      hostsConfigured={configuredHosts(env).length > 0}
+    />
+  )
 }

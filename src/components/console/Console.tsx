@@ -16,10 +16,13 @@ export function Console({
   username,
   origin,
   publicPaths,
+  hostsConfigured,
 }: {
   username: string
   origin: string
   publicPaths: PublicPaths
+  /** TESSERA_PUBLIC_URL or TESSERA_ALLOWED_HOSTS is set: requests for any other Host are refused. */
+  hostsConfigured: boolean
 }) {
   const router = useRouter()
   const pathname = usePathname()
@@ -43,6 +46,14 @@ export function Console({
         </div>
         <AccountMenu username={username} />
       </header>
+      {!hostsConfigured && (
+        <p role="alert" className={styles.hostWarning}>
+          <strong>TESSERA_PUBLIC_URL is not set</strong>, so this server answers any host name. A web page on
+          a domain pointed at this server’s address (DNS rebinding) then counts as one of Tessera’s own pages.
+          In production, set <code>TESSERA_PUBLIC_URL</code> (and <code>TESSERA_ALLOWED_HOSTS</code> for any
+          other name it is reached by) and restart.
+        </p>
+      )}
       <Overview />
       <VisitorLookup query={lookup} onQuery={setLookup} />
       <RecentEvents onOpenVisitor={setLookup} />

@@ -83,5 +83,6 @@ export type ErrorCode =
   | 'email_taken'
   | 'conflict'
   | 'not_found'
+  | 'misdirected_request'
   | 'service_unavailable'
   | 'internal_error'

@@ -1,6 +1,7 @@
+import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { parseEnv } from '../env'
-import { clientInChain, forwardedFor } from './client-address'
+import { clientInChain, clientNetwork, forwardedFor, rewriteForwardingHeaders } from './client-address'
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies'
 
 function trusted(value: string): TrustedProxies {
@@ -48,5 +49,52 @@ describe('TESSERA_TRUSTED_PROXIES', () => {
     expect(() => parseEnv({ TESSERA_TRUSTED_PROXIES: '11' })).toThrow(/at most 10/)
     expect(() => parseEnv({ TESSERA_TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/TESSERA_TRUSTED_PROXIES/)
     expect(() => parseEnv({ TESSERA_TRUSTED_PROXIES: 'proxy.local' })).toThrow(/neither a number/)
+  })
+})
+
+describe('rewriteForwardingHeaders: the front believes forwarding headers only from trusted proxies', () => {
+  const forwarding = {
+    'x-forwarded-for': '6.6.6.6',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-host': 'evil.example',
+    'x-forwarded-port': '443',
+    forwarded: 'for=6.6.6.6;proto=https',
+  }
+  const arriving = (socket: string) =>
+    ({ headers: { ...forwarding }, socket: { remoteAddress: socket } }) as unknown as IncomingMessage
+
+  it('drops what a client says about its own request when no proxy is trusted', () => {
+    const request = arriving('203.0.113.9')
+    rewriteForwardingHeaders(request, trusted('0'))
+    expect(request.headers).toEqual({ 'x-forwarded-for': '203.0.113.9' })
+  })
+
+  it('with proxy addresses: keeps them from a trusted proxy, drops them from anyone else', () => {
+    const direct = arriving('203.0.113.9')
+    rewriteForwardingHeaders(direct, trusted('10.0.0.0/8'))
+    expect(direct.headers['x-forwarded-proto']).toBeUndefined()
+    expect(direct.headers['x-forwarded-host']).toBeUndefined()
+    const proxied = arriving('10.0.0.2')
+    rewriteForwardingHeaders(proxied, trusted('10.0.0.0/8'))
+    expect(proxied.headers['x-forwarded-proto']).toBe('https')
+    expect(proxied.headers['x-forwarded-host']).toBe('evil.example')
+    expect(proxied.headers['x-forwarded-for']).toBe('6.6.6.6, 10.0.0.2')
+  })
+
+  it('with a count of proxies: keeps them (every connection comes through the proxies)', () => {
+    const request = arriving('10.0.0.2')
+    rewriteForwardingHeaders(request, trusted('1'))
+    expect(request.headers['x-forwarded-proto']).toBe('https')
+  })
+})
+
+describe('clientNetwork: what one client’s limits count under', () => {
+  it('is an IPv4 address itself, and an IPv6 address’s /64', () => {
+    expect(clientNetwork('203.0.113.9')).toBe('203.0.113.9')
+    expect(clientNetwork('::ffff:203.0.113.9')).toBe('203.0.113.9')
+    expect(clientNetwork('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64')
+    expect(clientNetwork('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64')
+    expect(clientNetwork('2001:db8:1:3::1')).not.toBe(clientNetwork('2001:db8:1:2::1'))
+    expect(clientNetwork('not an address')).toBe('not an address')
   })
 })

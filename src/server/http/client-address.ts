@@ -1,30 +1,42 @@
 import 'server-only'
 import type { IncomingMessage } from 'node:http'
+import ipaddr from 'ipaddr.js'
 import { getEnv } from '../env'
-import { isTrustedProxy, type TrustedProxies } from './trusted-proxies'
+import { cameThroughTrustedProxy, isTrustedProxy, type TrustedProxies } from './trusted-proxies'
 
-// The one module that owns the client's address: the front (scripts/serve.mjs, through
-// prepareRequest) rewrites X-Forwarded-For as a client arrives, and every handler reads the client
-// from that rewritten header. Who may add to the header is TESSERA_TRUSTED_PROXIES (trusted-proxies.ts).
+// The one module that owns the forwarding headers: the front (scripts/serve.mjs, through
+// prepareRequest) rewrites them as a client arrives, and every handler reads the client from the
+// rewritten X-Forwarded-For. Who may add to them is TESSERA_TRUSTED_PROXIES (trusted-proxies.ts).
 
 /**
  * The caller's IP address: the entry before the trusted proxies in the X-Forwarded-For the front
- * rewrote (forwardClientAddress).
+ * rewrote (rewriteForwardingHeaders).
  */
 export function clientAddress(headers: Headers): string | null {
   return clientInChain(headers.get('x-forwarded-for'), getEnv().TESSERA_TRUSTED_PROXIES)
 }
 
+/** What a proxy says about the browser's own request besides its address: believed only from a trusted one. */
+const FORWARDED_DETAILS = ['x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'forwarded'] as const
+
 /**
- * Rewrites an arriving request's X-Forwarded-For before anything answers it: only what trusted
- * proxies added, then the socket's address (`next start` would pass a client's own through).
+ * Rewrites an arriving request's forwarding headers before anything answers it. X-Forwarded-For:
+ * only what trusted proxies added, then the socket's address (`next start` would pass a client's
+ * own through). X-Forwarded-Proto, -Host, -Port and Forwarded: dropped unless the connection is a
+ * trusted proxy's, so a client cannot claim HTTPS (Secure cookies, HSTS) or another host.
  */
-export function forwardClientAddress(request: IncomingMessage): void {
+export function rewriteForwardingHeaders(
+  request: IncomingMessage,
+  trusted: TrustedProxies = getEnv().TESSERA_TRUSTED_PROXIES,
+): void {
+  const socketAddress = request.socket.remoteAddress
   request.headers['x-forwarded-for'] = forwardedFor(
     request.headers['x-forwarded-for'],
-    request.socket.remoteAddress,
-    getEnv().TESSERA_TRUSTED_PROXIES,
+    socketAddress,
+    trusted,
   )
+  if (cameThroughTrustedProxy(socketAddress, trusted)) return
+  for (const name of FORWARDED_DETAILS) delete request.headers[name]
 }
 
 function splitChain(header: string | string[] | null | undefined): string[] {
@@ -69,4 +81,21 @@ export function clientInChain(header: string | null, trusted: TrustedProxies): s
     address = [...chain].reverse().find((entry) => !isTrustedProxy(entry, trusted.ranges)) ?? chain[0]
   }
   return address ? address.replace(/^::ffff:/, '') : null
+}
+
+/**
+ * The network one client's limits count under: an IPv4 address, or an IPv6 address's /64 (one
+ * subscriber's or one host's whole network: anyone holding one has 2^64 addresses to rotate
+ * through). An address that does not parse counts as itself.
+ */
+export function clientNetwork(address: string): string {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6
+  try {
+    parsed = ipaddr.process(address)
+  } catch {
+    return address
+  }
+  if (parsed.kind() === 'ipv4') return parsed.toString()
+  const prefix = parsed.toNormalizedString().split(':').slice(0, 4)
+  return `${ipaddr.IPv6.parse(`${prefix.join(':')}::`).toString()}/64`
 }

@@ -19,7 +19,7 @@ describe('readCookie', () => {
 
 describe('buildCookie', () => {
   const plain = new Request('http://tessera.test/')
-  const https = new Request('http://tessera.test/', { headers: { 'x-forwarded-proto': 'https' } })
+  const https = new Request('https://tessera.test/')
 
   it('makes a console cookie HttpOnly and SameSite=Strict, Secure over HTTPS', () => {
     const expires = new Date('2026-11-24T12:00:00Z')

@@ -20,6 +20,10 @@ export const errorCatalogue = {
   email_taken: { status: 409, message: 'An account with this email already exists.' },
   conflict: { status: 409, message: 'This clashes with the current state; reload and try again.' },
   not_found: { status: 404, message: 'Nothing was found here.' },
+  misdirected_request: {
+    status: 421,
+    message: 'This server does not answer for this host name; use its configured address.',
+  },
   service_unavailable: { status: 503, message: 'The service is starting or unavailable; try again shortly.' },
   /** Not a caller's mistake: an unexpected failure, logged; the answer says nothing more. */
   internal_error: { status: 500, message: 'Something went wrong on our side.' },

@@ -15,9 +15,13 @@ describe('ownOrigin', () => {
     expect(ownOrigin(headers, 'https://tessera.example.com')).toBe('https://tessera.example.com')
   })
 
-  it('says https behind a TLS proxy, and falls back to localhost for a Host that is not a host', () => {
-    expect(ownOrigin(request({ host: 'tessera.example', 'x-forwarded-proto': 'https' }))).toBe(
+  it('says https when reached over HTTPS, and falls back to localhost for a Host that is not a host', () => {
+    expect(ownOrigin({ ...request({ host: 'tessera.example' }), url: 'https://tessera.example/' })).toBe(
       'https://tessera.example',
+    )
+    // No proxy is trusted here: a client's own X-Forwarded-Proto counts for nothing.
+    expect(ownOrigin(request({ host: 'tessera.example', 'x-forwarded-proto': 'https' }))).toBe(
+      'http://tessera.example',
     )
     expect(ownOrigin(request({ host: 'x"><script>alert(1)</script>' }))).toBe('http://localhost:3000')
     expect(ownOrigin(request({}))).toBe('http://localhost:3000')

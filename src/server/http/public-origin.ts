@@ -1,5 +1,6 @@
 import 'server-only'
 import { getEnv } from '../env'
+import { HOST_HEADER } from './host-name'
 import { isHttps } from './is-https'
 
 /**
@@ -15,12 +16,11 @@ export function ownOrigin(
   return `${isHttps(request) ? 'https' : 'http'}://${requestHost(request.headers)}`
 }
 
-// A name or IPv4 address, or a bracketed IPv6 address, and an optional port: nothing that could
-// carry markup or a path into a snippet.
-const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/
-
-/** The Host header when it is a plain host[:port], else localhost on this server's port. */
+/**
+ * The Host header when it is a plain host[:port] (nothing that could carry markup or a path into a
+ * snippet), else localhost on this server's port.
+ */
 export function requestHost(incoming: Headers): string {
   const host = incoming.get('host')?.trim().toLowerCase() ?? ''
-  return HOST.test(host) ? host : `localhost:${getEnv().PORT}`
+  return HOST_HEADER.test(host) ? host : `localhost:${getEnv().PORT}`
 }

@@ -47,6 +47,27 @@ describe('isFromOwnPages: the one rule for "this request comes from Tessera’s 
   })
 })
 
+describe('isFromOwnPages once Tessera’s names are configured (DNS rebinding)', () => {
+  const hosts = ['tessera.example']
+
+  it('refuses a page on a name that is not Tessera’s, though its Origin equals its Host', () => {
+    const rebound = post({ origin: 'http://rebound.example:3000', host: 'rebound.example:3000' })
+    expect(isFromOwnPages(rebound, undefined, none, [])).toBe(true)
+    expect(isFromOwnPages(rebound, undefined, none, hosts)).toBe(false)
+    const sameOrigin = post({ 'sec-fetch-site': 'same-origin', host: 'rebound.example:3000' })
+    expect(isFromOwnPages(sameOrigin, undefined, none, hosts)).toBe(false)
+  })
+
+  it('accepts Tessera’s own names, on any port, and a trusted proxy’s X-Forwarded-Host only if it is one', () => {
+    const own = post({ origin: 'http://tessera.example:8080', host: 'TESSERA.example:8080' })
+    expect(isFromOwnPages(own, undefined, none, hosts)).toBe(true)
+    const proxied = (forwarded: string) =>
+      post({ origin: `https://${forwarded}`, host: 'tessera.example', 'x-forwarded-host': forwarded })
+    expect(isFromOwnPages(proxied('tessera.example'), undefined, oneProxy, hosts)).toBe(true)
+    expect(isFromOwnPages(proxied('rebound.example'), undefined, oneProxy, hosts)).toBe(false)
+  })
+})
+
 describe('requireSameOrigin and requireAllowedOrigin share that rule', () => {
   it('lets a request that names no page through (a back end cannot carry a browser’s cookies)', () => {
     expect(() => requireSameOrigin(post({}), undefined)).not.toThrow()

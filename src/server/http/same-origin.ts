@@ -1,5 +1,6 @@
 import 'server-only'
 import { getEnv } from '../env'
+import { configuredHosts, namesOwnHost } from './allowed-hosts'
 import { HttpError } from './errors'
 import { requestHost } from './public-origin'
 import { cameByPublicPath } from './public-paths'
@@ -12,12 +13,21 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * same-origin` (set by the browser, never by the page, and right even behind a proxy that rewrites
  * Host), or an Origin that is TESSERA_PUBLIC_URL, the Host it was sent to, or the X-Forwarded-Host
  * a trusted proxy passed on. The one rule behind CSRF protection and identify's origin check.
+ * Once Tessera's names are configured (allowed-hosts.ts), a request sent to any other name is not
+ * from its pages, whatever it says: a rebound name's page is same-origin with itself.
  */
 export function isFromOwnPages(
   request: Request,
   publicUrl = getEnv().TESSERA_PUBLIC_URL,
   trustedProxies = getEnv().TESSERA_TRUSTED_PROXIES,
+  hosts = configuredHosts(),
 ): boolean {
+  // Without a Host header (a Request built in-process), the URL's own host is where it was sent.
+  const sentTo = request.headers.has('host') ? requestHost(request.headers) : new URL(request.url).host
+  const forwarded = trustsProxies(trustedProxies)
+    ? request.headers.get('x-forwarded-host')?.split(',')[0]?.trim().toLowerCase()
+    : undefined
+  if (!namesOwnHost({ host: sentTo, forwardedHost: forwarded }, hosts)) return false
   const fetchSite = request.headers.get('sec-fetch-site')
   if (fetchSite !== null) return fetchSite === 'same-origin'
   const origin = request.headers.get('origin')
@@ -25,12 +35,9 @@ export function isFromOwnPages(
   if (publicUrl && origin === publicUrl) return true
   if (!URL.canParse(origin)) return false // "null" (sandboxed frames, some redirects) or garbage
   const { host } = new URL(origin)
-  // Without a Host header (a Request built in-process), the URL's own host is where it was sent.
-  const sentTo = request.headers.has('host') ? requestHost(request.headers) : new URL(request.url).host
   if (host === sentTo) return true
   // A browser cannot send X-Forwarded-Host across origins without a CORS preflight Tessera refuses.
-  const forwarded = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim().toLowerCase()
-  return forwarded !== undefined && forwarded === host && trustsProxies(trustedProxies)
+  return forwarded !== undefined && forwarded === host
 }
 
 /** A request that names no origin at all does not come from a browser's page (curl, a back end). */

@@ -1,23 +1,37 @@
 import 'server-only'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Socket } from 'node:net'
+import { GET as health } from '@/app/api/health/route'
 import { POST as identify } from '@/app/api/v1/identify/route'
+import { getEnv } from '../env'
 import { log } from '../log'
-import { forwardClientAddress } from './client-address'
-import { errorBody } from './errors'
+import { namesOwnHost } from './allowed-hosts'
+import { clientInChain, clientNetwork, rewriteForwardingHeaders } from './client-address'
+import { type ErrorCode, errorBody, errorCatalogue } from './errors'
+import { identifyAdmission } from './identify-admission'
+import { closeUnlessKept, hangUpSignal, streamBody } from './node-connection'
 import { canonicalUrl, PUBLIC_PATH_HEADER } from './public-paths'
 import { baseHeaders, denyFraming } from './security-headers'
 
 type RouteHandler = (request: Request) => Promise<Response>
 
+interface NodeRoute {
+  handler: RouteHandler
+  /** Under admission control (identify-admission.ts): refused early when its client sends too much. */
+  admitted: boolean
+}
+
 /**
- * Routes that scripts/serve.mjs answers itself, ahead of Next.js: only the agent's hot path.
+ * Routes that scripts/serve.mjs answers itself, ahead of Next.js: the agent's hot path, under
+ * admission control, and the health check, which must answer within a second under load.
  * Next's router costs about 0.7 ms per request, more than identifying a device does, so going
- * around it doubles identify throughput (bench:identify). The handlers are the Next.js routes' own
- * exports (this table is a router, like Next's), so `next dev` and production answer alike.
+ * around it doubles identify throughput (bench:identify); it also takes several turns of the event
+ * loop, and under load each turn waits for a batch of identifications (the embedded database runs
+ * on this thread). The handlers are the Next.js routes' own exports (this table is a router, like
+ * Next's), so `next dev` and production answer alike.
  */
-const nodeRoutes: Record<string, RouteHandler> = {
-  'POST /api/v1/identify': identify,
+const nodeRoutes: Record<string, NodeRoute> = {
+  'POST /api/v1/identify': { handler: identify, admitted: true },
+  'GET /api/health': { handler: health, admitted: false },
 }
 
 /** The headers next.config.ts gives every route but /frame, as node:http takes them. */
@@ -26,14 +40,16 @@ const securityHeaders: Record<string, string> = Object.fromEntries(
 )
 
 export { whenTesseraReady } from '../readiness'
+export { noteConnection } from './connection-turns'
 
 /**
  * What the front does to every request before anything answers it: X-Forwarded-For keeps only
  * what trusted proxies added, then the socket's address (`next start` would pass a client's own
- * through); a public path (TESSERA_AGENT_PATH, TESSERA_API_PREFIX) becomes its canonical one.
+ * through), and the other forwarding headers count only from a trusted proxy; a public path
+ * (TESSERA_AGENT_PATH, TESSERA_API_PREFIX) becomes its canonical one.
  */
 export function prepareRequest(request: IncomingMessage): void {
-  forwardClientAddress(request)
+  rewriteForwardingHeaders(request)
   delete request.headers[PUBLIC_PATH_HEADER]
   const canonical = canonicalUrl(request.url ?? '/')
   if (canonical) {
@@ -43,26 +59,78 @@ export function prepareRequest(request: IncomingMessage): void {
 }
 
 /**
- * Answers the request when it is one of nodeRoutes, or its path is not valid %-encoding, and
- * returns true; otherwise returns false (Next.js answers).
+ * Paths answered whatever the Host: load balancers and orchestrators probe a server by its address,
+ * and the answer (up, and which database engine) tells a rebound page nothing worth having.
+ */
+const ANY_HOST_PATHS = new Set(['/api/health'])
+
+/**
+ * Answers the request when it names a host that is not Tessera's (421), its path is not valid
+ * %-encoding (400), or it is one of nodeRoutes, and returns true; otherwise returns false (Next.js
+ * answers).
  */
 export function serveNodeRoute(request: IncomingMessage, response: ServerResponse): boolean {
   const url = request.url ?? '/'
   const query = url.indexOf('?')
   const path = query < 0 ? url : url.slice(0, query)
-  if (!isDecodable(path)) {
-    // Next.js decodes route parameters and answered these with a bare 500, before authentication.
-    sendJson(response, 400, errorBody('invalid_request', 'The URL path has invalid %-encoding.'))
+  if (!ANY_HOST_PATHS.has(path) && !namesOwnHost(hostsOf(request))) {
+    refuseMisdirected(request, response, path)
     return true
   }
-  const handler = nodeRoutes[`${request.method} ${path}`]
-  if (!handler) return false
-  answer(handler, request, response).catch((error: unknown) => {
+  if (!isDecodable(path)) {
+    // Next.js decodes route parameters and answered these with a bare 500, before authentication.
+    sendError(request, response, 'invalid_request', 'The URL path has invalid %-encoding.')
+    return true
+  }
+  const route = nodeRoutes[`${request.method} ${path}`]
+  if (!route) return false
+  const answered = route.admitted
+    ? admitAndAnswer(route.handler, request, response)
+    : answer(route.handler, request, response)
+  answered.catch((error: unknown) => {
     log.error({ err: error }, 'node route failed')
     if (response.headersSent) return void response.destroy()
-    sendJson(response, 500, errorBody('internal_error'))
+    sendError(request, response, 'internal_error')
   })
   return true
+}
+
+/** The names a request gives for Tessera: its Host, and the X-Forwarded-Host a trusted proxy kept. */
+function hostsOf(request: IncomingMessage) {
+  const forwarded = request.headers['x-forwarded-host']
+  return { host: request.headers.host, forwardedHost: Array.isArray(forwarded) ? forwarded[0] : forwarded }
+}
+
+/** 421 Misdirected Request: the API's JSON error on API paths, a plain page for a browser elsewhere. */
+function refuseMisdirected(request: IncomingMessage, response: ServerResponse, path: string) {
+  if (/^\/(api|v4)\//.test(path)) return sendError(request, response, 'misdirected_request')
+  sendEarly(request, response, 421, { 'content-type': 'text/plain; charset=utf-8' }, MISDIRECTED_PAGE)
+}
+
+const MISDIRECTED_PAGE =
+  'Misdirected request: this Tessera server does not answer for this host name. ' +
+  'Use its configured address (TESSERA_PUBLIC_URL, TESSERA_ALLOWED_HOSTS).\n'
+
+/** Admission control, then the handler; a refused request is answered before its body is read. */
+async function admitAndAnswer(handler: RouteHandler, request: IncomingMessage, response: ServerResponse) {
+  const address =
+    clientInChain(joined(request.headers['x-forwarded-for']), getEnv().TESSERA_TRUSTED_PROXIES) ??
+    request.socket.remoteAddress ??
+    'unknown'
+  const admission = await identifyAdmission().admit(clientNetwork(address))
+  if ('refusal' in admission) {
+    const { code, message, retryAfter } = admission.refusal
+    return sendError(request, response, code, message, { 'retry-after': String(retryAfter) })
+  }
+  try {
+    await answer(handler, request, response)
+  } finally {
+    admission.release()
+  }
+}
+
+function joined(header: string | string[] | undefined): string | null {
+  return Array.isArray(header) ? header.join(', ') : (header ?? null)
 }
 
 function isDecodable(path: string): boolean {
@@ -74,14 +142,37 @@ function isDecodable(path: string): boolean {
   }
 }
 
-function sendJson(response: ServerResponse, status: number, payload: unknown) {
-  const body = JSON.stringify(payload)
-  response.writeHead(status, {
+/** An error answered by the front itself, in the one error shape, with the security headers. */
+function sendError(
+  request: IncomingMessage,
+  response: ServerResponse,
+  code: ErrorCode,
+  message?: string,
+  headers: Record<string, string> = {},
+) {
+  const status = errorCatalogue[code].status
+  const body = JSON.stringify(errorBody(code, message))
+  sendEarly(request, response, status, { ...headers, 'content-type': 'application/json' }, body)
+}
+
+/**
+ * An answer given without reading the request's body: the connection stays open when what is left
+ * of the body is small (Node.js reads and drops it), and closes otherwise.
+ */
+function sendEarly(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+) {
+  const outgoing: Record<string, string | number> = {
     ...securityHeaders,
-    'content-type': 'application/json',
+    ...headers,
     'content-length': Buffer.byteLength(body),
-  })
-  response.end(body)
+  }
+  closeUnlessKept(request, outgoing, false)
+  response.writeHead(status, outgoing).end(body)
 }
 
 async function answer(handler: RouteHandler, request: IncomingMessage, response: ServerResponse) {
@@ -91,20 +182,18 @@ async function answer(handler: RouteHandler, request: IncomingMessage, response:
     for (const entry of Array.isArray(value) ? value : [value ?? '']) headers.append(name, entry)
   }
   // The body stays a stream, so parseRequest's size limit holds while it arrives.
-  const body = streamBody(request)
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : streamBody(request)
   const result = await handler(
     new Request(new URL(request.url ?? '/', requestOrigin(request)), {
       method: request.method,
       headers,
-      body: body.stream,
+      body: body?.stream,
       duplex: 'half',
+      signal: hangUpSignal(request, response),
     } as RequestInit),
   )
   const outgoing: Record<string, string | string[]> = { ...securityHeaders }
-  if (!keepConnection(request, body.stop())) {
-    outgoing.connection = 'close'
-    lingerBeforeClosing(request.socket)
-  }
+  closeUnlessKept(request, outgoing, body?.stop() ?? false)
   result.headers.forEach((value, key) => {
     if (key !== 'set-cookie') outgoing[key] = value
   })
@@ -113,72 +202,6 @@ async function answer(handler: RouteHandler, request: IncomingMessage, response:
   const payload = Buffer.from(await result.arrayBuffer())
   outgoing['content-length'] = String(payload.length)
   response.writeHead(result.status, outgoing).end(payload)
-}
-
-/** Most unread body bytes drained to keep a connection alive; beyond, it is closed instead. */
-const MAX_DRAIN_BYTES = 64 * 1024
-/** How long a closing connection still reads (and drops) what its client sends. */
-const LINGER_MS = 2_000
-
-/**
- * The request body as a web stream. Cancelling it (parseRequest does past the size limit) only
- * stops reading: Readable.toWeb would destroy the socket, and the 413 with it.
- */
-function streamBody(request: IncomingMessage) {
-  let reading = true
-  let cancelled = false
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        request.on('data', (chunk: Buffer) => {
-          if (!reading) return
-          controller.enqueue(chunk)
-          if ((controller.desiredSize ?? 0) <= 0) request.pause()
-        })
-        request.once('end', () => reading && controller.close())
-        request.once('error', (error) => reading && controller.error(error))
-      },
-      pull: () => void request.resume(),
-      cancel: () => {
-        reading = false
-        cancelled = true
-      },
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  )
-  return {
-    stream,
-    /** Stops passing data on, drops the rest as it arrives; tells whether the handler gave up reading. */
-    stop(): boolean {
-      reading = false
-      request.resume()
-      return cancelled
-    },
-  }
-}
-
-/** Whether the connection can serve another request: its body was read, or what is left is small. */
-function keepConnection(request: IncomingMessage, cancelled: boolean): boolean {
-  if (request.complete) return true
-  const declared = Number(request.headers['content-length'])
-  return !cancelled && Number.isFinite(declared) && declared <= MAX_DRAIN_BYTES
-}
-
-/**
- * After `Connection: close`, Node.js closes the socket as soon as the answer is written; body bytes
- * still arriving then make the kernel reset the connection, which can cut the answer off at the
- * client. Instead: FIN after the answer, keep dropping what arrives, close when the client does.
- */
-function lingerBeforeClosing(socket: Socket) {
-  socket.destroySoon = () => {
-    socket.end()
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
-    timer.unref()
-    socket.once('close', () => clearTimeout(timer))
-    socket.once('end', () =>
-      socket.writableFinished ? socket.destroy() : socket.once('finish', () => socket.destroy()),
-    )
-  }
 }
 
 /** The request's own origin; a Host header that is not a host falls back to localhost. */

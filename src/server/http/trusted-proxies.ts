@@ -36,6 +36,16 @@ export function trustsProxies(trusted: TrustedProxies): boolean {
   return 'count' in trusted ? trusted.count > 0 : trusted.ranges.length > 0
 }
 
+/**
+ * Whether a connection from `socketAddress` is a trusted proxy's, whose forwarding headers count.
+ * With a count, every connection is (the operator says all traffic comes through that many
+ * proxies); with addresses, only one from a trusted address.
+ */
+export function cameThroughTrustedProxy(socketAddress: string | undefined, trusted: TrustedProxies): boolean {
+  if ('count' in trusted) return trusted.count > 0
+  return socketAddress !== undefined && isTrustedProxy(socketAddress, trusted.ranges)
+}
+
 /** Whether `entry` is an address within one of the trusted ranges. */
 export function isTrustedProxy(entry: string, ranges: Array<[Address, number]>): boolean {
   const address = parseAddress(entry)

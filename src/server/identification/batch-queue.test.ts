@@ -22,6 +22,7 @@ function claimingQueue(options: { maxQueued?: number; maxBlockedPerKey?: number;
       maxBlockedPerKey: options.maxBlockedPerKey ?? 1000,
       tooBusy: () => new Error('too busy'),
       tooFast: () => new Error('too fast'),
+      gone: () => new Error('gone'),
     },
   )
   return { queue, batches }
@@ -65,5 +66,40 @@ describe('createBatchQueue', () => {
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => flooded.queue.submit('hot')))
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3)
     expect(results.filter((result) => result.status === 'rejected')).toHaveLength(3)
+  })
+
+  it('drops a waiting job whose client hung up: never run, its place freed at once', async () => {
+    const { queue, batches } = claimingQueue({ maxQueued: 2 })
+    const hungUp = new AbortController()
+    const running = queue.submit('a')
+    // 'b' waits while 'a' runs; its client hangs up before 'a' is done.
+    const dropped = queue.submit('b', hungUp.signal)
+    hungUp.abort()
+    await expect(dropped).rejects.toThrow('gone')
+    // Its place is free again at once (maxQueued 2: 'a' and one more).
+    const next = queue.submit('c')
+    expect(await Promise.all([running, next])).toEqual(['stored a', 'stored c'])
+    expect(batches.flat()).not.toContain('b')
+    // A client that is already gone is not queued at all.
+    await expect(queue.submit('d', AbortSignal.abort())).rejects.toThrow('gone')
+    expect(batches.flat()).not.toContain('d')
+  })
+
+  it('drops a blocked job whose client hung up, and runs a job taken into a batch to the end', async () => {
+    const { queue, batches } = claimingQueue()
+    const hungUp = new AbortController()
+    const first = queue.submit('a')
+    const second = queue.submit('a', hungUp.signal)
+    const taken = new AbortController()
+    const third = queue.submit('t', taken.signal)
+    // The batch ['a', 'a', 't'] is running: 't' is taken and stored; the second 'a' is blocked,
+    // and its client hangs up while it waits for the first.
+    await new Promise((resolve) => setImmediate(resolve))
+    taken.abort()
+    hungUp.abort()
+    expect(await first).toBe('stored a')
+    expect(await third).toBe('stored t')
+    await expect(second).rejects.toThrow('gone')
+    expect(batches).toEqual([['a', 'a', 't']])
   })
 })

@@ -15,12 +15,22 @@ export interface BatchQueueOptions {
   maxBlockedPerKey: number
   tooBusy(): Error
   tooFast(): Error
+  /** The error for a job whose signal aborted (its client hung up) before its batch took it. */
+  gone(): Error
+  /**
+   * Waits before each batch until what arrived meanwhile has been read (at least one turn of the
+   * event loop); by default exactly one turn.
+   */
+  beforeBatch?(): Promise<void>
 }
 
 interface Entry<Job, Result> {
   job: Job
   resolve(result: Result): void
   reject(error: unknown): void
+  /** In a queue (fresh or blocked), not yet taken into a batch: the only time it can be dropped. */
+  waiting: boolean
+  signal?: AbortSignal
 }
 
 /**
@@ -30,7 +40,12 @@ interface Entry<Job, Result> {
  * Fairness: a job blocked by an earlier job of its batch waits in a queue of its own key, and a
  * batch takes at most one job per blocked key before the first-come jobs. A device that sends
  * faster than batches complete is served one request per batch, and everyone else keeps moving.
+ *
+ * A job submitted with an AbortSignal (its client's connection) is dropped if the signal aborts
+ * while it waits: it is never run, and its place is freed at once. Once taken into a batch it runs.
  */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 export function createBatchQueue<Job, Result>(
   runBatch: (jobs: Job[]) => Promise<BatchOutcome<Result>[]>,
   options: BatchQueueOptions,
@@ -41,25 +56,48 @@ export function createBatchQueue<Job, Result>(
   let running = false
 
   function block(entry: Entry<Job, Result>, key: string) {
-    const entries = blocked.get(key) ?? []
+    if (entry.signal?.aborted) return entry.reject(options.gone())
+    const entries = (blocked.get(key) ?? []).filter((waiting) => waiting.waiting)
     if (entries.length >= options.maxBlockedPerKey) {
       entry.reject(options.tooFast())
       return
     }
     entries.push(entry)
     blocked.set(key, entries)
+    entry.waiting = true
     queued++
+  }
+
+  /** Drops a waiting job (its client hung up): it frees its place now, and take() skips it. */
+  function drop(entry: Entry<Job, Result>) {
+    if (!entry.waiting) return
+    entry.waiting = false
+    queued--
+    entry.reject(options.gone())
+    if (queued === 0) {
+      fresh.length = 0
+      blocked.clear()
+    }
   }
 
   function take(): Entry<Job, Result>[] {
     const batch: Entry<Job, Result>[] = []
+    const taking = (entry: Entry<Job, Result>) => {
+      entry.waiting = false
+      batch.push(entry)
+    }
     for (const [key, entries] of blocked) {
       if (batch.length >= options.maxBatch) break
-      const entry = entries.shift()
-      if (entry) batch.push(entry)
+      // Dropped entries (clients gone) are skipped; one waiting entry per key at most.
+      while (entries[0] && !entries[0].waiting) entries.shift()
+      const first = entries.shift()
+      if (first) taking(first)
       if (entries.length === 0) blocked.delete(key)
     }
-    batch.push(...fresh.splice(0, options.maxBatch - batch.length))
+    while (batch.length < options.maxBatch && fresh.length > 0) {
+      const entry = fresh.shift()
+      if (entry?.waiting) taking(entry)
+    }
     queued -= batch.length
     return batch
   }
@@ -89,17 +127,35 @@ export function createBatchQueue<Job, Result>(
     while (queued > 0) {
       // The embedded database runs on this thread and holds it during a statement: let the
       // requests that arrived meanwhile be read first, so they join this batch.
-      await new Promise((resolve) => setImmediate(resolve))
+      await (options.beforeBatch ?? nextTurn)()
       await run(take())
     }
     running = false
   }
 
   return {
-    submit(job: Job): Promise<Result> {
+    /** Queues a job; `signal` (the client's connection) drops it while it waits, once aborted. */
+    submit(job: Job, signal?: AbortSignal): Promise<Result> {
+      if (signal?.aborted) return Promise.reject(options.gone())
       if (queued >= options.maxQueued) return Promise.reject(options.tooBusy())
-      return new Promise((resolve, reject) => {
-        fresh.push({ job, resolve, reject })
+      return new Promise<Result>((resolve, reject) => {
+        const forget = () => signal?.removeEventListener('abort', onAbort)
+        const entry: Entry<Job, Result> = {
+          job,
+          resolve: (result) => {
+            forget()
+            resolve(result)
+          },
+          reject: (error) => {
+            forget()
+            reject(error)
+          },
+          waiting: true,
+          signal,
+        }
+        const onAbort = () => drop(entry)
+        signal?.addEventListener('abort', onAbort)
+        fresh.push(entry)
         queued++
         if (!running) void drain()
       })

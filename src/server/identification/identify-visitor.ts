@@ -2,6 +2,7 @@ import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { Database } from '../db/client'
+import { letConnectionsIn } from '../http/connection-turns'
 import { HttpError } from '../http/errors'
 import { processWide } from '../process-wide'
 import { decideBatch, type IdentifyContext, type PreparedJob } from './batch-decision'
@@ -33,12 +34,15 @@ export function identifyVisitor({
   db,
   input,
   context,
+  signal,
 }: {
   db: Database
   input: IdentifyRequest
   context: IdentifyContext
+  /** The client's connection: once it closes, a request still waiting for its batch is dropped. */
+  signal?: AbortSignal
 }): Promise<IdentifyResponse> {
-  return queueFor(db).submit({ input, context })
+  return queueFor(db).submit({ input, context }, signal)
 }
 
 type IdentifyQueue = ReturnType<typeof createBatchQueue<IdentifyJob, IdentifyResponse>>
@@ -51,15 +55,23 @@ function queueFor(db: Database): IdentifyQueue {
   if (!queue) {
     queue = createBatchQueue<IdentifyJob, IdentifyResponse>((jobs) => identifyBatch(db, jobs), {
       maxBatch: 64,
-      maxQueued: 5_000,
+      // New connections first: the event loop accepts one per turn (connection-turns.ts).
+      beforeBatch: () => letConnectionsIn(),
+      // A backstop: the front's admission control (identify-admission.ts) sheds load long before.
+      maxQueued: 2_000,
       maxBlockedPerKey: 100,
       tooBusy: () =>
-        new HttpError('service_unavailable', 'Too many identifications are waiting; try again shortly.'),
+        new HttpError('service_unavailable', 'Too many identifications are waiting; try again shortly.', {
+          retryAfter: 1,
+        }),
       tooFast: () =>
         new HttpError(
           'rate_limited',
           'This device sends identifications faster than they can be stored; slow down.',
+          { retryAfter: 1 },
         ),
+      // Nobody reads this answer: the client has gone. A 4xx-style HttpError keeps it out of the error log.
+      gone: () => new HttpError('service_unavailable', 'The client closed the connection before its turn.'),
     })
     queues.set(db, queue)
   }

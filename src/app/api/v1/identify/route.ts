@@ -35,6 +35,8 @@ export const POST = handle(async (request: Request) => {
       cookieToken: presentedToken(request),
       workspace: site.workspace,
     },
+    // Aborted when the client hangs up (Next.js, and serve-node-route.ts): its identification is dropped.
+    signal: request.signal,
   })
   // A site with a sealing key also gets the event sealed, for its back end to open (Fingerprint's format).
   const sealed = await sealIdentification({ db, site, requestId: result.requestId })
