@@ -2,6 +2,7 @@ import 'server-only'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { POST as identify } from '@/app/api/v1/identify/route'
+import { GET as nonce } from '@/app/api/v1/nonce/route'
 import { log } from '../log'
 import { forwardClientAddress } from './client-address'
 import { errorBody } from './errors'
@@ -11,13 +12,15 @@ import { baseHeaders, denyFraming } from './security-headers'
 type RouteHandler = (request: Request) => Promise<Response>
 
 /**
- * Routes that scripts/serve.mjs answers itself, ahead of Next.js: only the agent's hot path.
+ * Routes that scripts/serve.mjs answers itself, ahead of Next.js: only the agent's hot path (the
+ * identify call and the nonce asked for beside it).
  * Next's router costs about 0.7 ms per request, more than identifying a device does, so going
  * around it doubles identify throughput (bench:identify). The handlers are the Next.js routes' own
  * exports (this table is a router, like Next's), so `next dev` and production answer alike.
  */
 const nodeRoutes: Record<string, RouteHandler> = {
   'POST /api/v1/identify': identify,
+  'GET /api/v1/nonce': nonce,
 }
 
 /** The headers next.config.ts gives every route but /frame, as node:http takes them. */
