@@ -66,6 +66,20 @@ describe('the request against its components', () => {
     expect(detectBot(components(), plain).result).toBe('notDetected')
   })
 
+  it('nor for a browser whose user agent is overridden, which withholds its full versions', () => {
+    // Measured: Chromium 150 started with --user-agent keeps its Sec-CH-UA header and low-entropy
+    // brands, and answers getHighEntropyValues with an empty fullVersionList.
+    const overridden = components({
+      userAgentData: { platform: 'Linux', mobile: false, fullVersionList: [] },
+    })
+    expect(
+      detectBot(overridden, evidence({ clientHints: '"Not;A=Brand";v="8", "Chromium";v="150"' })),
+    ).toEqual({
+      result: 'notDetected',
+      reasons: [],
+    })
+  })
+
   it('flags a request without a User-Agent header on its own', () => {
     const bot = detectBot(components(), evidence({ userAgent: null }))
     expect(bot.result).toBe('bad')

@@ -73,7 +73,9 @@ function compareClientHints(read: ComponentReader, { headers }: RequestEvidence,
   }
   if (data === undefined) return
   const list = read.field('userAgentData', 'fullVersionList')
-  if (Array.isArray(list)) {
+  // Empty when the user agent is overridden (--user-agent, enterprise policy): Chromium then withholds
+  // its full versions from the page, while its headers still name the brands.
+  if (Array.isArray(list) && list.length > 0) {
     const versions = new Map<string, string>()
     for (const entry of list) {
       if (entry && typeof entry === 'object' && !Array.isArray(entry) && typeof entry.brand === 'string')
