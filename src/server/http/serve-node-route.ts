@@ -99,7 +99,8 @@ async function answer(handler: RouteHandler, request: IncomingMessage, response:
     new Request(new URL(request.url ?? '/', requestOrigin(request)), {
       method: request.method,
       headers,
-      body: body.stream,
+      // A GET (the nonce) has no body, and a Request refuses to be given one.
+      body: request.method === 'GET' || request.method === 'HEAD' ? null : body.stream,
       duplex: 'half',
     } as RequestInit),
   )
