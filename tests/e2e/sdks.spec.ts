@@ -186,6 +186,10 @@ test.describe('first-party serving', () => {
     expect(event.url).toBe(`${site.origin}/`)
     expect(event.linkedId).toBe('shopper-1')
     expect(event.tag).toEqual({ page: 'checkout' })
+    // The agent's nonce came through the proxy too (TESSERA_API_PREFIX's /nonce), and its headers
+    // were the browser's own.
+    expect(event.signals.agentProof?.result).toBe('valid')
+    expect(event.signals.bot?.reasons.join(' ')).not.toMatch(/header|shape/)
   })
 
   test('the loader is served at the public path with the canonical one’s headers', async () => {
