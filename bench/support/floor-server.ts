@@ -8,6 +8,7 @@ import { createServer } from 'node:http'
 import { IdentifyRequest } from '../../src/contracts/identify'
 import { runTableAnalysis } from '../../src/server/db/analyze-tables'
 import { openDatabase } from '../../src/server/db/client'
+import { checkComponents } from '../../src/server/identification/check-components'
 import { identifyVisitor } from '../../src/server/identification/identify-visitor'
 
 const [dataDir, port] = process.argv.slice(2)
@@ -39,14 +40,28 @@ const server = createServer(async (request, response) => {
     response.writeHead(400).end()
     return
   }
+  // The identify route's checks too: components held to their shapes, headers weighed against them.
+  const { components, offShape } = checkComponents(parsed.data.components)
+  const header = (name: string) => {
+    const value = request.headers[name]
+    return typeof value === 'string' ? value : null
+  }
+  const headers = {
+    userAgent: header('user-agent'),
+    acceptLanguage: header('accept-language'),
+    clientHints: header('sec-ch-ua'),
+    clientHintsMobile: header('sec-ch-ua-mobile'),
+    clientHintsPlatform: header('sec-ch-ua-platform'),
+  }
   try {
     const result = await identifyVisitor({
       db: handle.db,
-      input: parsed.data,
+      input: { ...parsed.data, components },
       // The bench passes each visitor's address as a load balancer would (Tessera trusts one proxy).
       context: {
         ip: forwardedFor(request.headers['x-forwarded-for']) ?? request.socket.remoteAddress ?? null,
-        userAgent: request.headers['user-agent'] ?? null,
+        userAgent: headers.userAgent,
+        evidence: { headers, agentProof: 'missing', offShape },
       },
     })
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result))

@@ -72,11 +72,31 @@ export async function clearStoredToken(): Promise<void> {
   } catch {}
 }
 
+/**
+ * A fresh nonce from the server, the agent's proof that it ran; asked for at each identification
+ * (a nonce lives two minutes) while the sources run, so it costs no time. Without one the
+ * identification still happens, marked as unproven.
+ */
+async function fetchNonce(base: string, siteKey: string | undefined): Promise<string | undefined> {
+  try {
+    const query = siteKey ? `?siteKey=${encodeURIComponent(siteKey)}` : ''
+    const response = await fetch(`${base}/nonce${query}`, { cache: 'no-store' })
+    const body = response.ok ? await response.json() : undefined
+    return typeof body?.nonce === 'string' ? body.nonce : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Collects the signals and asks the Tessera server who this browser is. */
 export async function identify(options: IdentifyRequestOptions): Promise<IdentifyResult> {
-  const [collection, storedToken] = await Promise.all([options.collection ?? collect(), readToken()])
-  const { components } = collection
   const apiPrefix = (options.apiPrefix ?? DEFAULT_API_PREFIX).replace(/\/+$/, '')
+  const [collection, storedToken, nonce] = await Promise.all([
+    options.collection ?? collect(),
+    readToken(),
+    fetchNonce(`${options.endpoint}${apiPrefix}`, options.siteKey),
+  ])
+  const { components } = collection
   const response = await fetch(`${options.endpoint}${apiPrefix}/identify`, {
     method: 'POST',
     credentials: 'include',
@@ -88,6 +108,7 @@ export async function identify(options: IdentifyRequestOptions): Promise<Identif
       url: options.url,
       tag: options.tag,
       linkedId: options.linkedId,
+      nonce,
     }),
   })
   const body = await response.json().catch(() => undefined)

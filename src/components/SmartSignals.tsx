@@ -35,6 +35,13 @@ const labels: Record<
     describe: (signal) =>
       signal.result ? { text: 'Likely', tone: 'warn' } : { text: 'Not detected', tone: 'ok' },
   },
+  agentProof: {
+    title: 'Agent proof',
+    describe: (signal) =>
+      signal.result === 'valid'
+        ? { text: 'The agent ran', tone: 'ok' }
+        : { text: `No valid proof (${String(signal.result)})`, tone: 'warn' },
+  },
   velocity: {
     title: 'Velocity',
     describe: (signal) =>

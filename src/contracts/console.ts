@@ -161,7 +161,10 @@ export const VisitorPanel = z.object({
       confidence: z.number(),
       method: z.string(),
       suspectScore: z.number().int(),
-      signals: z.record(z.string(), z.object({ result: z.unknown(), reasons: z.array(z.string()) })),
+      signals: z.record(
+        z.string(),
+        z.object({ result: z.unknown(), reasons: z.array(z.string()), kind: z.string().optional() }),
+      ),
       scoreBreakdown: z.array(z.object({ signal: z.string(), points: z.number(), because: z.string() })),
     }),
   ),

@@ -43,11 +43,28 @@ export const IdentifyRequest = z
     tag: z.record(z.string(), JsonValue).optional(),
     /** The integrator's own identifier for this visitor (e.g. an account ID). */
     linkedId: z.string().max(256).optional(),
+    /** The nonce from `GET /api/v1/nonce`: the agent's proof that it ran (see SECURITY.md). */
+    nonce: z.string().max(200).optional(),
   })
   .strict()
 export type IdentifyRequest = z.infer<typeof IdentifyRequest>
 
-export const SignalResult = z.object({ result: JsonValue, reasons: z.array(z.string()) })
+/** The query of `GET /api/v1/nonce`. */
+export const NonceQuery = z.object({
+  /** Public key of the site the agent runs for; Tessera's own pages may leave it out. */
+  siteKey: z.string().max(100).optional(),
+})
+
+/** The answer of `GET /api/v1/nonce`: a short-lived, single-use nonce for the next identify call. */
+export const NonceResponse = z.object({ nonce: z.string(), expiresAt: z.string() })
+export type NonceResponse = z.infer<typeof NonceResponse>
+
+export const SignalResult = z.object({
+  result: JsonValue,
+  reasons: z.array(z.string()),
+  /** What kind of thing was found, where a signal names one (the bot signal: e.g. `Headless Chromium`). */
+  kind: z.string().optional(),
+})
 
 /** The answer of `POST /api/v1/identify`. */
 export const IdentifyResponse = z.object({

@@ -10,6 +10,11 @@ export const SignupPolicy = z.object({
   /** More than `maxAccountsPerVisitor` accounts from one visitor in 24 hours. */
   accountLimitRule: ruleOutcome.default('deny'),
   maxAccountsPerVisitor: z.number().int().min(1).max(1000).default(3),
+  /**
+   * The identification lacks the agent's proof that it ran (a nonce from this server, unused and
+   * unexpired): a script posted it, or a replayed one.
+   */
+  agentProofRule: ruleOutcome.default('challenge'),
   /** The browser was tampered with (anti-detect tools, overridden native functions). */
   tamperingRule: ruleOutcome.default('challenge'),
   /** More than `maxAttemptsPerVisitor` sign-up attempts from one visitor in 10 minutes. */

@@ -153,7 +153,12 @@ test('a browser started from the command line, with no automation attached, is n
   )
   try {
     await signIn(request)
-    let event: { userAgent: string; signals: { bot: { result: string; reasons: string[] } } } | undefined
+    let event:
+      | {
+          userAgent: string
+          signals: { bot: { result: string; reasons: string[] }; agentProof?: { result: string } }
+        }
+      | undefined
     await expect
       .poll(
         async () => {
@@ -165,6 +170,12 @@ test('a browser started from the command line, with no automation attached, is n
       )
       .toBe(true)
     expect(event?.signals.bot.result, JSON.stringify(event?.signals.bot.reasons)).toBe('notDetected')
+    // Its headers agree with what its agent collected, every signal has its declared shape, and
+    // the agent proved it ran (issue 27).
+    expect(event?.signals.bot.reasons.join(' ')).not.toMatch(
+      /header|shape|navigator|behaves like|ANGLE|WebGL/,
+    )
+    expect(event?.signals.agentProof?.result).toBe('valid')
   } finally {
     // The whole process group: Chromium's helper processes keep writing to the profile otherwise.
     const exited = new Promise((resolve) => browser.once('exit', resolve))

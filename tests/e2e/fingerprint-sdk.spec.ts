@@ -10,6 +10,7 @@ import {
   unsealEventsResponse,
 } from '@fingerprint/node-sdk'
 import { type APIRequestContext, expect, request as playwrightRequest, test } from '@playwright/test'
+import { browserHeaders } from '../support/browser-headers'
 import { ADMIN_PASSWORD, EXTRA_SERVER_PORTS } from '../support/e2e-constants'
 import { signIn } from '../support/helpers'
 import { syntheticDevice } from '../support/synthetic-devices'
@@ -68,9 +69,10 @@ async function created<T>(response: Promise<import('@playwright/test').APIRespon
 }
 
 async function identify(seed: number, extra: Record<string, unknown> = {}) {
+  const components = syntheticDevice(seed)
   const answer = await tessera.post('/api/v1/identify', {
-    headers: { 'content-type': 'application/json' },
-    data: JSON.stringify({ components: syntheticDevice(seed), siteKey: site.publicKey, ...extra }),
+    headers: { 'content-type': 'application/json', ...browserHeaders(components) },
+    data: JSON.stringify({ components, siteKey: site.publicKey, ...extra }),
   })
   expect(answer.status()).toBe(200)
   const result = (await answer.json()) as (typeof identified)[number]

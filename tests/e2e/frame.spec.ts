@@ -51,7 +51,11 @@ test.afterAll(() => {
 async function outcome(page: Page) {
   await page.waitForFunction(() => 'result' in window || 'failure' in window, null, { timeout: 15_000 })
   return page.evaluate(() => ({
-    result: (window as unknown as { result?: { visitorId: string; requestId: string } }).result,
+    result: (
+      window as unknown as {
+        result?: { visitorId: string; requestId: string; signals: Record<string, { result: unknown }> }
+      }
+    ).result,
     failure: (window as unknown as { failure?: string }).failure,
   }))
 }
@@ -61,6 +65,8 @@ test('an allowed origin gets the same visitor ID that /device-fingerprint shows'
   const { result, failure } = await outcome(page)
   expect(failure).toBeUndefined()
   expect(result?.visitorId).toMatch(/^[\w-]{20}$/)
+  // The collector in the frame fetched its nonce from its own origin and proved it ran.
+  expect(result?.signals.agentProof?.result).toBe('valid')
 
   await page.goto(`${tessera}/device-fingerprint`)
   await expect(page.getByTestId('visitor-id')).toHaveText(result?.visitorId ?? 'missing', { timeout: 15_000 })

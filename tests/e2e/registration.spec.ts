@@ -83,7 +83,7 @@ test('a replayed request ID is refused', async ({ page, request }) => {
     const response = await fetch('/api/v1/identify', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ components: { probe: { value: 1, duration: 0 } } }),
+      body: JSON.stringify({ components: { timezone: { value: 'UTC', duration: 0 } } }),
     })
     return (await response.json()).requestId as string
   })

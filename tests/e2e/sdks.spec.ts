@@ -186,6 +186,10 @@ test.describe('first-party serving', () => {
     expect(event.url).toBe(`${site.origin}/`)
     expect(event.linkedId).toBe('shopper-1')
     expect(event.tag).toEqual({ page: 'checkout' })
+    // The agent's nonce came through the proxy too (TESSERA_API_PREFIX's /nonce), and its headers
+    // were the browser's own.
+    expect(event.signals.agentProof?.result).toBe('valid')
+    expect(event.signals.bot?.reasons.join(' ')).not.toMatch(/header|shape/)
   })
 
   test('the loader is served at the public path with the canonical one’s headers', async () => {
@@ -196,7 +200,7 @@ test.describe('first-party serving', () => {
     expect(body).toBe(await canonical.text())
     expect(body).toContain('Tessera')
     expect(proxied.headers.get('cache-control')).toBe(canonical.headers.get('cache-control'))
-    // Only the loader and identify have aliases: the rest of the API keeps one address.
+    // Only the loader and the agent's calls have aliases: the rest of the API keeps one address.
     expect((await fetch(`${site.origin}/metrics/r/events/${firstPartyRequestId}`)).status).toBe(404)
   })
 
@@ -204,7 +208,7 @@ test.describe('first-party serving', () => {
     const identified = await fetch(`${tessera.url}/metrics/r/identify`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.77' },
-      body: JSON.stringify({ siteKey, components: { probe: { value: 1, duration: 0 } } }),
+      body: JSON.stringify({ siteKey, components: { timezone: { value: 'UTC', duration: 0 } } }),
     })
     expect(identified.status).toBe(200)
     const { requestId } = (await identified.json()) as { requestId: string }

@@ -37,6 +37,7 @@ export async function setPolicy(request: APIRequestContext, policy: Record<strin
 export const allRulesOff = {
   botRule: 'off',
   accountLimitRule: 'off',
+  agentProofRule: 'off',
   tamperingRule: 'off',
   visitorAttemptsRule: 'off',
   ipAttemptsRule: 'off',

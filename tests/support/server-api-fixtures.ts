@@ -6,6 +6,7 @@ import { createApiKey } from '@/server/api/create-api-key'
 import { revokeApiKey } from '@/server/api/revoke-api-key'
 import type { Database } from '@/server/db/client'
 import { createSite } from '@/server/sites/create-site'
+import { browserHeaders } from './browser-headers'
 import { syntheticDevice } from './synthetic-devices'
 
 export const apiBase = 'http://127.0.0.1:3000'
@@ -36,11 +37,12 @@ export async function identifyOn(
   extra: Record<string, unknown> = {},
   ip = `192.0.2.${seed % 250}`,
 ) {
+  const components = syntheticDevice(seed)
   const response = await identify(
     new Request(`${apiBase}/api/v1/identify`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-      body: JSON.stringify({ components: syntheticDevice(seed), siteKey, ...extra }),
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...browserHeaders(components) },
+      body: JSON.stringify({ components, siteKey, ...extra }),
     }),
   )
   expect(response.status).toBe(200)

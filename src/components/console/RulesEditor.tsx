@@ -25,6 +25,11 @@ const rules: {
     help: 'One device created this many accounts in 24 hours.',
     threshold: { key: 'maxAccountsPerVisitor', label: 'Accounts per 24 h' },
   },
+  {
+    key: 'agentProofRule',
+    title: 'Agent proof',
+    help: 'The identification carried no fresh nonce from this server: the agent did not run.',
+  },
   { key: 'tamperingRule', title: 'Tampering', help: 'The browser hides or fakes what it is.' },
   {
     key: 'visitorAttemptsRule',

@@ -9,6 +9,8 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export interface SignalResult {
   result: JsonValue
   reasons: string[]
+  /** What kind of thing was found, where a signal names one (the bot signal: e.g. `Headless Chromium`). */
+  kind?: string
 }
 
 /** One identification event (`GET /api/v1/events/{requestId}`). */

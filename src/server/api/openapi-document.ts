@@ -11,7 +11,7 @@ import {
   FingerprintSearchQuery,
   FingerprintVisitorIdParam,
 } from '@/contracts/fingerprint-v4'
-import { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
+import { IdentifyRequest, IdentifyResponse, NonceQuery, NonceResponse } from '@/contracts/identify'
 import {
   ApiError,
   EventPage,
@@ -58,6 +58,16 @@ export function buildOpenApiDocument(serverUrl: string) {
     responses: {
       200: { description: 'Identified', content: { 'application/json': { schema: IdentifyResponse } } },
       ...errors(400, 413, 415, 429, 503),
+    },
+  })
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/nonce',
+    summary: "The agent's proof that it ran: a nonce for its next identify call (two minutes, one use).",
+    request: { query: NonceQuery },
+    responses: {
+      200: { description: 'Issued', content: { 'application/json': { schema: NonceResponse } } },
+      ...errors(400, 403),
     },
   })
   registry.registerPath({

@@ -5,16 +5,18 @@ import { canonicalUrl, publicPathProblem } from './public-paths'
 describe('public paths (first-party serving)', () => {
   const paths = { agentPath: '/metrics/t.js', apiPrefix: '/metrics/r' }
 
-  it('map the loader and the identify call, with their query, and nothing else', () => {
+  it('map the loader, the identify call and its nonce, with their query, and nothing else', () => {
     expect(canonicalUrl('/metrics/t.js', paths)).toBe('/agent.js')
     expect(canonicalUrl('/metrics/t.js?v=2', paths)).toBe('/agent.js?v=2')
     expect(canonicalUrl('/metrics/r/identify', paths)).toBe('/api/v1/identify')
+    expect(canonicalUrl('/metrics/r/nonce?siteKey=pk_1', paths)).toBe('/api/v1/nonce?siteKey=pk_1')
     // Not the rest of the API: the Server API, the device and console routes keep one address.
     for (const url of [
       '/metrics/r/events/abc',
       '/metrics/r/visitors/abc',
       '/metrics/r/device',
       '/metrics/r/identify/x',
+      '/metrics/r/nonce/x',
       '/metrics/r',
       '/metrics/t.js/x',
       '/metrics/r%2Fidentify',

@@ -26,7 +26,8 @@ export function publicPathProblem(path: string): string | undefined {
 
 /**
  * The canonical URL for a request to one of the public paths (TESSERA_AGENT_PATH,
- * TESSERA_API_PREFIX), or undefined. Only the loader and the agent's identify call have aliases;
+ * TESSERA_API_PREFIX), or undefined. Only the loader and the agent's calls (identify, and the
+ * nonce it asks for first) have aliases;
  * the front rewrites the URL before anything else runs, so the alias is answered by the same
  * handler, with the same origin checks, rate limits and headers, as the canonical path.
  */
@@ -43,5 +44,6 @@ export function canonicalUrl(
   const search = query < 0 ? '' : url.slice(query)
   if (agentPath && path === agentPath) return `/agent.js${search}`
   if (apiPrefix && path === `${apiPrefix}/identify`) return `/api/v1/identify${search}`
+  if (apiPrefix && path === `${apiPrefix}/nonce`) return `/api/v1/nonce${search}`
   return undefined
 }

@@ -232,3 +232,21 @@ describe('serveNodeRoute ahead of Next.js for a path with invalid %-encoding', (
     }
   })
 })
+
+describe('serveNodeRoute (GET /api/v1/nonce, the agent’s proof, ahead of Next.js)', () => {
+  it('issues a nonce that proves the identify call made with it, once', async () => {
+    const headers = { 'user-agent': 'Mozilla/5.0 NodeRouteTest' }
+    const issued = await fetch(`${origin}/api/v1/nonce`, { headers })
+    expect(issued.status).toBe(200)
+    expect(issued.headers.get('cache-control')).toBe('no-store')
+    const { nonce } = (await issued.json()) as { nonce: string }
+    const identify = () =>
+      fetch(`${origin}/api/v1/identify`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ components: syntheticDevice(31), nonce }),
+      }).then((response) => response.json())
+    expect((await identify()).signals.agentProof.result).toBe('valid')
+    expect((await identify()).signals.agentProof.result).toBe('reused')
+  })
+})

@@ -2,6 +2,7 @@ import 'server-only'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { GET as health } from '@/app/api/health/route'
 import { POST as identify } from '@/app/api/v1/identify/route'
+import { GET as nonce } from '@/app/api/v1/nonce/route'
 import { getEnv } from '../env'
 import { log } from '../log'
 import { namesOwnHost } from './allowed-hosts'
@@ -21,8 +22,9 @@ interface NodeRoute {
 }
 
 /**
- * Routes that scripts/serve.mjs answers itself, ahead of Next.js: the agent's hot path, under
- * admission control, and the health check, which must answer within a second under load.
+ * Routes that scripts/serve.mjs answers itself, ahead of Next.js: the agent's hot path (the
+ * identify call, under admission control, and the nonce asked for beside it) and the health check,
+ * which must answer within a second under load.
  * Next's router costs about 0.7 ms per request, more than identifying a device does, so going
  * around it doubles identify throughput (bench:identify); it also takes several turns of the event
  * loop, and under load each turn waits for a batch of identifications (the embedded database runs
@@ -32,6 +34,7 @@ interface NodeRoute {
 const nodeRoutes: Record<string, NodeRoute> = {
   'POST /api/v1/identify': { handler: identify, admitted: true },
   'GET /api/health': { handler: health, admitted: false },
+  'GET /api/v1/nonce': { handler: nonce, admitted: false },
 }
 
 /** The headers next.config.ts gives every route but /frame, as node:http takes them. */
@@ -187,7 +190,8 @@ async function answer(handler: RouteHandler, request: IncomingMessage, response:
     new Request(new URL(request.url ?? '/', requestOrigin(request)), {
       method: request.method,
       headers,
-      body: body?.stream,
+      // A GET (the nonce) has no body, and a Request refuses to be given one.
+      body: request.method === 'GET' || request.method === 'HEAD' ? null : body?.stream,
       duplex: 'half',
       signal: hangUpSignal(request, response),
     } as RequestInit),

@@ -2,6 +2,7 @@ import 'server-only'
 import type { ComponentResult, IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { StoredEvent } from '@/contracts/server-api'
 import { computeSignals } from '../signals/compute-signals'
+import type { RequestEvidence } from '../signals/request-evidence'
 import { explainSuspectScore } from '../signals/suspect-score'
 import type { VelocityRow } from '../signals/velocity'
 import type { BatchOutcome } from './batch-queue'
@@ -32,6 +33,8 @@ export interface IdentifyContext {
   workspace?: string
   /** Token from the HttpOnly cookie; preferred over the agent's stored copy. */
   cookieToken?: string
+  /** What the identify route saw beside the components (headers, the agent's proof); see detect-bot.ts. */
+  evidence?: RequestEvidence
 }
 
 /** One request of a batch, with what its payload says before anything is read. */
@@ -200,6 +203,7 @@ export function decideBatch(
       // A browser that proves itself is measured by its own activity: a copy of its fingerprint
       // replayed elsewhere does not make it look busy. A browser without storage, by its device's.
       velocity: browser?.velocity ?? row?.velocity,
+      evidence: job.context.evidence,
     })
     const event: StoredEvent = {
       requestId: newRequestId(now),

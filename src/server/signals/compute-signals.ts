@@ -3,6 +3,7 @@ import { type BotSignal, detectBot } from './detect-bot'
 import { detectPrivacyBrowser, detectPrivateMode, detectVirtualMachine } from './detect-environment'
 import { detectTampering, type FlagSignal } from './detect-tampering'
 import { ComponentReader } from './read-components'
+import type { AgentProofVerdict, RequestEvidence } from './request-evidence'
 import { computeVelocity, type VelocityRow, type VelocitySignal } from './velocity'
 
 export type SmartSignals = {
@@ -12,20 +13,36 @@ export type SmartSignals = {
   privateMode: FlagSignal
   virtualMachine: FlagSignal
   velocity: VelocitySignal
+  /** Only for a call through the identify route, which checks the agent's proof (agent-proof.ts). */
+  agentProof?: AgentProofSignal
+}
+
+export type AgentProofSignal = { result: AgentProofVerdict; reasons: string[] }
+
+const proofReasons: Record<AgentProofVerdict, string[]> = {
+  valid: [],
+  missing: ['The call carried no nonce from this server: the agent did not run, or an old agent did.'],
+  invalid: ['The call carried a nonce this server did not issue for this site and browser.'],
+  expired: ['The call carried an expired nonce.'],
+  reused: ['The call carried a nonce that another identification already used.'],
 }
 
 /** Every smart signal of one identification, each with plain-language reasons. */
 export function computeSignals(
   components: Record<string, ComponentResult>,
-  context: { ip: string | null; linkedId?: string; velocity?: VelocityRow },
+  context: { ip: string | null; linkedId?: string; velocity?: VelocityRow; evidence?: RequestEvidence },
 ): SmartSignals {
   const read = new ComponentReader(components)
+  const { evidence } = context
   return {
-    bot: detectBot(read),
+    bot: detectBot(read, evidence),
     tampering: detectTampering(read),
     privacyBrowser: detectPrivacyBrowser(read),
     privateMode: detectPrivateMode(read),
     virtualMachine: detectVirtualMachine(read),
     velocity: computeVelocity(context.velocity, context),
+    ...(evidence && {
+      agentProof: { result: evidence.agentProof, reasons: proofReasons[evidence.agentProof] },
+    }),
   }
 }

@@ -1,4 +1,6 @@
+import { detectInconsistency } from './detect-inconsistency'
 import type { ComponentReader } from './read-components'
+import type { RequestEvidence } from './request-evidence'
 import { readStealthTraces } from './stealth-traces'
 
 export type BotSignal = {
@@ -23,9 +25,10 @@ const globalKinds: [RegExp, string][] = [
 /**
  * Bot and automation detection from many independent probes. A strong probe is enough on its own;
  * weak ones count only together, so patching one probe (as stealth plugins do) hides nothing and
- * an ordinary browser with one oddity is not flagged.
+ * an ordinary browser with one oddity is not flagged. With the request's own evidence (its
+ * headers, the shapes of its components), whether a browser sent it at all (detect-inconsistency.ts).
  */
-export function detectBot(read: ComponentReader): BotSignal {
+export function detectBot(read: ComponentReader, evidence?: RequestEvidence): BotSignal {
   const userAgent = read.string('userAgent') ?? ''
   const crawler = declaredCrawlers.exec(userAgent)
   if (crawler)
@@ -35,8 +38,7 @@ export function detectBot(read: ComponentReader): BotSignal {
       reasons: [`The browser declares itself as the crawler ${crawler[1]}.`],
     }
 
-  const strong: { reason: string; kind: string }[] = []
-  const weak: string[] = []
+  const { strong, weak } = evidence ? detectInconsistency(read, evidence) : { strong: [], weak: [] }
 
   if (read.boolean('webdriver') === true) {
     strong.push({

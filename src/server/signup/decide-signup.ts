@@ -11,7 +11,7 @@ import { consumeRateLimit } from '../rate-limit/rate-limiter'
 import { countRecentAccounts, type SignupDevice } from './count-recent-accounts'
 import { deviceMark } from './device-mark'
 import { PER_VISITOR_LIMIT } from './per-visitor-limit'
-import { evaluatePolicy } from './policy/evaluate-policy'
+import { evaluatePolicy, type SignupFacts } from './policy/evaluate-policy'
 import { readSignupPolicy } from './policy/read-policy'
 import { verifyChallenge } from './proof-of-work'
 import { recordSignup } from './record-signup'
@@ -34,6 +34,7 @@ function eventFacts(now: Date, ip: string | null) {
     createdAt: event.createdAt,
     bot: sql<string | null>`e.signals->'bot'->>'result'`,
     tampered: sql<boolean | null>`(e.signals->'tampering'->>'result')::boolean`,
+    agentProof: sql<string | null>`e.signals->'agentProof'->>'result'`,
     suspectScore: event.suspectScore,
     used: sql<boolean>`exists(select 1 from signup_decisions d where d.request_id = e.request_id)`,
     // The profile's jsonb text, whose key order is canonical (see device-mark.ts).
@@ -103,6 +104,7 @@ export async function decideSignup({
   const facts = {
     bot: event.bot === 'bad' || event.bot === 'good' ? event.bot : 'notDetected',
     tampered: event.tampered === true,
+    agentProof: agentProofOf(event.agentProof),
     suspectScore: event.suspectScore,
     attemptsFromVisitor10m: event.visitorAttempts,
     attemptsFromIp10m: event.ipAttempts,
@@ -141,4 +143,10 @@ export async function decideSignup({
     message:
       'We could not create an account from this device. If you think this is a mistake, contact the site’s support.',
   }
+}
+
+/** The agent-proof verdict stored on the event (compute-signals.ts); none stored is `unchecked`. */
+function agentProofOf(stored: string | null): SignupFacts['agentProof'] {
+  const verdicts = ['valid', 'missing', 'invalid', 'expired', 'reused'] as const
+  return verdicts.find((verdict) => verdict === stored) ?? 'unchecked'
 }

@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { GET as exportDevice } from '@/app/api/v1/device/export/route'
 import { DELETE as forgetDevice, GET as readDevice } from '@/app/api/v1/device/route'
 import { POST as identify } from '@/app/api/v1/identify/route'
+import { GET as nonce } from '@/app/api/v1/nonce/route'
+import { componentShapes } from '@/contracts/components'
 import { getDb } from '@/server/db/client'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
 import { syntheticDevice } from '../../support/synthetic-devices'
@@ -21,12 +23,38 @@ const componentResult = fc.oneof(
   fc.record({ error: edge.text, duration: edge.number }),
 )
 
+/** The agent's own signal names, given values of any shape (the shape check's input). */
+const agentComponents = fc.dictionary(
+  fc.constantFrom(...Object.keys(componentShapes)),
+  fc.oneof(componentResult, fc.record({ value: fc.jsonValue({ maxDepth: 3 }), duration: fc.nat() })),
+  { maxKeys: 6 },
+)
+
+let nonces: string[] = []
+
 /** A real device's payload with a few extra or replaced components, and the optional fields. */
 const identifyBody = fc.record(
   {
     components: fc
-      .tuple(fc.nat(1_000_000), fc.dictionary(componentName, componentResult, { maxKeys: 2 }), fc.boolean())
-      .map(([seed, extra, plain]) => ({ ...syntheticDevice(seed), ...(plain ? {} : extra) })),
+      .tuple(
+        fc.nat(1_000_000),
+        fc.dictionary(componentName, componentResult, { maxKeys: 2 }),
+        agentComponents,
+        fc.constantFrom('plain', 'extra', 'reshaped', 'only junk'),
+      )
+      .map(([seed, extra, reshaped, mix]) =>
+        mix === 'plain'
+          ? syntheticDevice(seed)
+          : mix === 'extra'
+            ? { ...syntheticDevice(seed), ...extra }
+            : mix === 'reshaped'
+              ? { ...syntheticDevice(seed), ...reshaped }
+              : { ...extra, ...reshaped },
+      ),
+    nonce: fc.oneof(
+      edge.plausibleText,
+      fc.nat().map((index) => nonces[index % nonces.length] ?? ''),
+    ),
     url: fc.oneof(fc.webUrl(), edge.text),
     tag: fc.oneof(
       fc.dictionary(edge.plausibleText, fc.jsonValue({ maxDepth: 2 })),
@@ -63,6 +91,8 @@ beforeAll(async () => {
       }),
     )
     tokens = [...tokens, (await response.json()).storedToken]
+    const issued = await nonce(new Request('http://127.0.0.1:3000/api/v1/nonce'))
+    nonces = [...nonces, (await issued.json()).nonce]
   }
 })
 
@@ -73,6 +103,15 @@ const endpoints: FuzzEndpoint[] = [
     handler: identify,
     body: identifyBody,
     caseHeaders: visitorCookie,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/nonce',
+    handler: nonce,
+    query: fc.record(
+      { siteKey: fc.oneof(edge.plausibleText, fc.constant('pk_unknown')) },
+      { requiredKeys: [] },
+    ),
   },
   { method: 'GET', path: '/api/v1/device', handler: readDevice, caseHeaders: visitorCookie },
   { method: 'GET', path: '/api/v1/device/export', handler: exportDevice, caseHeaders: visitorCookie },

@@ -180,7 +180,7 @@ describe('keys made in the console', () => {
         new Request(`${base}/api/v1/identify`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ components: { a: { value: 1, duration: 1 } } }),
+          body: JSON.stringify({ components: { timezone: { value: 'UTC', duration: 1 } } }),
         }),
       )
     ).json()

@@ -287,6 +287,7 @@ describe('GET /api/v1/openapi.json', () => {
         '/api/v1/events',
         '/api/v1/events/{requestId}',
         '/api/v1/identify',
+        '/api/v1/nonce',
         '/api/v1/visitors/{visitorId}',
         '/v4/events',
         '/v4/events/{event_id}',

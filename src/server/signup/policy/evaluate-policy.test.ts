@@ -5,6 +5,7 @@ import { evaluatePolicy, type SignupFacts } from './evaluate-policy'
 const clean: SignupFacts = {
   bot: 'notDetected',
   tampered: false,
+  agentProof: 'valid',
   suspectScore: 0,
   accountsFromVisitor24h: 0,
   accountsByNewerBrowsers24h: 0,
@@ -21,6 +22,8 @@ describe('evaluatePolicy with the default policy', () => {
     ['a bad bot', { bot: 'bad' }, 'deny', 'bot'],
     ['the fourth account of a visitor in 24 h', { accountsFromVisitor24h: 3 }, 'deny', 'accountLimit'],
     ['tampering', { tampered: true }, 'challenge', 'tampering'],
+    ['an identification without the agent’s nonce', { agentProof: 'missing' }, 'challenge', 'agentProof'],
+    ['a reused nonce', { agentProof: 'reused' }, 'challenge', 'agentProof'],
     ['too many attempts from a visitor', { attemptsFromVisitor10m: 5 }, 'challenge', 'visitorAttempts'],
     ['too many attempts from an IP', { attemptsFromIp10m: 10 }, 'challenge', 'ipAttempts'],
     ['a high suspect score', { suspectScore: 20 }, 'challenge', 'suspectScore'],

@@ -1,9 +1,15 @@
 import type { RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
+import type { AgentProofVerdict } from '../../signals/request-evidence'
 
 /** What the server knows about a sign-up attempt, all of it looked up by the server itself. */
 export interface SignupFacts {
   bot: 'notDetected' | 'good' | 'bad'
   tampered: boolean
+  /**
+   * The agent's proof on the identification; `unchecked` for an event stored without the identify
+   * route (in-process identifications, events from before proofs existed).
+   */
+  agentProof: AgentProofVerdict | 'unchecked'
   suspectScore: number
   /** Accounts created by this device in the rule's window, by any browser. */
   accountsFromVisitor24h: number
@@ -37,6 +43,12 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
   }
   check('bot', policy.botRule, facts.bot === 'bad', 'An automated browser (bot) was detected.')
   checkAccountLimit(facts, policy, check)
+  check(
+    'agentProof',
+    policy.agentProofRule,
+    facts.agentProof !== 'valid' && facts.agentProof !== 'unchecked',
+    `The identification carried no valid proof that Tessera's agent ran (nonce ${facts.agentProof}).`,
+  )
   check('tampering', policy.tamperingRule, facts.tampered, 'The browser shows signs of tampering.')
   check(
     'visitorAttempts',

@@ -5,13 +5,20 @@
 // instead of the visitor's.
 const tessera = process.env.TESSERA_URL ?? 'http://localhost:3000'
 
-/** Request headers Tessera reads; nothing else of the visitor's request is passed on. */
+/**
+ * Request headers Tessera reads; nothing else of the visitor's request is passed on. Tessera checks
+ * the browser's own headers (User-Agent, Accept-Language, client hints) against what its agent
+ * collected: a request without them looks like a script's.
+ */
 const passed = [
   'accept',
   'accept-language',
   'content-type',
   'cookie',
   'origin',
+  'sec-ch-ua',
+  'sec-ch-ua-mobile',
+  'sec-ch-ua-platform',
   'sec-fetch-site',
   'user-agent',
 ]

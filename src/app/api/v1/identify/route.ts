@@ -6,9 +6,12 @@ import { parseRequest } from '@/server/http/parse-request'
 import { cameByPublicPath } from '@/server/http/public-paths'
 import { handle, json } from '@/server/http/respond'
 import { requireAllowedOrigin } from '@/server/http/same-origin'
+import { getAgentProofSecret, verifyAgentNonce } from '@/server/identification/agent-proof'
+import { checkComponents } from '@/server/identification/check-components'
 import { identifyVisitor } from '@/server/identification/identify-visitor'
 import { presentedToken, visitorCookie } from '@/server/identification/visitor-cookie'
 import { sealIdentification } from '@/server/sealing/seal-identification'
+import { readRequestHeaders } from '@/server/signals/request-evidence'
 import { findSite } from '@/server/sites/find-site'
 
 export const dynamic = 'force-dynamic'
@@ -26,14 +29,27 @@ export const POST = handle(async (request: Request) => {
   const site = await findSite({ db, publicKey: input.siteKey })
   if (!site) throw new HttpError('unknown_site')
   requireAllowedOrigin(request, site.allowedOrigins)
+  // Only the agent's own signals, in their declared shapes, are matched and stored; a payload with
+  // none of them has nothing to identify by.
+  const { components, offShape } = checkComponents(input.components)
+  if (Object.keys(components).length === 0)
+    throw new HttpError('invalid_request', 'None of the components is one the Tessera agent collects.')
+  const headers = readRequestHeaders(request.headers)
+  const agentProof = verifyAgentNonce(input.nonce, {
+    secret: await getAgentProofSecret(db),
+    siteKey: site.publicKey,
+    userAgent: headers.userAgent,
+    now: Date.now(),
+  })
   const result = await identifyVisitor({
     db,
-    input: { ...input, siteKey: site.publicKey },
+    input: { ...input, components, siteKey: site.publicKey },
     context: {
       ip: clientAddress(request.headers),
-      userAgent: request.headers.get('user-agent'),
+      userAgent: headers.userAgent,
       cookieToken: presentedToken(request),
       workspace: site.workspace,
+      evidence: { headers, agentProof, offShape },
     },
     // Aborted when the client hangs up (Next.js, and serve-node-route.ts): its identification is dropped.
     signal: request.signal,
