@@ -1,11 +1,13 @@
 // What the Server API's tests (/api/v1 and the /v4 face) start from: two sites, a secret key for
 // each, a revoked key, and identifications stored through the real identify route.
+
 import { expect } from 'vitest'
 import { POST as identify } from '@/app/api/v1/identify/route'
 import { createApiKey } from '@/server/api/create-api-key'
 import { revokeApiKey } from '@/server/api/revoke-api-key'
 import type { Database } from '@/server/db/client'
 import { createSite } from '@/server/sites/create-site'
+import { setSiteWorkspace } from '@/server/sites/set-site-workspace'
 import { browserHeaders } from './browser-headers'
 import { syntheticDevice } from './synthetic-devices'
 
@@ -23,6 +25,9 @@ export interface TwoSites {
 export async function twoSitesWithKeys(db: Database): Promise<TwoSites> {
   const siteA = await createSite({ db, name: 'Shop A', allowedOrigins: [] })
   const siteB = await createSite({ db, name: 'Shop B', allowedOrigins: [] })
+  // One operator's two shops that share visitors (sites are isolated unless grouped so): the same
+  // visitor on both is what these tests keep apart by key.
+  await setSiteWorkspace({ db, siteId: siteB.id, shareWith: siteA.id, operator: 'test' })
   const keyA = (await createApiKey({ db, siteId: siteA.id, name: 'back end' })).key
   const keyB = (await createApiKey({ db, siteId: siteB.id, name: 'back end' })).key
   const revoked = await createApiKey({ db, siteId: siteA.id, name: 'old' })

@@ -66,7 +66,7 @@ export const facets = {
     commonness: 0.1,
     closeChance: 0.3,
     returnShare: 0.3,
-    twinDifference: 0.05,
+    twinDifference: 0.3,
     setBy: 'machine',
   },
   // Most changes to a language list add or drop a further language; switching the primary
@@ -78,7 +78,7 @@ export const facets = {
     commonness: 0.1,
     closeChance: 0.02,
     returnShare: 0.3,
-    twinDifference: 0.1,
+    twinDifference: 0.2,
     setBy: 'place',
   },
   time: {
@@ -88,7 +88,7 @@ export const facets = {
     commonness: 0.1,
     closeChance: 0,
     returnShare: 0.6,
-    twinDifference: 0.1,
+    twinDifference: 0.2,
     setBy: 'place',
   },
   // A laptop docked to a monitor, or undocked, shows another screen.
@@ -99,7 +99,7 @@ export const facets = {
     commonness: 0.1,
     closeChance: 0.05,
     returnShare: 0.5,
-    twinDifference: 0.1,
+    twinDifference: 0.3,
     setBy: 'machine',
   },
   // Page zoom (Ctrl +/-) and a window moved to another display change the pixel ratio, and with it
@@ -111,7 +111,7 @@ export const facets = {
     commonness: 0.4,
     closeChance: 0,
     returnShare: 0.5,
-    twinDifference: 0.1,
+    twinDifference: 0.3,
     setBy: 'person',
   },
   hardware: {
@@ -128,7 +128,7 @@ export const facets = {
     commonness: 0.2,
     closeChance: 0.05,
     returnShare: 0.3,
-    twinDifference: 0.02,
+    twinDifference: 0.1,
     setBy: 'machine',
   },
   // Most graphics changes are driver updates that keep the renderer's structure. A different
@@ -140,7 +140,7 @@ export const facets = {
     commonness: 0.1,
     closeChance: 0.05,
     returnShare: 0.3,
-    twinDifference: 0.02,
+    twinDifference: 0.05,
     setBy: 'machine',
   },
   // Adapter availability varies from one launch of the same browser to the next.
@@ -151,7 +151,7 @@ export const facets = {
     commonness: 0.3,
     closeChance: 0.1,
     returnShare: 0.8,
-    twinDifference: 0.15,
+    twinDifference: 0.1,
     setBy: 'machine',
   },
   audio: {
@@ -161,7 +161,7 @@ export const facets = {
     commonness: 0.2,
     closeChance: 0.05,
     returnShare: 0.3,
-    twinDifference: 0.02,
+    twinDifference: 0.1,
     setBy: 'machine',
   },
   // Canvas text is drawn with the installed fonts: a font change often changes it too.
@@ -172,7 +172,7 @@ export const facets = {
     commonness: 0.05,
     closeChance: 0.05,
     returnShare: 0.3,
-    twinDifference: 0.1,
+    twinDifference: 0.3,
     setBy: 'machine',
   },
   voices: {
@@ -182,7 +182,7 @@ export const facets = {
     commonness: 0.2,
     closeChance: 0.05,
     returnShare: 0.3,
-    twinDifference: 0.05,
+    twinDifference: 0.2,
     setBy: 'machine',
   },
   engine: {
@@ -221,7 +221,7 @@ export const facets = {
     commonness: 0.5,
     closeChance: 0,
     returnShare: 0.9,
-    twinDifference: 0.1,
+    twinDifference: 0.3,
     setBy: 'person',
   },
   // A browser reopens at its last window's size and place, a private window too; people resize,
@@ -235,7 +235,7 @@ export const facets = {
     commonness: 0.2,
     closeChance: 0.05,
     returnShare: 0.3,
-    twinDifference: 0.1,
+    twinDifference: 0.5,
     setBy: 'person',
     given: 'availableScreen',
   },

@@ -8,7 +8,7 @@ import { PER_VISITOR_LIMIT } from '../signup/per-visitor-limit'
 /**
  * Deletes every stored trace of a visitor in one statement: the visitor, its events and blocking
  * keys (by cascade), its contribution to the value statistics, the webhook deliveries of its events
- * (pending or logged), its sign-up decisions and its sign-up rate-limit counter; its accounts stay
+ * (pending or logged), its sign-up decisions and its browsers' sign-up rate-limit counters; its accounts stay
  * the integrator's records, unlinked (only their device mark remains, see decide-signup.ts).
  * Idempotent.
  */
@@ -19,7 +19,17 @@ export async function forgetVisitor({
   db: Database
   visitorId: string
 }): Promise<boolean> {
-  const limitKey = await rateLimitRowKey({ db, limit: PER_VISITOR_LIMIT, key: visitorId })
+  // Its browsers' sign-up counters (decide-signup.ts keys them by browser; the visitor's own for events without one).
+  const browsers = await selectRows(
+    db,
+    { id: sql<string>`coalesce(browser_id, visitor_id)` },
+    (select) => sql`select distinct ${select} from events where visitor_id = ${visitorId}`,
+  )
+  const limitKeys = await Promise.all(
+    [visitorId, ...browsers.map((browser) => browser.id)].map((key) =>
+      rateLimitRowKey({ db, limit: PER_VISITOR_LIMIT, key }),
+    ),
+  )
   // Every sub-statement sees the rows as they were before the statement, so the events are still
   // there for the deliveries to be found by, whatever order the cascade runs in.
   const [result] = await selectRows(
@@ -35,7 +45,7 @@ export async function forgetVisitor({
           where request_id in (select request_id from events where visitor_id = ${visitorId})),
         decisions as (delete from signup_decisions where visitor_id = ${visitorId}),
         accounts as (update accounts set visitor_id = null where visitor_id = ${visitorId}),
-        limits as (delete from rate_limits where key = ${limitKey})
+        limits as (delete from rate_limits where key = any(${sql.param(limitKeys)}::text[]))
         select ${select} from gone`,
   )
   return (result?.deleted ?? 0) > 0

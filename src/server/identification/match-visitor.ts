@@ -57,9 +57,12 @@ export type Match =
   | { method: 'token' | 'fingerprint'; visitorId: string; probability: number; evidence: MatchEvidence }
   | { method: 'new'; probability: number; evidence?: MatchEvidence }
 
-/** A returning device is any of the stored visitors, at least this many even on a fresh server. */
+/**
+ * Before any evidence, a request is as likely to come from a returning device as from a new one,
+ * and a returning device is any of the stored visitors, at least this many even on a fresh server.
+ */
 const MIN_POPULATION = 100
-/** A fingerprint match needs the stored device to be more probable than every other explanation together. */
+/** A fingerprint match needs the candidate to be more likely than "a new device". */
 const MATCH_PROBABILITY = 0.5
 /** Candidates within this many bits of the best are the same device stored twice (a lost token). */
 const TIE_BITS = 1
@@ -108,11 +111,9 @@ function addressRarity(context: MatchContext, population: number): number {
 
 /**
  * Decides which visitor a fingerprint belongs to: the signed token's visitor while the
- * fingerprint does not contradict it; otherwise the posterior over three kinds of explanation
- * (MODEL.md): one of the stored candidates came back (prior: `returning`, spread over the
- * population), a new device that is a candidate's twin (prior: `twin` of the new devices, spread
- * likewise), or a new device unlike any (the rest). The most probable candidate is the answer
- * when its posterior is above one half; a new visitor otherwise.
+ * fingerprint does not contradict it, otherwise the most probable candidate when it is more
+ * probable than a new device, otherwise a new visitor. Probabilities come from the evidence in
+ * bits against a prior of one returning device among the population (MODEL.md).
  */
 export function matchVisitor({
   current,
@@ -143,7 +144,8 @@ export function matchVisitor({
     const compared = comparisons[index] ?? []
     const lookAlikes = { closeChance: closeRates(compared, weights[index]), coverage }
     const fingerprint = scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
-    const contextBits = addressBits(context, candidate, size)
+    // The address only supports what the fingerprint already suggests.
+    const contextBits = fingerprint.bits > 0 ? addressBits(context, candidate, size) : 0
     const twinBits = fingerprint.twinBits + twinAddressBits(context, candidate, size)
     const evidence = { ...fingerprint, twinBits, contextBits }
     return { candidate, evidence, total: fingerprint.bits + contextBits }
@@ -163,30 +165,23 @@ export function matchVisitor({
     }
   }
 
-  // Weights relative to "a new device unlike any": P(hypothesis) x P(observation | it) / P(observation | unrelated).
-  const { returning, twin } = population.priors
-  const unrelated = (1 - returning) * (1 - twin)
-  const weigh = (bits: number) => 2 ** Math.min(bits, 200)
-  const weighed = scored.map((entry) => ({
-    ...entry,
-    same: (returning / size) * weigh(entry.total),
-    // A twin shares the candidate's values where twins agree: its weight is the candidate's less the twin bits.
-    twin: (((1 - returning) * twin) / size) * weigh(entry.total - entry.evidence.twinBits),
-  }))
-  const total = weighed.reduce((sum, entry) => sum + entry.same + entry.twin, unrelated)
-  const best = weighed.reduce<(typeof weighed)[number] | undefined>(
-    (top, entry) => (!top || entry.same > top.same ? entry : top),
+  // A candidate whose differences from this fingerprint look like a twin's (a machine of the same
+  // kind set up otherwise) rather than like one device's changes is not this device: it takes no
+  // part in the decision, and this request may still be another candidate (that twin) or new.
+  const plausible = scored.filter((entry) => entry.evidence.bits > 0 && entry.evidence.twinBits >= 0)
+  const priorBits = -Math.log2(size)
+  const likelihood = (total: number) => 2 ** Math.min(total + priorBits, 60)
+  const sum = plausible.reduce((total, entry) => total + likelihood(entry.total), 0)
+  const best = plausible.reduce<(typeof plausible)[number] | undefined>(
+    (top, entry) => (!top || entry.total > top.total ? entry : top),
     undefined,
   )
-  const newProbability = (total - weighed.reduce((sum, entry) => sum + entry.same, 0)) / total
-  if (!best) return { method: 'new', probability: newProbability }
-  // The same device stored twice (a lost token): records within TIE_BITS of the best, each more
-  // probably this device than a new twin of it, share the device's probability. A record that
-  // looks like the device's twin never joins: it is another device.
-  const tied = weighed.filter((entry) => entry.same >= entry.twin && best.total - entry.total < TIE_BITS)
-  const probability = tied.reduce((sum, entry) => sum + entry.same, 0) / total
-  if (tied.length === 0 || probability < MATCH_PROBABILITY)
-    return { method: 'new', probability: newProbability, evidence: best.evidence }
+  if (!best) return { method: 'new', probability: 1 / (1 + sum), evidence: closest(scored)?.evidence }
+  const tied = plausible.filter((entry) => best.total - entry.total < TIE_BITS)
+  const probability = tied.reduce((total, entry) => total + likelihood(entry.total), 0) / (1 + sum)
+  if (probability < MATCH_PROBABILITY) {
+    return { method: 'new', probability: 1 / (1 + sum), evidence: best.evidence }
+  }
   // The same device stored twice: the visitor with the longer history keeps the device.
   const chosen = tied.reduce((kept, entry) =>
     entry.candidate.visits > kept.candidate.visits ||
@@ -201,4 +196,12 @@ export function matchVisitor({
     probability,
     evidence: chosen.evidence,
   }
+}
+
+/** The candidate with the most evidence, plausible or not: what a new visitor's answer explains. */
+function closest<T extends { total: number }>(scored: T[]): T | undefined {
+  return scored.reduce<T | undefined>(
+    (top, entry) => (!top || entry.total > top.total ? entry : top),
+    undefined,
+  )
 }

@@ -1,7 +1,7 @@
 import type { Level } from '@/contracts/device'
 import { editedSets, type FacetModel, type FacetName, facets } from './component-model'
 import { deviceRates, type Volatility } from './device-volatility'
-import { type ChangeRates, facetLikelihoods, weights } from './facet-likelihoods'
+import type { ChangeRates } from './facet-likelihoods'
 import { compareParts, type FingerprintProfile, MAX_PARTS, PART_WIDTH } from './fingerprint-profile'
 
 export type { Level } from '@/contracts/device'
@@ -57,6 +57,14 @@ export interface Evidence {
 export const CLOSE_OVERLAP = 0.5
 /** Pseudo-count of the prior commonness against the server's own statistics. */
 const PRIOR_VISITORS = 10
+/** Of the changes, the share that return to a recent earlier value (travel home, dark mode off). */
+const RETURN_SHARE = 0.5
+/** Of the differences between twins, the share that keep the value's structure. */
+const TWIN_CLOSE_SHARE = 0.3
+/** Of one device's close changes to a set a person edits (editedSets), the share that both add and remove members. */
+const TWO_EDITS_SHARE = 0.2
+/** Of a facet's values, the share that follow its `given` component when that changes. */
+const FOLLOWING_SHARE = 0.5
 
 interface ComponentComparison {
   level: Level
@@ -170,11 +178,8 @@ export function scoreEvidence(
   const closeChance = lookAlikes.closeChance ?? ((facet: FacetName) => population.closeChance(facet))
   let bits = 0
   let twinBits = 0
-  // log2 of P(a twin agrees with the stored device in every facet compared), for the clone share.
-  let twinAgreesBits = 0
-  let allExact = true
   const evidence: FacetEvidence[] = []
-  for (const { facet, level, twoEdits, remembers, members } of compared) {
+  for (const { facet, level, twoEdits, members } of compared) {
     const model: FacetModel = facets[facet]
     const given = model.given
     const givenDigest = given && current.digests[given]
@@ -204,49 +209,46 @@ export function scoreEvidence(
     // than over all devices (smoothing can make a small group's share look rarer).
     // Where the given value changed, the candidate is not among those sharing it: over all, then.
     const agreeing = among?.mine ? Math.max(rarest, rarestAmong) : rarest
-    const likelihoods = facetLikelihoods({
-      level,
-      twoEdits,
-      remembers,
-      followedChanged: among !== undefined && !among.mine,
-      rates: deviceRates(population.rates(facet), stored.volatility, facet),
-      commonness: level === 'exact' ? agreeing : rarest,
-      closeChance: closeChance(facet),
-      twinDifference: population.twinDifference(facet),
-      setBy: model.setBy,
-    })
-    const weight = weights(likelihoods)
-    bits += weight.bits
-    twinBits += weight.twinBits
-    twinAgreesBits += Math.log2(twinAgreement(likelihoods, level, model.twinDifference))
-    allExact &&= level === 'exact'
-    evidence.push({ facet, level, bits: weight.bits })
+    const { change, close } = deviceRates(population.rates(facet), stored.volatility, facet)
+    const twin = model.twinDifference
+    let facetBits: number
+    let facetTwinBits: number
+    switch (level) {
+      case 'exact':
+        facetBits = Math.log2((1 - change) / agreeing)
+        facetTwinBits = Math.log2((1 - change) / (1 - twin))
+        break
+      case 'previous':
+        facetBits = Math.log2((change * RETURN_SHARE) / agreeing)
+        facetTwinBits = Math.log2(change / twin)
+        break
+      case 'close': {
+        const edited = change * close * (twoEdits ? TWO_EDITS_SHARE : 1)
+        facetBits = Math.log2(edited / Math.max(closeChance(facet), 0.01))
+        // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
+        facetTwinBits = Math.log2((change * close) / (twin * TWIN_CLOSE_SHARE))
+        break
+      }
+      case 'different':
+        facetBits = Math.log2(
+          (change * Math.max(1 - close, 0.05)) / Math.max(1 - rarest - closeChance(facet), 0.05),
+        )
+        facetTwinBits = Math.log2((change * Math.max(1 - close, 0.05)) / (twin * (1 - TWIN_CLOSE_SHARE)))
+        break
+    }
+    // What the facet follows changed too (docked to another monitor): a value that follows it
+    // (a maximised window) changes with it, so a difference is far likelier for one device than
+    // the facet's own change rate says; still a little less likely than for another device.
+    if (among && !among.mine && (level === 'close' || level === 'different')) {
+      const followed = change + (1 - change) * FOLLOWING_SHARE
+      facetBits = Math.log2(followed / Math.max(1 - rarest, 0.05))
+      facetTwinBits = 0
+    }
+    twinBits += facetTwinBits
+    bits += facetBits
+    evidence.push({ facet, level, bits: facetBits })
   }
-  return { bits, twinBits: twinBits + cloneCorrection(allExact, twinAgreesBits), facets: evidence }
-}
-
-/**
- * Of a device's twins, the share that are clones: equal in every facet, so that no fingerprint
- * tells them apart (phones of one model left as they came). The others differ somewhere.
- */
-export const CLONE_SHARE = 0.05
-
-/** P(a twin's value equals the stored device's) in one facet: t(exact) for the value compared. */
-function twinAgreement(likelihoods: { t: number }, level: Level, twinDifference: number): number {
-  return level === 'exact' ? likelihoods.t : 1 - twinDifference
-}
-
-/**
- * Twins are distinct devices: a twin is a clone (CLONE_SHARE) or differs in at least one facet.
- * The facets' twin likelihoods, independent, give P(no difference at all) = P0 (twinAgreesBits);
- * so a request equal in every facet is a twin only as a clone, and one that differs somewhere is a
- * non-clone twin, whose likelihood is the product renormalised by 1 − P0. Returns what this adds
- * to the twin bits (log2 of m over t).
- */
-function cloneCorrection(allExact: boolean, twinAgreesBits: number): number {
-  const agree = 2 ** twinAgreesBits
-  if (allExact) return twinAgreesBits - Math.log2(CLONE_SHARE)
-  return -Math.log2((1 - CLONE_SHARE) / Math.max(1 - agree, 1e-6))
+  return { bits, twinBits, facets: evidence }
 }
 
 /** What the look-alikes blocking found for a request say about its population (see below). */

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { expect, it } from 'vitest'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { queryRows } from '../db/client'
+import type { HttpError } from '../http/errors'
 import { ageBrowser, decide, identifyDevice, setPolicy, signupFields, solvedChallenge } from './test-signup'
 
 describeOnEachEngine('the accounts-per-device rule and copied fingerprints', (database) => {
@@ -81,6 +82,46 @@ describeOnEachEngine('the accounts-per-device rule and copied fingerprints', (da
       outcomes.push((await decide(db, { fields: signupFields(), requestId: window.requestId }, ip)).outcome)
     }
     expect(outcomes).toEqual(['allow', 'allow', 'allow', 'deny', 'deny', 'deny'])
+    await setPolicy(db, {})
+  })
+
+  it('leaves the owner’s browser its sign-up budget when replays of its fingerprint spend theirs', async () => {
+    const { db } = database
+    await setPolicy(db, {
+      visitorAttemptsRule: 'off',
+      ipAttemptsRule: 'off',
+      suspectScoreRule: 'off',
+      accountLimitRule: 'off',
+    })
+    const home = '198.51.100.93'
+    const victim = await identifyDevice(db, { seed: 930, ip: home })
+    // Replays of the victim's components from fresh browsers spend the whole per-browser budget and more.
+    const refused = []
+    for (let replay = 0; replay < 22; replay++) {
+      const ip = `203.0.114.${replay + 1}`
+      const copy = await identifyDevice(db, { seed: 930, ip })
+      expect(copy.visitorId).toBe(victim.visitorId)
+      const attempt = decide(db, { fields: signupFields(), requestId: copy.requestId }, ip)
+      refused.push(await attempt.then(() => false, (error) => (error as { status?: number }).status === 429))
+    }
+    expect(refused.filter(Boolean)).toHaveLength(0)
+    const own = await identifyDevice(db, { seed: 930, ip: home, storedToken: victim.storedToken })
+    expect((await decide(db, { fields: signupFields(), requestId: own.requestId }, home)).outcome).toBe('allow')
+    // One browser is still held to the budget.
+    let answered = 0
+    let limited: HttpError | undefined
+    for (let attempt = 0; attempt < 21 && !limited; attempt++) {
+      const event = await identifyDevice(db, { seed: 930, ip: home, storedToken: victim.storedToken })
+      limited = await decide(db, { fields: signupFields(), requestId: event.requestId }, home).then(
+        () => {
+          answered++
+          return undefined
+        },
+        (error) => error as HttpError,
+      )
+    }
+    expect(answered).toBe(19)
+    expect(limited?.code).toBe('rate_limited')
     await setPolicy(db, {})
   })
 })

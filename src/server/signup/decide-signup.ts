@@ -93,7 +93,9 @@ export async function decideSignup({
     )
   }
 
-  await consumeRateLimit({ db, limit: PER_VISITOR_LIMIT, key: event.visitorId })
+  // Spent by the browser, not the visitor: a replay of this device's fingerprint from another
+  // browser spends its own budget, never its owner's (SECURITY.md).
+  await consumeRateLimit({ db, limit: PER_VISITOR_LIMIT, key: event.browserId ?? event.visitorId })
 
   const device: SignupDevice = {
     visitorId: event.visitorId,

@@ -1,4 +1,4 @@
 import type { Limit } from '../rate-limit/rate-limiter'
 
-/** Sign-up attempts per visitor in 10 minutes, whatever their outcome. */
+/** Sign-up attempts per browser (its token's browser ID) in 10 minutes, whatever their outcome. */
 export const PER_VISITOR_LIMIT: Limit = { name: 'signup-visitor', points: 20, durationSeconds: 600 }
