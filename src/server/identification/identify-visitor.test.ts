@@ -33,7 +33,11 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
       handle.db,
       sql`select sum(visitors)::int as visitors from component_stats where component = 'platform'`,
     )
-    const [count] = await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from visitors`)
+    // Only visitors within their network's budget of new devices feed the statistics (SECURITY.md).
+    const [count] = await queryRows<{ n: number }>(
+      handle.db,
+      sql`select count(*)::int as n from visitors where counted`,
+    )
     return { counted: row?.visitors, visitors: count?.n }
   }
 

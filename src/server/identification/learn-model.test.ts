@@ -74,11 +74,12 @@ describeOnEachEngine('learnModel', (database) => {
     const later = new Date(now.getTime() + 3_600_000)
     for (let index = 0; index < 40; index++) {
       await storeComeback(database.db, {
-        method: 'fingerprint',
+        method: 'token',
         confidence: 0.99,
         browserId: `flood-${index}`,
         ip: `203.0.113.${index + 1}`,
         at: new Date(later.getTime() - 60_000 + index * 1000),
+        browserSince: new Date(later.getTime() - TOKEN_HISTORY_MS - day),
       })
     }
     await learnModel({ db: database.db, now: later })
@@ -104,6 +105,22 @@ describeOnEachEngine('learnModel', (database) => {
     const after = await learnedHardware(database.db)
     expect(after.observed - before.observed).toBeCloseTo(1)
     expect(after.changed - before.changed).toBeCloseTo(1)
+  })
+
+  it('learns nothing from fingerprint matches: they are its own answers', async () => {
+    const later = new Date(now.getTime() + 150 * 60_000)
+    const before = await learnedHardware(database.db)
+    for (let index = 0; index < 20; index++) {
+      await storeComeback(database.db, {
+        method: 'fingerprint',
+        confidence: 0.99,
+        browserId: `matched-${index}`,
+        ip: `198.51.100.${index + 1}`,
+        at: new Date(later.getTime() - 60_000 + index * 1000),
+      })
+    }
+    await learnModel({ db: database.db, now: later })
+    expect(await learnedHardware(database.db)).toEqual(before)
   })
 
   it('measures how devices differ in pairs and writes the priors', async () => {

@@ -104,7 +104,6 @@ export async function learnModel({
 interface Comeback {
   createdAt: string
   method: string
-  confidence: number
   evidence: unknown
   browserId: string | null
   ip: string | null
@@ -117,7 +116,6 @@ function readComebacks(db: Database, since: string, now: Date): Promise<Comeback
     {
       createdAt: sql<string>`e.created_at`,
       method: sql<string>`e.method`,
-      confidence: sql<number>`e.confidence`,
       evidence: sql<unknown>`e.evidence`,
       browserId: sql<string | null>`e.browser_id`,
       ip: sql<string | null>`e.ip`,
@@ -126,19 +124,21 @@ function readComebacks(db: Database, since: string, now: Date): Promise<Comeback
       >`(select min(f.created_at) from events f where f.browser_id = e.browser_id)`,
     },
     (select) => sql`select ${select} from events e
-      where e.comeback and e.evidence is not null and e.created_at > ${since} and e.created_at <= ${now.toISOString()}
+      where e.comeback and e.method = 'token' and e.evidence is not null and e.created_at > ${since} and e.created_at <= ${now.toISOString()}
       order by e.created_at limit ${BATCH}`,
   )
 }
 
-/** How much a comeback says about one device's changes: the probability that its match was right. */
+/**
+ * How much a comeback says about one device's changes: a token comeback of a browser that has held
+ * its token for a day counts whole; anything else not at all. A fingerprint match is the model's own
+ * answer (learning from it feeds the model its own mistakes: misses teach that devices change) and
+ * a young token costs a forger a second (SECURITY.md).
+ */
 function weightOf(comeback: Comeback): number {
-  if (comeback.method === 'token') {
-    const since = comeback.browserSince ? Date.parse(comeback.browserSince) : Number.NaN
-    return Date.parse(comeback.createdAt) - since >= TOKEN_HISTORY_MS ? 1 : 0
-  }
-  // The stored evidence is the best candidate's: a match by its posterior, a new device by the rest.
-  return comeback.method === 'fingerprint' ? comeback.confidence : 1 - comeback.confidence
+  if (comeback.method !== 'token') return 0
+  const since = comeback.browserSince ? Date.parse(comeback.browserSince) : Number.NaN
+  return Date.parse(comeback.createdAt) - since >= TOKEN_HISTORY_MS ? 1 : 0
 }
 
 /**
