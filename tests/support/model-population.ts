@@ -1,18 +1,12 @@
 import type { FacetName } from '../../src/server/identification/component-model'
 import { facets } from '../../src/server/identification/component-model'
 import type { FingerprintProfile } from '../../src/server/identification/fingerprint-profile'
-import {
-  DEFAULT_PRIORS,
-  learnedRates,
-  measuredCloseChance,
-  measuredTwinDifference,
-} from '../../src/server/identification/population'
+import { learnedRates, measuredCloseChance } from '../../src/server/identification/population'
 import type { Population } from '../../src/server/identification/score-evidence'
 
 const facetNames = Object.keys(facets) as FacetName[]
 const rates = new Map(facetNames.map((facet) => [facet, learnedRates(facet, undefined)]))
 const closeChances = new Map(facetNames.map((facet) => [facet, measuredCloseChance(facet, undefined)]))
-const twinDifferences = new Map(facetNames.map((facet) => [facet, measuredTwinDifference(facet, undefined)]))
 
 /** A population with the model's defaults (no learned rates, no measured pairs), overridable. */
 export function modelPopulation(overrides: Partial<Population> = {}): Population {
@@ -21,8 +15,6 @@ export function modelPopulation(overrides: Partial<Population> = {}): Population
     count: () => 1,
     rates: (facet) => rates.get(facet) ?? learnedRates(facet, undefined),
     closeChance: (facet) => closeChances.get(facet) ?? 0,
-    twinDifference: (facet) => twinDifferences.get(facet) ?? 0,
-    priors: DEFAULT_PRIORS,
     ...overrides,
   }
 }

@@ -16,19 +16,9 @@ import type { SourceName } from '@/agent/sources'
  * - `commonness`: how common a typical value is among devices, before statistics exist.
  * - `closeChance`: how likely another device's value is close to this one without being equal,
  *   before the look-alikes of a request say how common close values are (closeRatesAmong).
- * - `returnShare`: of one device's changes, the share that go back to a value it showed before
- *   (home from a trip, dark mode off at dawn): a two-valued setting can only go back.
- * - `twinDifference`: of two machines of one kind (same model, same image: a fleet), the share
- *   whose value of this facet is their own rather than their kind's: small for what the model and
- *   image decide (hardware, graphics, fonts, the browser build), larger for what a place decides
- *   (a fleet's office shares a time zone and a language). Weighing a difference against twins
- *   rather than the whole population tells "the same device, changed" from "its twin"
- *   (facet-likelihoods.ts).
- * - `setBy`: what decides the value: the machine's model and image, the place, or the person
- *   (appearance, zoom, accessibility, the window). By default a tenth of twins differ from each other
- *   in any one setting a place or person decides: a fleet (or a farm) is set up alike. For what a place
- *   or person decides, how much twins differ is measured on pairs of stored twins (a fleet set up
- *   alike: learn-model.ts); `twinDifference` is the default until then.
+ * - `twinDifference`: how often two machines of one kind (same model, same image: a fleet)
+ *   differ in this facet. A difference weighed against this rather than against the whole
+ *   population tells "the same device, changed" from "its twin" (see twinBits).
  * - `given` (optional): a component the facet's values largely follow (a maximised window is the
  *   screen's size). An agreement then counts by how rare the value is among the devices sharing
  *   that component's value, so one fact is not counted twice; `commonness` is that share's prior.
@@ -39,9 +29,7 @@ export interface FacetModel {
   closeShare: number
   commonness: number
   closeChance: number
-  returnShare: number
   twinDifference: number
-  setBy: 'machine' | 'place' | 'person'
   given?: SourceName
 }
 
@@ -65,9 +53,7 @@ export const facets = {
     closeShare: 0.9,
     commonness: 0.1,
     closeChance: 0.3,
-    returnShare: 0.3,
     twinDifference: 0.3,
-    setBy: 'machine',
   },
   // Most changes to a language list add or drop a further language; switching the primary
   // language (and with it Intl's formats) is rare, and is what tells language twins apart.
@@ -77,9 +63,7 @@ export const facets = {
     closeShare: 0.9,
     commonness: 0.1,
     closeChance: 0.02,
-    returnShare: 0.3,
     twinDifference: 0.2,
-    setBy: 'place',
   },
   time: {
     members: ['timezone', 'timezoneOffset'],
@@ -87,9 +71,7 @@ export const facets = {
     closeShare: 0,
     commonness: 0.1,
     closeChance: 0,
-    returnShare: 0.6,
     twinDifference: 0.2,
-    setBy: 'place',
   },
   // A laptop docked to a monitor, or undocked, shows another screen.
   screen: {
@@ -98,9 +80,7 @@ export const facets = {
     closeShare: 0.3,
     commonness: 0.1,
     closeChance: 0.05,
-    returnShare: 0.5,
     twinDifference: 0.3,
-    setBy: 'machine',
   },
   // Page zoom (Ctrl +/-) and a window moved to another display change the pixel ratio, and with it
   // the measured widths of text (glyphs are fitted to device pixels): they change together.
@@ -110,9 +90,7 @@ export const facets = {
     closeShare: 0,
     commonness: 0.4,
     closeChance: 0,
-    returnShare: 0.5,
     twinDifference: 0.3,
-    setBy: 'person',
   },
   hardware: {
     members: [
@@ -127,9 +105,7 @@ export const facets = {
     closeShare: 0.5,
     commonness: 0.2,
     closeChance: 0.05,
-    returnShare: 0.3,
     twinDifference: 0.1,
-    setBy: 'machine',
   },
   // Most graphics changes are driver updates that keep the renderer's structure. A different
   // graphics stack (another GPU, WebGL switched off or blocklisted) is as rare as new hardware.
@@ -139,9 +115,7 @@ export const facets = {
     closeShare: 0.9,
     commonness: 0.1,
     closeChance: 0.05,
-    returnShare: 0.3,
     twinDifference: 0.05,
-    setBy: 'machine',
   },
   // Adapter availability varies from one launch of the same browser to the next.
   webgpu: {
@@ -150,9 +124,7 @@ export const facets = {
     closeShare: 0.5,
     commonness: 0.3,
     closeChance: 0.1,
-    returnShare: 0.8,
     twinDifference: 0.1,
-    setBy: 'machine',
   },
   audio: {
     members: ['audio', 'audioLatency'],
@@ -160,9 +132,7 @@ export const facets = {
     closeShare: 0.3,
     commonness: 0.2,
     closeChance: 0.05,
-    returnShare: 0.3,
     twinDifference: 0.1,
-    setBy: 'machine',
   },
   // Canvas text is drawn with the installed fonts: a font change often changes it too.
   rendering: {
@@ -171,9 +141,7 @@ export const facets = {
     closeShare: 0.9,
     commonness: 0.05,
     closeChance: 0.05,
-    returnShare: 0.3,
     twinDifference: 0.3,
-    setBy: 'machine',
   },
   voices: {
     members: ['speechVoices'],
@@ -181,9 +149,7 @@ export const facets = {
     closeShare: 0.5,
     commonness: 0.2,
     closeChance: 0.05,
-    returnShare: 0.3,
     twinDifference: 0.2,
-    setBy: 'machine',
   },
   engine: {
     members: ['mathQuirks'],
@@ -191,9 +157,7 @@ export const facets = {
     closeShare: 0.5,
     commonness: 0.5,
     closeChance: 0.05,
-    returnShare: 0.3,
     twinDifference: 0.01,
-    setBy: 'machine',
   },
   accessibility: {
     members: [
@@ -208,9 +172,7 @@ export const facets = {
     closeShare: 0,
     commonness: 0.7,
     closeChance: 0,
-    returnShare: 0.8,
     twinDifference: 0.1,
-    setBy: 'person',
   },
   // Systems set to "automatic" appearance (macOS, iOS, Android) follow the time of day, so the
   // scheme flips between two visits about one time in ten: an ordinary change, not a twin's mark.
@@ -220,9 +182,7 @@ export const facets = {
     closeShare: 0,
     commonness: 0.5,
     closeChance: 0,
-    returnShare: 0.9,
     twinDifference: 0.3,
-    setBy: 'person',
   },
   // A browser reopens at its last window's size and place, a private window too; people resize,
   // maximise and move it, and the page's own size follows toolbars and page zoom: a value that
@@ -234,9 +194,7 @@ export const facets = {
     closeShare: 0.3,
     commonness: 0.2,
     closeChance: 0.05,
-    returnShare: 0.3,
     twinDifference: 0.5,
-    setBy: 'person',
     given: 'availableScreen',
   },
   privacySettings: {
@@ -245,9 +203,7 @@ export const facets = {
     closeShare: 0,
     commonness: 0.7,
     closeChance: 0,
-    returnShare: 0.8,
     twinDifference: 0.1,
-    setBy: 'person',
   },
 } as const satisfies Record<string, FacetModel>
 

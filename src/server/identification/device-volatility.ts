@@ -1,5 +1,12 @@
 import type { FacetName } from './component-model'
-import type { ChangeRates } from './facet-likelihoods'
+
+/** What one device does with a facet between two visits. */
+export interface ChangeRates {
+  /** P(the facet differs from the stored value at a comeback). */
+  change: number
+  /** Of those changes, the share that keep the value's structure (a font added, a version bumped). */
+  close: number
+}
 
 /**
  * What one device has been seen doing: how many comebacks it made, and in how many of them each

@@ -7,10 +7,9 @@ import { facetChanges, facetPairs } from '../db/schema'
 import { readSetting } from '../settings/read-setting'
 import { writeSetting } from '../settings/write-setting'
 import { type FacetName, facets } from './component-model'
-import { addTwinPairs, diverseSample, measurePairs, type SampledVisitor, sameKind } from './measure-pairs'
+import { diverseSample, measurePairs, type SampledVisitor } from './measure-pairs'
 import { networkOf } from './network-of'
-import { DEFAULT_PRIORS, type FacetCounts, PRIORS_SETTING } from './population'
-import type { Priors } from './score-evidence'
+import type { FacetCounts } from './population'
 
 /** Where the last pass stopped reading comebacks. */
 const PROGRESS_SETTING = 'model_learning'
@@ -23,29 +22,18 @@ const BATCH = 20_000
 /** Visitors compared pairwise to measure u, at most a few from one network. */
 const PAIR_SAMPLE = 300
 const PER_NETWORK = 20
-/**
- * Visitors whose look-alikes are read to measure the share of devices that have a twin and how
- * twins differ, at most TWINS_PER_NETWORK from one network.
- */
-const TWIN_SAMPLE = 100
-const TWINS_PER_NETWORK = 10
-const LOOK_ALIKES = 16
-/** Pseudo-observations of the default priors. */
-const PRIOR_WEIGHT = 50
 
 export interface LearningPass {
   comebacks: number
   weight: number
   pairs: number
-  priors: Priors
 }
 
 /**
  * One pass of the model's learning (MODEL.md), run in the background: change rates (m) from the
- * comebacks stored since the last pass, the close and difference rates between stored devices (u)
- * from a sample of pairs, and the posterior's priors. Every contribution is bounded: a comeback
- * counts by how sure its match was (expectation–maximisation over unconfirmed traffic), a token
- * only once it has a history, one browser once, one network at most NETWORK_SHARE comebacks.
+ * token comebacks stored since the last pass, and the close and difference rates between stored
+ * devices (u) from a sample of pairs. Every contribution is bounded: a token counts only once it has
+ * a history, one browser once, one network at most NETWORK_SHARE comebacks.
  */
 export async function learnModel({
   db,
@@ -79,11 +67,6 @@ export async function learnModel({
 
   const sample = await sampleVisitors(db, now)
   const pairs = measurePairs(diverseSample(sample, PAIR_SAMPLE, PER_NETWORK))
-  const twins = await findTwins(db, diverseSample(sample, TWIN_SAMPLE, TWINS_PER_NETWORK))
-  addTwinPairs(pairs, twins.pairs)
-  // The share of returning devices stays the documented default: learned from the answers it
-  // weighs, it would feed on its own mistakes (fewer matches, a lower prior, fewer matches).
-  const priors = { returning: DEFAULT_PRIORS.returning, twin: shrink(twins, DEFAULT_PRIORS.twin) }
   await db.transaction(async (tx) => {
     for (const [facet, counts] of pairs) {
       await tx
@@ -91,13 +74,11 @@ export async function learnModel({
         .values({ facet, ...counts })
         .onConflictDoUpdate({ target: facetPairs.facet, set: counts })
     }
-    await writeSetting({ db: tx, key: PRIORS_SETTING, value: priors })
   })
   return {
     comebacks: comebacks.length,
     weight: [...learned.values()].reduce((most, counts) => Math.max(most, counts.observed), 0),
     pairs: [...pairs.values()].reduce((most, counts) => Math.max(most, counts.pairs), 0),
-    priors,
   }
 }
 
@@ -181,11 +162,9 @@ export function countChanges(comebacks: readonly Comeback[]): Map<FacetName, Fac
  * Visitors from a point of the (random) ID space on, in ID order: a point drawn from the pass's
  * time, so a pass is repeatable (a replay's virtual clock) and each pass samples elsewhere.
  */
-async function sampleVisitors(db: Database, now: Date): Promise<StoredVisitor[]> {
+async function sampleVisitors(db: Database, now: Date): Promise<SampledVisitor[]> {
   const start = createHash('sha256').update(now.toISOString()).digest('base64url').slice(0, 6)
   const columns = {
-    id: sql<string>`id`,
-    firstSeenAt: sql<string>`first_seen_at`,
     digests: sql<Record<string, string>>`profile`,
     parts: sql<Record<string, string>>`parts`,
     network: sql<string | null>`network`,
@@ -201,54 +180,6 @@ async function sampleVisitors(db: Database, now: Date): Promise<StoredVisitor[]>
     (select) => sql`select ${select} from visitors where id < ${start} order by id limit ${PAIR_SAMPLE * 2}`,
   )
   return [...after, ...before]
-}
-
-type StoredVisitor = SampledVisitor & { id: string; firstSeenAt: string }
-
-/**
- * Among the look-alikes blocking finds for each sampled device, its stored twins: the share of
- * devices that were, when they arrived, the twin of a device already stored (the posterior's twin
- * prior: how many new devices are a stored one's twin), and the pairs (how much twins differ).
- */
-async function findTwins(
-  db: Database,
-  sample: readonly StoredVisitor[],
-): Promise<Measured & { pairs: [SampledVisitor, SampledVisitor][] }> {
-  const pairs: [SampledVisitor, SampledVisitor][] = []
-  if (sample.length === 0) return { share: 0, count: 0, pairs }
-  let twinned = 0
-  for (const visitor of sample) {
-    const lookAlikes = await selectRows(
-      db,
-      {
-        digests: sql<Record<string, string>>`v.profile`,
-        parts: sql<Record<string, string>>`v.parts`,
-        network: sql<string | null>`v.network`,
-        firstSeenAt: sql<string>`v.first_seen_at`,
-      },
-      // The look-alikes sharing the most blocking keys, as identification's candidates are ranked.
-      (select) => sql`select ${select} from visitors v where v.id in (
-          select other.visitor_id from visitor_keys mine
-          join visitor_keys other on other.key = mine.key and other.visitor_id <> mine.visitor_id
-          where mine.visitor_id = ${visitor.id}
-          group by other.visitor_id order by count(*) desc, other.visitor_id limit ${LOOK_ALIKES})`,
-    )
-    const twins = lookAlikes.filter((other) => sameKind(visitor, other))
-    if (twins.some((twin) => twin.firstSeenAt < visitor.firstSeenAt)) twinned++
-    for (const twin of twins) pairs.push([visitor, twin])
-  }
-  return { share: twinned / sample.length, count: sample.length, pairs }
-}
-
-interface Measured {
-  share: number
-  count: number
-}
-
-/** A measured share, leaning towards its default while measured on few, and never certain. */
-function shrink({ share, count }: Measured, prior: number): number {
-  const value = (share * count + prior * PRIOR_WEIGHT) / (count + PRIOR_WEIGHT)
-  return Math.min(Math.max(value, 0.05), 0.95)
 }
 
 /** Runs a pass every `intervalMs` (and one soon after start), one at a time. */

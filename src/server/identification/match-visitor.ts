@@ -64,6 +64,14 @@ export type Match =
 const MIN_POPULATION = 100
 /** A fingerprint match needs the candidate to be more likely than "a new device". */
 const MATCH_PROBABILITY = 0.5
+/**
+ * Of the new devices, the share that are the twin of a stored one: two in five (many devices are
+ * one of a kind: a phone model left as it came, a fleet set up from one image). With returning and
+ * new devices equally likely before any evidence, "this device came back" starts 1 / TWIN_SHARE
+ * times likelier than "a new twin of it arrived": log2 of that, in bits.
+ */
+const TWIN_SHARE = 0.4
+const TWIN_PRIOR_BITS = Math.log2(1 / TWIN_SHARE)
 /** Candidates within this many bits of the best are the same device stored twice (a lost token). */
 const TIE_BITS = 1
 /** A signed token is honoured unless the fingerprint says, this strongly, that it is another device. */
@@ -71,13 +79,6 @@ export const TOKEN_MIN_BITS = -12
 /** The client address is weak evidence: it can lift a candidate by a few bits at most. */
 const ADDRESS_BITS = 6
 const NETWORK_BITS = 3
-/**
- * The same address also tells a device from its twin, by at most this much: one device comes back
- * from the address it used within a day about eight times in ten; another machine of its kind sits
- * on that very address about one time in ten (a household, an office behind one NAT).
- */
-const TWIN_ADDRESS_BITS = 3
-
 /**
  * Evidence from the client address: seen recently for this visitor, it adds bits in proportion
  * to how few visitors share it; never enough on its own (see matchVisitor).
@@ -91,16 +92,6 @@ export function addressBits(context: MatchContext, candidate: Candidate, populat
   return candidate.recentIps.some((seen) => networkOf(seen) === network)
     ? Math.min(NETWORK_BITS, rarity / 2)
     : 0
-}
-
-/**
- * Evidence from the address for "this device" over "its twin": only the very address seen
- * recently for this visitor counts (an office puts a fleet of identical machines in one network).
- */
-export function twinAddressBits(context: MatchContext, candidate: Candidate, population: number): number {
-  const { ip } = context
-  if (!ip || !candidate.recentIps.includes(ip)) return 0
-  return Math.min(TWIN_ADDRESS_BITS, addressRarity(context, population))
 }
 
 /** How telling an address is: in bits, by how few of the population's visitors share it. */
@@ -146,8 +137,7 @@ export function matchVisitor({
     const fingerprint = scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
     // The address only supports what the fingerprint already suggests.
     const contextBits = fingerprint.bits > 0 ? addressBits(context, candidate, size) : 0
-    const twinBits = fingerprint.twinBits + twinAddressBits(context, candidate, size)
-    const evidence = { ...fingerprint, twinBits, contextBits }
+    const evidence = { ...fingerprint, contextBits }
     return { candidate, evidence, total: fingerprint.bits + contextBits }
   })
 
@@ -168,7 +158,12 @@ export function matchVisitor({
   // A candidate whose differences from this fingerprint look like a twin's (a machine of the same
   // kind set up otherwise) rather than like one device's changes is not this device: it takes no
   // part in the decision, and this request may still be another candidate (that twin) or new.
-  const plausible = scored.filter((entry) => entry.evidence.bits > 0 && entry.evidence.twinBits >= 0)
+  // The twin bits are a likelihood ratio: they exclude the candidate only when they outweigh the
+  // prior odds of "this device came back" over "a new twin of it arrived".
+  // The address never counts here (an office puts a fleet of identical machines behind one).
+  const plausible = scored.filter(
+    (entry) => entry.evidence.bits > 0 && entry.evidence.twinBits >= -TWIN_PRIOR_BITS,
+  )
   const priorBits = -Math.log2(size)
   const likelihood = (total: number) => 2 ** Math.min(total + priorBits, 60)
   const sum = plausible.reduce((total, entry) => total + likelihood(entry.total), 0)

@@ -1,4 +1,4 @@
-import { type FacetModel, type FacetName, facets } from './component-model'
+import type { FacetName } from './component-model'
 import { noVolatility } from './device-volatility'
 import type { FingerprintProfile } from './fingerprint-profile'
 import type { PairCounts } from './population'
@@ -27,13 +27,7 @@ export function measurePairs(sample: readonly FingerprintProfile[]): Map<FacetNa
         previous: {},
         volatility: noVolatility,
       })) {
-        const facetCounts = counts.get(facet) ?? {
-          pairs: 0,
-          differed: 0,
-          close: 0,
-          twinPairs: 0,
-          twinDiffered: 0,
-        }
+        const facetCounts = counts.get(facet) ?? { pairs: 0, differed: 0, close: 0 }
         facetCounts.pairs++
         if (level !== 'exact') facetCounts.differed++
         if (level === 'close') facetCounts.close++
@@ -42,47 +36,6 @@ export function measurePairs(sample: readonly FingerprintProfile[]): Map<FacetNa
     }
   }
   return counts
-}
-
-/**
- * Adds, per facet a place or person decides, how often pairs of stored twins (sameKind) differ:
- * with `counts` from measurePairs, what measuredTwinDifference (population.ts) weighs.
- */
-export function addTwinPairs(
-  counts: Map<FacetName, PairCounts>,
-  twins: readonly [FingerprintProfile, FingerprintProfile][],
-) {
-  for (const [left, right] of twins) {
-    for (const { facet, level } of compareFacets(left, {
-      ...right,
-      previous: {},
-      volatility: noVolatility,
-    })) {
-      if ((facets[facet] as FacetModel).setBy === 'machine') continue
-      const facetCounts = counts.get(facet) ?? {
-        pairs: 0,
-        differed: 0,
-        close: 0,
-        twinPairs: 0,
-        twinDiffered: 0,
-      }
-      facetCounts.twinPairs++
-      if (level !== 'exact') facetCounts.twinDiffered++
-      counts.set(facet, facetCounts)
-    }
-  }
-  return counts
-}
-
-/**
- * Whether two stored devices are of one kind (twins: same model, same image): every facet that the
- * machine decides (FacetModel.setBy) and both have is equal, and they share at least one.
- */
-export function sameKind(left: FingerprintProfile, right: FingerprintProfile): boolean {
-  const compared = compareFacets(left, { ...right, previous: {}, volatility: noVolatility }).filter(
-    ({ facet }) => (facets[facet] as FacetModel).setBy === 'machine',
-  )
-  return compared.length > 0 && compared.every(({ level }) => level === 'exact')
 }
 
 /**

@@ -2,9 +2,9 @@ import 'server-only'
 import { sql } from 'drizzle-orm'
 import { type Database, selectRows } from '../db/client'
 import { processWide } from '../process-wide'
-import { type FacetModel, type FacetName, facets } from './component-model'
-import type { ChangeRates } from './facet-likelihoods'
-import type { Population, Priors } from './score-evidence'
+import { type FacetName, facets } from './component-model'
+import type { ChangeRates } from './device-volatility'
+import type { Population } from './score-evidence'
 
 /** Value counts move slowly for matching's purpose: a minute-old count weighs evidence just as well. */
 const COUNT_TTL_MS = 60_000
@@ -19,11 +19,6 @@ const PRIOR_OBSERVATIONS = 200
 const PRIOR_CHANGES = 20
 /** Pseudo-pairs of the default close chance against the pairs measured on the population. */
 const PRIOR_PAIRS = 50
-/**
- * Before anything is measured: half the requests come from returning devices, and two in five new
- * devices are a stored device's twin (many devices are one of a kind: a phone model, a fleet).
- */
-export const DEFAULT_PRIORS: Priors = { returning: 0.5, twin: 0.4 }
 /** Addresses are looked at over a day; sharers are counted among the latest events of that address. */
 const SHARERS_WINDOW_MS = 86_400_000
 const SHARERS_SAMPLE = 200
@@ -38,16 +33,12 @@ export interface PairCounts {
   pairs: number
   differed: number
   close: number
-  /** Pairs of stored twins compared, and how many differed (see measure-pairs.ts). */
-  twinPairs: number
-  twinDiffered: number
 }
 
 interface Totals {
   visitors: number
   facets: Map<string, FacetCounts>
   pairs: Map<string, PairCounts>
-  priors: Priors
   at: number
 }
 
@@ -84,7 +75,7 @@ function cacheFor(db: Database): Cache {
 
 /**
  * Reads, in one statement, what a batch needs to weigh evidence: the counts of its values (those
- * not cached), the population's size and learned model (rates, close chances and priors, when stale), and how many
+ * not cached), the population's size and learned model (rates and close chances, when stale), and how many
  * visitors share each of its addresses.
  */
 export async function readBatchContext(
@@ -142,10 +133,7 @@ export async function readBatchContext(
             union all
             select 'facet', facet, '', 0, observed, changed, close, null from facet_changes where ${wantTotals}::boolean
             union all
-            select 'pairs', facet, '', 0, pairs, differed, close,
-              jsonb_build_array(twin_pairs, twin_differed) from facet_pairs where ${wantTotals}::boolean
-            union all
-            select 'priors', '', '', 0, null, null, null, value from settings where ${wantTotals}::boolean and key = ${PRIORS_SETTING}
+            select 'pairs', facet, '', 0, pairs, differed, close, null from facet_pairs where ${wantTotals}::boolean
             union all
             select 'ip', w.ip, '', (select count(distinct recent.visitor_id) from (
                 select visitor_id from events where events.ip = w.ip and events.created_at > ${since}
@@ -167,7 +155,7 @@ export async function readBatchContext(
   for (const key of missing.keys()) mine.counts.set(key, { count: 0, at: now })
   const sharers = new Map<string, number>()
   const newDevices = { network: new Map<string, number>(), site: new Map<string, number>() }
-  const read: Totals = { visitors: 0, facets: new Map(), pairs: new Map(), priors: DEFAULT_PRIORS, at: now }
+  const read: Totals = { visitors: 0, facets: new Map(), pairs: new Map(), at: now }
   for (const row of rows) {
     const n = Number(row.n)
     if (row.kind === 'count') mine.counts.set(countKey(row.name, row.detail), { count: n, at: now })
@@ -186,10 +174,7 @@ export async function readBatchContext(
         pairs: Number(row.first),
         differed: Number(row.second),
         close: Number(row.third),
-        twinPairs: Number((row.value as number[] | null)?.[0] ?? 0),
-        twinDiffered: Number((row.value as number[] | null)?.[1] ?? 0),
       })
-    else if (row.kind === 'priors') read.priors = readPriors(row.value)
   }
   if (wantTotals) mine.totals = read
   const totals = mine.totals ?? read
@@ -199,9 +184,6 @@ export async function readBatchContext(
   const closeChances = new Map(
     facetNames.map((facet) => [facet, measuredCloseChance(facet, totals.pairs.get(facet))]),
   )
-  const twinDifferences = new Map(
-    facetNames.map((facet) => [facet, measuredTwinDifference(facet, totals.pairs.get(facet))]),
-  )
   return {
     sharers,
     newDevices,
@@ -210,21 +192,8 @@ export async function readBatchContext(
       count: (component, digest) => counts.get(countKey(component, digest))?.count ?? 0,
       rates: (facet) => rates.get(facet) ?? learnedRates(facet, undefined),
       closeChance: (facet) => closeChances.get(facet) ?? facets[facet].closeChance,
-      twinDifference: (facet) => twinDifferences.get(facet) ?? facets[facet].twinDifference,
-      priors: totals.priors,
     },
   }
-}
-
-/** The setting where learn-model.ts keeps the measured priors. */
-export const PRIORS_SETTING = 'model_priors'
-
-function readPriors(value: unknown): Priors {
-  if (typeof value !== 'object' || value === null) return DEFAULT_PRIORS
-  const { returning, twin } = value as Partial<Priors>
-  const share = (given: unknown, fallback: number) =>
-    typeof given === 'number' && given > 0 && given < 1 ? given : fallback
-  return { returning: share(returning, DEFAULT_PRIORS.returning), twin: share(twin, DEFAULT_PRIORS.twin) }
 }
 
 /**
@@ -261,7 +230,6 @@ export function learnedRates(facet: FacetName, learned: FacetCounts | undefined)
   return {
     change: Math.min(Math.max(rate, model.changeRate / 10), Math.min(model.changeRate * 10, 0.5)),
     close: Math.min(Math.max(share, 0), 0.95),
-    back: model.returnShare,
   }
 }
 
@@ -273,22 +241,4 @@ export function measuredCloseChance(facet: FacetName, measured: PairCounts | und
   const prior = facets[facet].closeChance
   if (!measured) return prior
   return (measured.close + PRIOR_PAIRS * prior) / (measured.pairs + PRIOR_PAIRS)
-}
-
-/** Pseudo-pairs of the default twin difference against the pairs of twins measured. */
-const PRIOR_TWIN_PAIRS = 20
-
-/**
- * Of a facet's twins, the share whose value is their own (FacetModel.twinDifference): the default
- * for what the machine decides; elsewhere, how often stored twins differ over how often any two
- * devices do (a twin choosing its own value differs as any device does), from the pairs measured.
- */
-export function measuredTwinDifference(facet: FacetName, measured: PairCounts | undefined): number {
-  const model: FacetModel = facets[facet]
-  if (model.setBy === 'machine' || !measured || measured.pairs === 0) return model.twinDifference
-  const anyPair = (measured.differed + 1) / (measured.pairs + 1)
-  const twins =
-    (measured.twinDiffered + PRIOR_TWIN_PAIRS * model.twinDifference * anyPair) /
-    (measured.twinPairs + PRIOR_TWIN_PAIRS)
-  return Math.min(Math.max(twins / anyPair, 0.01), 1)
 }

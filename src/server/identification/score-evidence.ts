@@ -1,7 +1,6 @@
 import type { Level } from '@/contracts/device'
 import { editedSets, type FacetModel, type FacetName, facets } from './component-model'
-import { deviceRates, type Volatility } from './device-volatility'
-import type { ChangeRates } from './facet-likelihoods'
+import { type ChangeRates, deviceRates, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, MAX_PARTS, PART_WIDTH } from './fingerprint-profile'
 
 export type { Level } from '@/contracts/device'
@@ -25,15 +24,6 @@ export interface Population {
   rates(facet: FacetName): ChangeRates
   /** P(another device's value is close to a given one): measured on pairs of stored devices. */
   closeChance(facet: FacetName): number
-  /** P(a twin's value differs from the device's): see FacetModel.twinDifference and `personal`. */
-  twinDifference(facet: FacetName): number
-  /** The posterior's priors: returning devices among requests, twins of a stored device among new ones. */
-  priors: Priors
-}
-
-export interface Priors {
-  returning: number
-  twin: number
 }
 
 const LEVELS: readonly Level[] = ['exact', 'previous', 'close', 'different']
@@ -127,8 +117,6 @@ export interface FacetComparison {
   level: Level
   /** Whether a close member set changed twice at once (gained and lost members). */
   twoEdits: boolean
-  /** Whether the stored device remembers an earlier value of any member (a return is possible). */
-  remembers: boolean
   members: { name: string; digest: string; level: Level }[]
 }
 
@@ -152,8 +140,7 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
       (worst, member) => (LEVELS.indexOf(member.level) > LEVELS.indexOf(worst) ? member.level : worst),
       'exact',
     )
-    const remembers = model.members.some((name) => (stored.previous[name]?.length ?? 0) > 0)
-    compared.push({ facet, level, twoEdits: level === 'close' && twoEdits, remembers, members })
+    compared.push({ facet, level, twoEdits: level === 'close' && twoEdits, members })
   }
   return compared
 }

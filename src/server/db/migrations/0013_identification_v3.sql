@@ -2,9 +2,7 @@ CREATE TABLE "facet_pairs" (
 	"facet" text PRIMARY KEY NOT NULL,
 	"pairs" real DEFAULT 0 NOT NULL,
 	"differed" real DEFAULT 0 NOT NULL,
-	"close" real DEFAULT 0 NOT NULL,
-	"twin_pairs" real DEFAULT 0 NOT NULL,
-	"twin_differed" real DEFAULT 0 NOT NULL
+	"close" real DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
 DROP INDEX "events_browser";--> statement-breakpoint
@@ -20,5 +18,5 @@ ALTER TABLE "visitors" ADD COLUMN "workspace" text DEFAULT 'default' NOT NULL;--
 ALTER TABLE "visitors" ADD COLUMN "counted" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 CREATE INDEX "visitors_network_first_seen" ON "visitors" USING btree ("network","first_seen_at");--> statement-breakpoint
 CREATE INDEX "events_browser" ON "events" USING btree ("browser_id","created_at");--> statement-breakpoint
--- Change rates learned before v3 took any token comeback at face value (forged ones included): start over.
+-- Change rates learned before this took any token comeback at face value (forged ones included): start over.
 DELETE FROM "facet_changes";

@@ -76,13 +76,11 @@ export const facetChanges = pgTable('facet_changes', {
 /**
  * How each facet compares between two different stored devices (u, measured on sampled pairs:
  * see learn-model.ts): pairs compared, how many differed, and how many were close without being
- * equal; and among pairs of stored twins (every facet the machine decides equal), how many differed.
+ * equal.
  */
 export const facetPairs = pgTable('facet_pairs', {
   facet: text('facet').primaryKey(),
   pairs: real('pairs').notNull().default(0),
   differed: real('differed').notNull().default(0),
   close: real('close').notNull().default(0),
-  twinPairs: real('twin_pairs').notNull().default(0),
-  twinDiffered: real('twin_differed').notNull().default(0),
 })
