@@ -7,13 +7,13 @@ import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { findVisitorId } from '../console/look-up-visitor'
 import { type DatabaseHandle, queryRows } from '../db/client'
-import { HttpError } from '../http/errors'
 import { forgetVisitor } from '../identification/forget-visitor'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { writeSetting } from '../settings/write-setting'
 import { decideSignup } from './decide-signup'
 import { POLICY_SETTING } from './policy/read-policy'
 import { newChallenge } from './proof-of-work'
+import { httpFailure } from './test-signup'
 
 const postgresUrl = inject('postgresUrl')
 const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
@@ -45,16 +45,6 @@ describe.each(engines)('decideSignup on %s', (engine) => {
     return decideSignup({ db: handle.db, input, context: { ip } })
   }
 
-  async function failure(promise: Promise<unknown>) {
-    try {
-      await promise
-    } catch (error) {
-      if (error instanceof HttpError) return error
-      throw error
-    }
-    throw new Error('expected an HttpError')
-  }
-
   beforeAll(async () => {
     handle = await openTestDatabase(engine, postgresUrl)
   })
@@ -82,25 +72,25 @@ describe.each(engines)('decideSignup on %s', (engine) => {
   it('refuses a replayed, unknown, stale or IP-mismatched request', async () => {
     const event = await identify(2)
     await decide({ fields: fields(), requestId: event.requestId })
-    expect((await failure(decide({ fields: fields(), requestId: event.requestId }))).code).toBe(
+    expect((await httpFailure(decide({ fields: fields(), requestId: event.requestId }))).code).toBe(
       'request_reused',
     )
-    expect((await failure(decide({ fields: fields(), requestId: 'made-up' }))).message).toMatch(/unknown/)
+    expect((await httpFailure(decide({ fields: fields(), requestId: 'made-up' }))).message).toMatch(/unknown/)
     const other = await identify(3)
     expect(
-      (await failure(decide({ fields: fields(), requestId: other.requestId }, '203.0.113.99'))).message,
+      (await httpFailure(decide({ fields: fields(), requestId: other.requestId }, '203.0.113.99'))).message,
     ).toMatch(/another network/)
     await handle.db.execute(
       sql`update events set created_at = now() - interval '6 minutes' where request_id = ${other.requestId}`,
     )
-    expect((await failure(decide({ fields: fields(), requestId: other.requestId }))).code).toBe(
+    expect((await httpFailure(decide({ fields: fields(), requestId: other.requestId }))).code).toBe(
       'request_expired',
     )
   })
 
   it('answers field errors for bad fields and creates nothing', async () => {
     const event = await identify(4)
-    const error = await failure(
+    const error = await httpFailure(
       decide({
         fields: { name: '', email: 'nope', password: 'password', terms: false },
         requestId: event.requestId,
