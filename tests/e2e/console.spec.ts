@@ -118,7 +118,7 @@ test('an API key created in the console authorises the Server API until it is re
   await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
   const requestId = ((await page.getByTestId('request-id').textContent()) ?? '').trim()
   await signInThroughTheForm(page)
-  const site = page.getByRole('article').filter({ hasText: 'Default site' })
+  const site = page.getByRole('article', { name: /^Default site/ })
   await site.getByLabel('Key name').fill('e2e back end')
   await site.getByRole('button', { name: 'Create key' }).click()
   const key = ((await site.getByRole('status').locator('code').first().textContent()) ?? '').trim()

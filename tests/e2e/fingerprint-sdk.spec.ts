@@ -298,7 +298,8 @@ test('the console manages sealing keys and webhook formats by keyboard, without 
   await page.goto(`${server.url}/`)
   await page.getByLabel('Password').fill(ADMIN_PASSWORD)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  const card = page.getByRole('article').filter({ hasText: 'SDK shop' })
+  // By its heading: every card names the other sites (whom to share visitors with).
+  const card = page.getByRole('article', { name: 'SDK shop' })
   const sealing = card.getByRole('region', { name: 'Sealed results' })
   // The rotation started above: two keys, the older seals.
   await expect(sealing.getByRole('list', { name: 'Sealing keys' }).getByRole('listitem')).toHaveCount(2)

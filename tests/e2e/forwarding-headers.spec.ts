@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test'
+import { browserHeaders } from '../support/browser-headers'
 import { ADMIN_PASSWORD } from '../support/e2e-constants'
 import { rawRequest } from '../support/raw-http'
+import { syntheticDevice } from '../support/synthetic-devices'
 
 // Issue #27, item 16, through the production front: the e2e server trusts no proxy
 // (TESSERA_TRUSTED_PROXIES unset), so a client's own forwarding headers must count for nothing.
@@ -33,9 +35,11 @@ test('an untrusted client’s X-Forwarded-Proto does not pin HTTPS (no HSTS)', a
 test('an untrusted client’s X-Forwarded-Proto does not make the visitor cookie Secure', async ({
   request,
 }) => {
+  // A browser's components (only the agent's own signals are kept: a payload of none is refused).
+  const components = syntheticDevice(27_016)
   const identified = await request.post('/api/v1/identify', {
-    headers: { ...claimsHttps, 'content-type': 'application/json' },
-    data: JSON.stringify({ components: { probe: { value: 'forwarded-proto', duration: 1 } } }),
+    headers: { ...claimsHttps, 'content-type': 'application/json', ...browserHeaders(components) },
+    data: JSON.stringify({ components }),
   })
   expect(identified.status()).toBe(200)
   const cookie = identified.headers()['set-cookie'] ?? ''

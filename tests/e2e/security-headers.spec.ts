@@ -86,7 +86,7 @@ test('a webhook signing secret is shown once, and answers with secrets are not s
   await page.getByRole('button', { name: 'Sign in' }).click()
   expect((await signedIn).headers()['cache-control']).toBe('no-store')
 
-  const site = page.getByRole('article').filter({ hasText: 'Default site' })
+  const site = page.getByRole('article', { name: /^Default site/ })
   await site.getByLabel('URL').fill('https://shop.example/hooks/csp')
   const created = page.waitForResponse((response) => response.url().endsWith('/api/console/webhooks'))
   await site.getByRole('button', { name: 'Add webhook' }).click()
