@@ -57,21 +57,18 @@ export type Match =
   | { method: 'token' | 'fingerprint'; visitorId: string; probability: number; evidence: MatchEvidence }
   | { method: 'new'; probability: number; evidence?: MatchEvidence }
 
-/**
- * Before any evidence, a request is as likely to come from a returning device as from a new one,
- * and a returning device is any of the stored visitors, at least this many even on a fresh server.
- */
+/** A returning device is any of the stored visitors, at least this many even on a fresh server. */
 const MIN_POPULATION = 100
-/** A fingerprint match needs the candidate to be more likely than "a new device". */
+/** A fingerprint match needs the stored device to be more probable than every other explanation together. */
 const MATCH_PROBABILITY = 0.5
+/** Before any evidence, half the requests come from returning devices (a documented default, MODEL.md). */
+const RETURNING = 0.5
 /**
  * Of the new devices, the share that are the twin of a stored one: two in five (many devices are
- * one of a kind: a phone model left as it came, a fleet set up from one image). With returning and
- * new devices equally likely before any evidence, "this device came back" starts 1 / TWIN_SHARE
- * times likelier than "a new twin of it arrived": log2 of that, in bits.
+ * one of a kind: a phone model left as it came, a fleet set up from one image). A documented
+ * default: measured on stored look-alikes it fed on the model's own misses (MODEL.md).
  */
 const TWIN_SHARE = 0.4
-const TWIN_PRIOR_BITS = Math.log2(1 / TWIN_SHARE)
 /** Candidates within this many bits of the best are the same device stored twice (a lost token). */
 const TIE_BITS = 1
 /** A signed token is honoured unless the fingerprint says, this strongly, that it is another device. */
@@ -102,9 +99,9 @@ function addressRarity(context: MatchContext, population: number): number {
 
 /**
  * Decides which visitor a fingerprint belongs to: the signed token's visitor while the
- * fingerprint does not contradict it, otherwise the most probable candidate when it is more
- * probable than a new device, otherwise a new visitor. Probabilities come from the evidence in
- * bits against a prior of one returning device among the population (MODEL.md).
+ * fingerprint does not contradict it; otherwise the posterior over three kinds of explanation
+ * (MODEL.md): a stored candidate came back, a new twin of one arrived, or a new device unlike any.
+ * The most probable candidate is the answer when its posterior is at least one half.
  */
 export function matchVisitor({
   current,
@@ -155,28 +152,30 @@ export function matchVisitor({
     }
   }
 
-  // A candidate whose differences from this fingerprint look like a twin's (a machine of the same
-  // kind set up otherwise) rather than like one device's changes is not this device: it takes no
-  // part in the decision, and this request may still be another candidate (that twin) or new.
-  // The twin bits are a likelihood ratio: they exclude the candidate only when they outweigh the
-  // prior odds of "this device came back" over "a new twin of it arrived".
-  // The address never counts here (an office puts a fleet of identical machines behind one).
-  const plausible = scored.filter(
-    (entry) => entry.evidence.bits > 0 && entry.evidence.twinBits >= -TWIN_PRIOR_BITS,
-  )
-  const priorBits = -Math.log2(size)
-  const likelihood = (total: number) => 2 ** Math.min(total + priorBits, 60)
-  const sum = plausible.reduce((total, entry) => total + likelihood(entry.total), 0)
-  const best = plausible.reduce<(typeof plausible)[number] | undefined>(
-    (top, entry) => (!top || entry.total > top.total ? entry : top),
+  // Three kinds of explanation, weighed against "a new device unlike any" (prior (1 − R)(1 − T)):
+  // candidate c came back (prior R / N) or a new twin of c arrived (prior (1 − R)·T / N). A twin
+  // shares the candidate's values where twins agree: its weight is the candidate's less the twin
+  // bits (which never count the address: an office puts a fleet behind one).
+  const unrelated = (1 - RETURNING) * (1 - TWIN_SHARE)
+  const weigh = (bits: number) => 2 ** Math.min(bits, 200)
+  const weighed = scored.map((entry) => ({
+    ...entry,
+    same: (RETURNING / size) * weigh(entry.total),
+    twin: (((1 - RETURNING) * TWIN_SHARE) / size) * weigh(entry.total - entry.evidence.twinBits),
+  }))
+  const total = weighed.reduce((sum, entry) => sum + entry.same + entry.twin, unrelated)
+  const best = weighed.reduce<(typeof weighed)[number] | undefined>(
+    (top, entry) => (!top || entry.same > top.same ? entry : top),
     undefined,
   )
-  if (!best) return { method: 'new', probability: 1 / (1 + sum), evidence: closest(scored)?.evidence }
-  const tied = plausible.filter((entry) => best.total - entry.total < TIE_BITS)
-  const probability = tied.reduce((total, entry) => total + likelihood(entry.total), 0) / (1 + sum)
-  if (probability < MATCH_PROBABILITY) {
-    return { method: 'new', probability: 1 / (1 + sum), evidence: best.evidence }
-  }
+  const newProbability = (total - weighed.reduce((sum, entry) => sum + entry.same, 0)) / total
+  if (!best) return { method: 'new', probability: newProbability }
+  // The same device stored twice (a lost token): records within TIE_BITS of the best, each more
+  // probably this device than a new twin of it, share the device's probability.
+  const tied = weighed.filter((entry) => entry.same >= entry.twin && best.total - entry.total < TIE_BITS)
+  const probability = tied.reduce((sum, entry) => sum + entry.same, 0) / total
+  if (tied.length === 0 || probability < MATCH_PROBABILITY)
+    return { method: 'new', probability: newProbability, evidence: best.evidence }
   // The same device stored twice: the visitor with the longer history keeps the device.
   const chosen = tied.reduce((kept, entry) =>
     entry.candidate.visits > kept.candidate.visits ||
@@ -191,12 +190,4 @@ export function matchVisitor({
     probability,
     evidence: chosen.evidence,
   }
-}
-
-/** The candidate with the most evidence, plausible or not: what a new visitor's answer explains. */
-function closest<T extends { total: number }>(scored: T[]): T | undefined {
-  return scored.reduce<T | undefined>(
-    (top, entry) => (!top || entry.total > top.total ? entry : top),
-    undefined,
-  )
 }
