@@ -34,6 +34,10 @@ let helperSession: Promise<string> | undefined
  */
 function helperCookie(): Promise<string> {
   helperSession ??= signInFrom(Number(process.env.TESSERA_E2E_PORT ?? 3100), '127.0.5.1', ADMIN_PASSWORD)
+  // A failed sign-in is not kept: the next helper call tries again.
+  helperSession.catch(() => {
+    helperSession = undefined
+  })
   return helperSession
 }
 

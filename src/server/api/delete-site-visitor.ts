@@ -24,12 +24,15 @@ export async function deleteSiteVisitor({
       tx,
       {
         deleted: sql<number>`(select count(*) from gone)::int`,
+        browsers: sql<
+          string[]
+        >`(select coalesce(array_agg(distinct browser_id), '{}') from gone where browser_id is not null)`,
         elsewhere: sql<boolean>`exists(
           select 1 from events where visitor_id = ${visitorId} and site_key is distinct from ${caller.sitePublicKey})`,
       },
       (select) => sql`with gone as (
             delete from events where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey}
-            returning request_id),
+            returning request_id, browser_id),
           deliveries as (delete from webhook_deliveries where request_id in (select request_id from gone)),
           decisions as (
             delete from signup_decisions where request_id in (select request_id from gone) returning account_id),
@@ -37,7 +40,8 @@ export async function deleteSiteVisitor({
           select ${select}`,
     )
     // A visitor this site never saw is not this site's to erase, even with no events left anywhere.
-    if (result && result.deleted > 0 && !result.elsewhere) await forgetVisitor({ db: tx, visitorId })
+    if (result && result.deleted > 0 && !result.elsewhere)
+      await forgetVisitor({ db: tx, visitorId, browsers: result.browsers })
     return { deleted: result?.deleted ?? 0 }
   })
 }

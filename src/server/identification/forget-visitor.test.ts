@@ -3,6 +3,7 @@ import { expect, it } from 'vitest'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { queryRows } from '../db/client'
 import { seedPersonalData, tablesContaining } from '../db/test-personal-data'
+import { ageBrowser, decide, identifyDevice, signupFields } from '../signup/test-signup'
 import { forgetVisitor } from './forget-visitor'
 
 describeOnEachEngine('forgetVisitor', (handle) => {
@@ -33,5 +34,28 @@ describeOnEachEngine('forgetVisitor', (handle) => {
         `accounts: ${bystander.visitorId}`,
       ]),
     )
+  })
+
+  it('deletes the sign-up counters of the visitor and of each of its browsers', async () => {
+    const ip = '198.51.100.82'
+    const first = await identifyDevice(handle.db, { seed: 820, ip })
+    await ageBrowser(handle.db, first.requestId, 24)
+    // An established browser spends its own counter; a fresh one (storage cleared) the visitor's.
+    const own = await identifyDevice(handle.db, { seed: 820, ip, storedToken: first.storedToken })
+    const fresh = await identifyDevice(handle.db, { seed: 820, ip })
+    expect(fresh.visitorId).toBe(first.visitorId)
+    for (const event of [own, fresh])
+      await decide(handle.db, { fields: signupFields(), requestId: event.requestId }, ip)
+    const counters = async () => {
+      const [row] = await queryRows<{ n: number }>(
+        handle.db,
+        sql`select count(*)::int as n from rate_limits where key like 'signup-visitor:%'`,
+      )
+      return row?.n ?? 0
+    }
+    const before = await counters()
+    expect(before).toBeGreaterThanOrEqual(2)
+    await forgetVisitor({ db: handle.db, visitorId: first.visitorId })
+    expect(await counters()).toBe(before - 2)
   })
 })

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import { type Database, selectRows } from '../db/client'
 import { events } from '../db/schema'
 import { rateLimitRowKey } from '../rate-limit/rate-limiter'
-import { PER_VISITOR_LIMIT } from '../signup/per-visitor-limit'
+import { browserBudgetKey, PER_VISITOR_LIMIT } from '../signup/per-visitor-limit'
 
 /**
  * Deletes every stored trace of a visitor in one statement: the visitor, its events and blocking
@@ -15,18 +15,23 @@ import { PER_VISITOR_LIMIT } from '../signup/per-visitor-limit'
 export async function forgetVisitor({
   db,
   visitorId,
+  browsers = [],
 }: {
   db: Database
   visitorId: string
+  /** Browsers whose events of this visitor the caller already deleted (their counters go too). */
+  browsers?: readonly string[]
 }): Promise<boolean> {
-  // Its browsers' sign-up counters (decide-signup.ts keys them by browser; the visitor's own for events without one).
-  const browsers = await selectRows(
+  // The sign-up counters: the visitor's, and those of the browsers that had events of it.
+  const stored = await selectRows(
     db,
-    { id: sql<string>`coalesce(browser_id, visitor_id)` },
-    (select) => sql`select distinct ${select} from events where visitor_id = ${visitorId}`,
+    { id: sql<string>`browser_id` },
+    (select) =>
+      sql`select distinct ${select} from events where visitor_id = ${visitorId} and browser_id is not null`,
   )
+  const browserIds = new Set([...browsers, ...stored.map((browser) => browser.id)])
   const limitKeys = await Promise.all(
-    [visitorId, ...browsers.map((browser) => browser.id)].map((key) =>
+    [visitorId, ...[...browserIds].map(browserBudgetKey)].map((key) =>
       rateLimitRowKey({ db, limit: PER_VISITOR_LIMIT, key }),
     ),
   )
@@ -72,7 +77,7 @@ export async function forgetBrowser({ db, browserId }: { db: Database; browserId
     )
     for (const { visitorId } of affected) {
       if ((await tx.$count(events, eq(events.visitorId, visitorId))) === 0)
-        await forgetVisitor({ db: tx, visitorId })
+        await forgetVisitor({ db: tx, visitorId, browsers: [browserId] })
     }
   })
 }

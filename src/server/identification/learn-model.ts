@@ -19,7 +19,7 @@ export const TOKEN_HISTORY_MS = 86_400_000
 export const NETWORK_SHARE = 5
 /** Comebacks read per pass, oldest first. */
 const BATCH = 20_000
-/** Visitors compared pairwise to measure u, at most a few from one network. */
+/** Visitors compared pairwise to measure u, at most PER_NETWORK from one network, counted ones only. */
 const PAIR_SAMPLE = 300
 const PER_NETWORK = 20
 
@@ -172,12 +172,14 @@ async function sampleVisitors(db: Database, now: Date): Promise<SampledVisitor[]
   const after = await selectRows(
     db,
     columns,
-    (select) => sql`select ${select} from visitors where id >= ${start} order by id limit ${PAIR_SAMPLE * 2}`,
+    (select) =>
+      sql`select ${select} from visitors where counted and id >= ${start} order by id limit ${PAIR_SAMPLE * 2}`,
   )
   const before = await selectRows(
     db,
     columns,
-    (select) => sql`select ${select} from visitors where id < ${start} order by id limit ${PAIR_SAMPLE * 2}`,
+    (select) =>
+      sql`select ${select} from visitors where counted and id < ${start} order by id limit ${PAIR_SAMPLE * 2}`,
   )
   return [...after, ...before]
 }

@@ -244,6 +244,27 @@ describe('matchVisitor without a token', () => {
     expect(found.length / local.length).toBeGreaterThanOrEqual(0.97)
   })
 
+  it('weighs a close value of a facet whose changes are all whole as unlikely, never impossible', () => {
+    // The agent measures six font preferences; one of them moving keeps the value close. The zoom
+    // facet's default close share is 0: a close value must still be a finite number of bits.
+    const preferences = { default: 160, serif: 150, sans: 160, mono: 600, min: 9, system: 170 }
+    const values = { ...(stored[0]?.values as Device), fontPreferences: preferences }
+    const storedProfile = { ...profile(values), previous: {}, volatility: noVolatility }
+    const moved = profile({ ...values, fontPreferences: { ...preferences, min: 12 } })
+    const compared = compareFacets(moved, storedProfile).find((facet) => facet.facet === 'zoom')
+    expect(compared?.level).toBe('close')
+    const evidence = scoreEvidence(moved, storedProfile, population)
+    expect(Number.isFinite(evidence.bits)).toBe(true)
+    expect(Number.isFinite(evidence.twinBits)).toBe(true)
+    const result = matchVisitor({
+      current: moved,
+      candidates: [{ ...(candidates[0] as Candidate), profile: storedProfile }],
+      population,
+      context: noAddress,
+    })
+    expect(Number.isFinite(result.probability)).toBe(true)
+  })
+
   it('never takes a twin that looks closer for the device', () => {
     // The twin went on the same trip first: its record now shares the new time zone, and differs
     // in a setting one device rarely changes. The device's own record differs in the time zone.

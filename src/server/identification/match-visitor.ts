@@ -158,7 +158,11 @@ export function matchVisitor({
   // bits (which never count the address: an office puts a fleet behind one).
   const unrelated = (1 - RETURNING) * (1 - TWIN_SHARE)
   const weigh = (bits: number) => 2 ** Math.min(bits, 200)
-  const weighed = scored.map((entry) => ({
+  // A candidate whose evidence is not a number (never expected: every likelihood is floored) takes no part.
+  const finite = scored.filter(
+    (entry) => Number.isFinite(entry.total) && Number.isFinite(entry.evidence.twinBits),
+  )
+  const weighed = finite.map((entry) => ({
     ...entry,
     same: (RETURNING / size) * weigh(entry.total),
     twin: (((1 - RETURNING) * TWIN_SHARE) / size) * weigh(entry.total - entry.evidence.twinBits),
@@ -174,7 +178,7 @@ export function matchVisitor({
   // probably this device than a new twin of it, share the device's probability.
   const tied = weighed.filter((entry) => entry.same >= entry.twin && best.total - entry.total < TIE_BITS)
   const probability = tied.reduce((sum, entry) => sum + entry.same, 0) / total
-  if (tied.length === 0 || probability < MATCH_PROBABILITY)
+  if (tied.length === 0 || !(probability >= MATCH_PROBABILITY))
     return { method: 'new', probability: newProbability, evidence: best.evidence }
   // The same device stored twice: the visitor with the longer history keeps the device.
   const chosen = tied.reduce((kept, entry) =>

@@ -55,6 +55,8 @@ const TWIN_CLOSE_SHARE = 0.3
 const TWO_EDITS_SHARE = 0.2
 /** Of a facet's values, the share that follow its `given` component when that changes. */
 const FOLLOWING_SHARE = 0.5
+/** No kind of change is ever taken as impossible: a share below this counts as this. */
+const MIN_SHARE = 0.05
 
 interface ComponentComparison {
   level: Level
@@ -148,7 +150,7 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
 /**
  * Scores how strongly the evidence says that `current` and `stored` are one device, as record
  * linkage does (Fellegi–Sunter): per facet, the likelihoods of the level observed under "the stored
- * device", "an unrelated device" and "its twin" (facet-likelihoods.ts), summed as log2 ratios. An
+ * device", "an unrelated device" and "its twin" (MODEL.md), summed as log2 ratios. An
  * agreement counts more the rarer the value (the rarest member stands for the facet: its members are
  * correlated); a difference counts less the more often that facet changes for this device. A facet
  * that follows another component (the window, its screen) counts its rarity among the devices
@@ -210,17 +212,19 @@ export function scoreEvidence(
         facetTwinBits = Math.log2(change / twin)
         break
       case 'close': {
-        const edited = change * close * (twoEdits ? TWO_EDITS_SHARE : 1)
+        // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
+        const closeShare = Math.max(close, MIN_SHARE)
+        const edited = change * closeShare * (twoEdits ? TWO_EDITS_SHARE : 1)
         facetBits = Math.log2(edited / Math.max(closeChance(facet), 0.01))
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
-        facetTwinBits = Math.log2((change * close) / (twin * TWIN_CLOSE_SHARE))
+        facetTwinBits = Math.log2((change * closeShare) / (twin * TWIN_CLOSE_SHARE))
         break
       }
       case 'different':
         facetBits = Math.log2(
-          (change * Math.max(1 - close, 0.05)) / Math.max(1 - rarest - closeChance(facet), 0.05),
+          (change * Math.max(1 - close, MIN_SHARE)) / Math.max(1 - rarest - closeChance(facet), MIN_SHARE),
         )
-        facetTwinBits = Math.log2((change * Math.max(1 - close, 0.05)) / (twin * (1 - TWIN_CLOSE_SHARE)))
+        facetTwinBits = Math.log2((change * Math.max(1 - close, MIN_SHARE)) / (twin * (1 - TWIN_CLOSE_SHARE)))
         break
     }
     // What the facet follows changed too (docked to another monitor): a value that follows it
@@ -228,7 +232,7 @@ export function scoreEvidence(
     // the facet's own change rate says; still a little less likely than for another device.
     if (among && !among.mine && (level === 'close' || level === 'different')) {
       const followed = change + (1 - change) * FOLLOWING_SHARE
-      facetBits = Math.log2(followed / Math.max(1 - rarest, 0.05))
+      facetBits = Math.log2(followed / Math.max(1 - rarest, MIN_SHARE))
       facetTwinBits = 0
     }
     twinBits += facetTwinBits

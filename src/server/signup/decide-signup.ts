@@ -8,9 +8,9 @@ import { type Database, selectRows } from '../db/client'
 import { events } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
-import { countRecentAccounts, type SignupDevice } from './count-recent-accounts'
+import { countRecentAccounts, OLDER_BROWSER_LEAD_MINUTES, type SignupDevice } from './count-recent-accounts'
 import { deviceMark } from './device-mark'
-import { PER_VISITOR_LIMIT } from './per-visitor-limit'
+import { browserBudgetKey, PER_VISITOR_LIMIT } from './per-visitor-limit'
 import { evaluatePolicy, type SignupFacts } from './policy/evaluate-policy'
 import { readSignupPolicy } from './policy/read-policy'
 import { verifyChallenge } from './proof-of-work'
@@ -93,9 +93,7 @@ export async function decideSignup({
     )
   }
 
-  // Spent by the browser, not the visitor: a replay of this device's fingerprint from another
-  // browser spends its own budget, never its owner's (SECURITY.md).
-  await consumeRateLimit({ db, limit: PER_VISITOR_LIMIT, key: event.browserId ?? event.visitorId })
+  await consumeRateLimit({ db, limit: PER_VISITOR_LIMIT, key: signupBudgetKey(event, now) })
 
   const device: SignupDevice = {
     visitorId: event.visitorId,
@@ -145,6 +143,21 @@ export async function decideSignup({
     message:
       'We could not create an account from this device. If you think this is a mistake, contact the site’s support.',
   }
+}
+
+/**
+ * Whose sign-up budget an attempt spends: a browser that has held its token for an hour spends its
+ * own, so replays of its fingerprint from other browsers never spend the owner's (SECURITY.md);
+ * younger browsers (a cleared cookie, a private window) share their visitor's, so clearing storage
+ * does not buy a new budget.
+ */
+function signupBudgetKey(
+  event: { visitorId: string; browserId: string | null; browserFirstSeen: string | null },
+  now: Date,
+): string {
+  const since = event.browserFirstSeen ? Date.parse(event.browserFirstSeen) : Number.NaN
+  const established = now.getTime() - since >= OLDER_BROWSER_LEAD_MINUTES * 60_000
+  return established && event.browserId ? browserBudgetKey(event.browserId) : event.visitorId
 }
 
 /** The agent-proof verdict stored on the event (compute-signals.ts); none stored is `unchecked`. */
