@@ -15,7 +15,8 @@ export default defineConfig({
     globalSetup: ['tests/support/postgres-server.ts'],
     // Route handlers under test open the process-wide database: an in-memory PGlite per test file.
     env: { TESSERA_DATA_DIR: 'memory://', TESSERA_LOG_LEVEL: 'silent' },
-    testTimeout: 30_000,
+    // Matching tests weigh hundreds of devices against each other: seconds each, tens on a loaded machine.
+    testTimeout: 90_000,
     hookTimeout: 60_000,
   },
 })
