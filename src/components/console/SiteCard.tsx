@@ -143,40 +143,42 @@ function IdentitySharing({
 }) {
   const others = sites.filter((other) => other.id !== site.id)
   const sharing = others.filter((other) => other.workspace === site.workspace)
-  const selectId = `workspace-${site.id}`
   return (
-    <div className={styles.stack}>
-      <label htmlFor={selectId} className={fieldStyles.label}>
-        Visitor identity
-      </label>
-      <select
-        id={selectId}
-        value={sharing[0]?.id ?? ''}
-        aria-describedby={`${selectId}-hint`}
-        onChange={(event) =>
-          run(() =>
-            callConsole(`/api/console/sites/${site.id}/workspace`, {
-              method: 'PUT',
-              body: { shareWith: event.target.value || null },
-            }),
-          )
-        }
-      >
-        <option value="">This site only</option>
-        {others.map((other) => (
-          <option key={other.id} value={other.id}>
-            Shared with {other.name}
-            {other.workspace === site.workspace ? '' : ' (and its group)'}
-          </option>
-        ))}
-      </select>
-      <p id={`${selectId}-hint`} className={fieldStyles.hint}>
-        {sharing.length > 0
-          ? `Visitor IDs, history and velocity are shared with ${sharing.map((other) => other.name).join(', ')}.`
-          : 'Visitor IDs, history and velocity reflect this site’s own traffic only.'}{' '}
-        A site that joins another meets that group’s devices from then on.
-      </p>
-    </div>
+    <FormField
+      label="Visitor identity"
+      layout="inline"
+      hint={
+        <>
+          {sharing.length > 0
+            ? `Visitor IDs, history and velocity are shared with ${sharing.map((other) => other.name).join(', ')}.`
+            : 'Visitor IDs, history and velocity reflect this site’s own traffic only.'}{' '}
+          A site that joins another meets that group’s devices from then on.
+        </>
+      }
+    >
+      {(control) => (
+        <select
+          {...control}
+          value={sharing[0]?.id ?? ''}
+          onChange={(event) =>
+            run(() =>
+              callConsole(`/api/console/sites/${site.id}/workspace`, {
+                method: 'PUT',
+                body: { shareWith: event.target.value || null },
+              }),
+            )
+          }
+        >
+          <option value="">This site only</option>
+          {others.map((other) => (
+            <option key={other.id} value={other.id}>
+              Shared with {other.name}
+              {other.workspace === site.workspace ? '' : ' (and its group)'}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
   )
 }
 
