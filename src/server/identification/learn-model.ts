@@ -84,7 +84,6 @@ export async function learnModel({
 
 interface Comeback {
   createdAt: string
-  method: string
   evidence: unknown
   browserId: string | null
   ip: string | null
@@ -96,7 +95,6 @@ function readComebacks(db: Database, since: string, now: Date): Promise<Comeback
     db,
     {
       createdAt: sql<string>`e.created_at`,
-      method: sql<string>`e.method`,
       evidence: sql<unknown>`e.evidence`,
       browserId: sql<string | null>`e.browser_id`,
       ip: sql<string | null>`e.ip`,
@@ -111,19 +109,18 @@ function readComebacks(db: Database, since: string, now: Date): Promise<Comeback
 }
 
 /**
- * How much a comeback says about one device's changes: a token comeback of a browser that has held
- * its token for a day counts whole; anything else not at all. A fingerprint match is the model's own
+ * Whether a comeback may teach the model how devices change: a token comeback (the query reads no
+ * other) of a browser that had held its token for a day. A fingerprint match is the model's own
  * answer (learning from it feeds the model its own mistakes: misses teach that devices change) and
  * a young token costs a forger a second (SECURITY.md).
  */
-function weightOf(comeback: Comeback): number {
-  if (comeback.method !== 'token') return 0
+function confirmed(comeback: Comeback): boolean {
   const since = comeback.browserSince ? Date.parse(comeback.browserSince) : Number.NaN
-  return Date.parse(comeback.createdAt) - since >= TOKEN_HISTORY_MS ? 1 : 0
+  return Date.parse(comeback.createdAt) - since >= TOKEN_HISTORY_MS
 }
 
 /**
- * Weighted change counts per facet: each browser's latest comeback only, and each network's
+ * Change counts per facet: each browser's latest confirmed comeback only, and each network's
  * comebacks scaled down to NETWORK_SHARE in all.
  */
 export function countChanges(comebacks: readonly Comeback[]): Map<FacetName, FacetCounts> {
@@ -131,26 +128,26 @@ export function countChanges(comebacks: readonly Comeback[]): Map<FacetName, Fac
   comebacks.forEach((comeback, index) => {
     latest.set(comeback.browserId ?? `request ${index}`, comeback)
   })
-  const byNetwork = new Map<string, { comeback: Comeback; weight: number }[]>()
+  const byNetwork = new Map<string, Comeback[]>()
   for (const comeback of latest.values()) {
-    const weight = weightOf(comeback)
-    if (!(weight > 0)) continue
+    if (!confirmed(comeback)) continue
     const network = comeback.ip ? networkOf(comeback.ip) : ''
-    byNetwork.set(network, [...(byNetwork.get(network) ?? []), { comeback, weight }])
+    const entries = byNetwork.get(network) ?? []
+    entries.push(comeback)
+    byNetwork.set(network, entries)
   }
   const counts = new Map<FacetName, FacetCounts>()
   for (const entries of byNetwork.values()) {
-    const total = entries.reduce((sum, entry) => sum + entry.weight, 0)
-    const scale = Math.min(1, NETWORK_SHARE / total)
-    for (const { comeback, weight } of entries) {
+    const weight = Math.min(1, NETWORK_SHARE / entries.length)
+    for (const comeback of entries) {
       const evidence = MatchEvidence.safeParse(comeback.evidence)
       if (!evidence.success) continue
       for (const { facet, level } of evidence.data.facets) {
         if (!(facet in facets)) continue
         const facetCounts = counts.get(facet as FacetName) ?? { observed: 0, changed: 0, close: 0 }
-        facetCounts.observed += weight * scale
-        if (level !== 'exact') facetCounts.changed += weight * scale
-        if (level === 'close') facetCounts.close += weight * scale
+        facetCounts.observed += weight
+        if (level !== 'exact') facetCounts.changed += weight
+        if (level === 'close') facetCounts.close += weight
         counts.set(facet as FacetName, facetCounts)
       }
     }
