@@ -12,6 +12,7 @@ import * as sealingKeyById from './sealing-keys/[keyId]/route'
 import * as sealingKeys from './sealing-keys/route'
 import * as session from './session/route'
 import * as siteById from './sites/[siteId]/route'
+import * as siteWorkspace from './sites/[siteId]/workspace/route'
 import * as sites from './sites/route'
 import * as visitorById from './visitors/[visitorId]/route'
 import * as webhookById from './webhooks/[webhookId]/route'
@@ -127,6 +128,13 @@ describe('a signed-in operator’s browser, sent a forged request by a page of t
         'site',
         siteById.PATCH(
           request(`/api/console/sites/${siteId}`, { method: 'PATCH', ...forged }),
+          params({ siteId }),
+        ),
+      ],
+      [
+        'site workspace',
+        siteWorkspace.PUT(
+          request(`/api/console/sites/${siteId}/workspace`, { method: 'PUT', ...forged }),
           params({ siteId }),
         ),
       ],
