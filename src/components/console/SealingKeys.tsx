@@ -8,7 +8,7 @@ import { EmptyNote } from '../Notes'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { ShownOnce } from './ShownOnce'
-import type { SitePartProps } from './SiteCard'
+import type { SitePartProps } from './site-part-props'
 
 /**
  * A site's sealed-result keys: none (sealing off), one (it seals), or two during a rotation (the

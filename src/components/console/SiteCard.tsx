@@ -12,6 +12,7 @@ import styles from './console.module.css'
 import { embedSnippets, type PublicPaths } from './embed-snippet'
 import { SealingKeys } from './SealingKeys'
 import { ShownOnce } from './ShownOnce'
+import type { SitePartProps } from './site-part-props'
 import { useFormAction } from './useFormAction'
 import { Webhooks } from './Webhooks'
 
@@ -183,13 +184,6 @@ function IdentitySharing({
 }
 
 /** What each part of a site card is given: the site, a runner for its buttons, and a reload. */
-export type SitePartProps = {
-  site: SiteSummary
-  /** Runs a button's console call, shows its error on the card, and reloads the sites on success. */
-  run: (action: () => Promise<unknown>) => Promise<boolean>
-  onChange: () => Promise<void>
-}
-
 function ApiKeys({ site, run, onChange }: SitePartProps) {
   const [newKey, setNewKey] = useState<string | null>(null)
   const { errors, submit } = useFormAction(['name'], 'The key could not be created.')

@@ -12,7 +12,7 @@ import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { ShownOnce } from './ShownOnce'
-import type { SitePartProps } from './SiteCard'
+import type { SitePartProps } from './site-part-props'
 import { useFormAction } from './useFormAction'
 
 const WEBHOOK_FORMATS = {

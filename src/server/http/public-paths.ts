@@ -1,5 +1,4 @@
 import 'server-only'
-import { getEnv } from '../env'
 
 /**
  * Set by the front on a request that came in by a public path: it comes from an integrator's page
@@ -33,10 +32,8 @@ export function publicPathProblem(path: string): string | undefined {
  */
 export function canonicalUrl(
   url: string,
-  { agentPath, apiPrefix }: { agentPath?: string; apiPrefix?: string } = {
-    agentPath: getEnv().TESSERA_AGENT_PATH,
-    apiPrefix: getEnv().TESSERA_API_PREFIX,
-  },
+  /** TESSERA_AGENT_PATH and TESSERA_API_PREFIX (env.ts validates them with publicPathProblem). */
+  { agentPath, apiPrefix }: { agentPath?: string; apiPrefix?: string },
 ): string | undefined {
   if (!agentPath && !apiPrefix) return undefined
   const query = url.indexOf('?')

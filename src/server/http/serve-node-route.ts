@@ -1,15 +1,15 @@
 import 'server-only'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { GET as health } from '@/app/api/health/route'
-import { POST as identify } from '@/app/api/v1/identify/route'
-import { GET as nonce } from '@/app/api/v1/nonce/route'
 import { getEnv } from '../env'
 import { log } from '../log'
 import { namesOwnHost } from './allowed-hosts'
 import { clientInChain, clientNetwork, rewriteForwardingHeaders } from './client-address'
 import { type ErrorCode, errorBody, errorCatalogue } from './errors'
+import { healthEndpoint as health } from './health-endpoint'
 import { identifyAdmission } from './identify-admission'
+import { identifyEndpoint as identify } from './identify-endpoint'
 import { closeUnlessKept, hangUpSignal, streamBody } from './node-connection'
+import { nonceEndpoint as nonce } from './nonce-endpoint'
 import { canonicalUrl, PUBLIC_PATH_HEADER } from './public-paths'
 import { baseHeaders, denyFraming } from './security-headers'
 
@@ -54,7 +54,11 @@ export { noteConnection } from './connection-turns'
 export function prepareRequest(request: IncomingMessage): void {
   rewriteForwardingHeaders(request)
   delete request.headers[PUBLIC_PATH_HEADER]
-  const canonical = canonicalUrl(request.url ?? '/')
+  const { TESSERA_AGENT_PATH, TESSERA_API_PREFIX } = getEnv()
+  const canonical = canonicalUrl(request.url ?? '/', {
+    agentPath: TESSERA_AGENT_PATH,
+    apiPrefix: TESSERA_API_PREFIX,
+  })
   if (canonical) {
     request.url = canonical
     request.headers[PUBLIC_PATH_HEADER] = '1'

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { expect, it } from 'vitest'
+import { seedPersonalData, tablesContaining } from '../../../tests/support/personal-data'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { queryRows } from '../db/client'
-import { seedPersonalData, tablesContaining } from '../db/test-personal-data'
 import { ageBrowser, decide, identifyDevice, signupFields } from '../signup/test-signup'
 import { forgetVisitor } from './forget-visitor'
 

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seedPersonalData, tablesContaining } from '../../../tests/support/personal-data'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { openTestDatabase } from '../../../tests/support/test-database'
 import { type DatabaseHandle, queryRows } from '../db/client'
-import { seedPersonalData, tablesContaining } from '../db/test-personal-data'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { purgeExpiredData } from './purge-expired-data'
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { expect, it } from 'vitest'
+import { tablesContaining } from '../../../tests/support/personal-data'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
-import { tablesContaining } from '../db/test-personal-data'
 import { createSite } from '../sites/create-site'
 import { createSealingKey } from './create-sealing-key'
 import { clearSealingKeyCache, findSealingKey } from './find-sealing-key'

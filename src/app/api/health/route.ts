@@ -1,13 +1,5 @@
-import { checkDatabase } from '@/server/db/check-database'
-import { handle, json, problem } from '@/server/http/respond'
+import { healthEndpoint } from '@/server/http/health-endpoint'
 
 export const dynamic = 'force-dynamic'
 
-/** Liveness and database readiness, for load balancers and the test harness. */
-export const GET = handle(async () => {
-  try {
-    return json(await checkDatabase())
-  } catch {
-    return problem('service_unavailable')
-  }
-})
+export const GET = healthEndpoint

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm'
-import { syntheticDevice } from '../../../tests/support/synthetic-devices'
-import { identifyVisitor } from '../identification/identify-visitor'
-import { consumeRateLimit } from '../rate-limit/rate-limiter'
-import { decideSignup } from '../signup/decide-signup'
-import { createSite } from '../sites/create-site'
-import { createWebhook } from '../webhooks/create-webhook'
-import { type Database, selectRows } from './client'
+import { type Database, selectRows } from '@/server/db/client'
+import { identifyVisitor } from '@/server/identification/identify-visitor'
+import { consumeRateLimit } from '@/server/rate-limit/rate-limiter'
+import { decideSignup } from '@/server/signup/decide-signup'
+import { createSite } from '@/server/sites/create-site'
+import { createWebhook } from '@/server/webhooks/create-webhook'
+import { syntheticDevice } from './synthetic-devices'
 
 /**
  * One device's personal data in every place Tessera puts it: identification events on a site
