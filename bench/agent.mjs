@@ -1,8 +1,15 @@
 // npm run bench:agent — Tessera's agent against FingerprintJS 5 and ThumbmarkJS 1 in headless
-// system Chromium: one page per library from a local static server, loaded in alternation
-// (A B C A B C …), timed inside the page from the first script to the result.
-// BENCH_QUICK=1 runs 3 rounds (a CI smoke run). BENCH_DEBUG=1 prints each Tessera load's slowest
-// sources; BENCH_SOURCES=<n> prints the n sources with the highest median duration (0 = all).
+// system Chromium, the three in alternation (A B C A B C …), each load a fresh browser context on an
+// integrator-like page (a sign-up form) from a local static server. Two measures:
+// - wall time, unthrottled: from the first script to the result, timed inside the page;
+// - what the page feels, unthrottled and with the CPU slowed 4× (Lighthouse's mobile profile): the
+//   long tasks (over 50 ms) from just before the agent's script to its result (PerformanceObserver
+//   'longtask'), their total blocking time (the part of each over 50 ms), the longest, and the input
+//   delay of a real click dispatched while the agent collects (Event Timing's first input:
+//   processingStart − startTime). Each load clicks at another point of the collection.
+// BENCH_QUICK=1 runs 3 rounds (a CI smoke run). BENCH_ROUNDS=N (30). BENCH_DEBUG=1 prints each load.
+// BENCH_SOURCES=<n> prints the n Tessera sources with the highest median duration (0 = all).
+// BENCH_AGENT_FILE=<file> measures another build of the agent (an A/B against a saved public/agent.js).
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -13,9 +20,15 @@ import { chromium } from '@playwright/test'
 import { build } from 'esbuild'
 
 const rounds = process.env.BENCH_QUICK === '1' ? 3 : Number(process.env.BENCH_ROUNDS ?? 30)
+const debug = process.env.BENCH_DEBUG === '1'
 const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-agent-'))
+const agents = ['tessera', 'fingerprintjs', 'thumbmark']
+/** CPU slow-downs measured: none, and Lighthouse's mobile profile. */
+const rates = [1, 4]
+const LONG_TASK_MS = 50
 
-execFileSync(process.execPath, ['scripts/build-agent.mjs'], { stdio: 'inherit' })
+if (!process.env.BENCH_AGENT_FILE)
+  execFileSync(process.execPath, ['scripts/build-agent.mjs'], { stdio: 'inherit' })
 
 async function bundle(name, contents) {
   const outfile = path.join(work, `${name}.js`)
@@ -32,7 +45,7 @@ async function bundle(name, contents) {
 }
 
 const scripts = {
-  tessera: readFileSync('public/agent.js'),
+  tessera: readFileSync(process.env.BENCH_AGENT_FILE ?? 'public/agent.js'),
   fingerprintjs: await bundle(
     'fingerprintjs',
     "import FingerprintJS from '@fingerprintjs/fingerprintjs'; window.run = async () => { const agent = await FingerprintJS.load({ monitoring: false }); const result = await agent.get(); return Object.keys(result.components).length }",
@@ -44,16 +57,31 @@ const scripts = {
 }
 const runners = {
   tessera:
-    '(window.tRun = performance.now() - window.t0, Tessera.collect()).then((result) => { window.durations = Object.fromEntries(Object.entries(result.components).map(([k, v]) => [k, v.duration]).concat([["(collect)", result.duration], ["(before collect)", Math.round(window.tRun * 10) / 10]])); window.slowest = Object.entries(result.components).map(([k, v]) => k + " " + v.duration).sort((a, b) => parseFloat(b.split(" ")[1]) - parseFloat(a.split(" ")[1])).slice(0, 6); return Object.keys(result.components).length })',
+    'Tessera.collect().then((result) => { window.durations = Object.fromEntries(Object.entries(result.components).map(([k, v]) => [k, v.duration]).concat([["(collect)", result.duration]])); window.slowest = Object.entries(result.components).map(([k, v]) => k + " " + v.duration).sort((a, b) => parseFloat(b.split(" ")[1]) - parseFloat(a.split(" ")[1])).slice(0, 6); return Object.keys(result.components).length })',
   fingerprintjs: 'window.run()',
   thumbmark: 'window.run()',
 }
 
+// An integrator's sign-up page: styles, a form, some text. The observers start before anything else;
+// `start` is taken just before the agent's script, so its parse and evaluation count as its own.
 function page(name) {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${name}</title>
-<script>window.t0 = performance.now()</script>
-<script src="/${name}.js"></script></head><body><p>bench</p>
-<script>${runners[name]}.then((count) => { window.benchResult = { ms: performance.now() - window.t0, count } },
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign up — ${name}</title>
+<script>
+window.t0 = performance.now(); window.longTasks = []; window.firstInput = null
+new PerformanceObserver((list) => { for (const task of list.getEntries()) window.longTasks.push([task.startTime, task.duration]) }).observe({ type: 'longtask', buffered: true })
+new PerformanceObserver((list) => { const entry = list.getEntries()[0]; if (entry && !window.firstInput) window.firstInput = [entry.startTime, entry.processingStart - entry.startTime] }).observe({ type: 'first-input', buffered: true })
+</script>
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1f24}header,main{max-width:40rem;margin:auto;padding:1rem}
+form{display:grid;gap:.75rem}label{display:grid;gap:.25rem}input,button{font:inherit;padding:.5rem}#probe{width:12rem}</style>
+<script>window.start = performance.now()</script>
+<script src="/${name}.js"></script></head><body>
+<header><strong>Shop</strong> · <a href="#">Products</a> · <a href="#">Help</a></header>
+<main><h1>Create your account</h1><p>Free delivery on your first order.</p>
+<form onsubmit="return false"><label>Email <input type="email" autocomplete="email"></label>
+<label>Password <input type="password" autocomplete="new-password"></label>
+<button id="probe" type="button">Create account</button></form>
+<p>By creating an account you agree to our terms. We never sell your data.</p></main>
+<script>console.log('bench:collecting'); ${runners[name]}.then((count) => { window.benchResult = { end: performance.now(), count } },
   (error) => { window.benchResult = { error: String(error) } })</script></body></html>`
 }
 
@@ -80,29 +108,87 @@ const browser = await chromium.launch({
     '--no-first-run',
   ],
 })
-const times = { tessera: [], fingerprintjs: [], thumbmark: [] }
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+/** One load: the agent's result, its long tasks, and a click's input delay when it landed in time. */
+async function measure(name, rate, clickAt) {
+  const context = await browser.newContext()
+  try {
+    const tab = await context.newPage()
+    if (rate !== 1) {
+      const cdp = await context.newCDPSession(tab)
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate })
+    }
+    // The click goes in as soon as the page says it is collecting, after `clickAt` ms.
+    const clicked = new Promise((resolve) => {
+      tab.on('console', (message) => {
+        if (message.text() !== 'bench:collecting') return
+        sleep(clickAt)
+          .then(() => tab.mouse.click(40, 300))
+          .then(resolve, resolve)
+      })
+    })
+    await tab.goto(`${origin}/${name}.html`, { waitUntil: 'commit' })
+    const result = await tab
+      .waitForFunction(() => window.benchResult, null, { timeout: 60_000 })
+      .then((handle) => handle.jsonValue())
+    if (result.error) throw new Error(`${name}: ${result.error}`)
+    await clicked
+    const seen = await tab
+      .waitForFunction(() => window.firstInput, null, { timeout: 10_000 })
+      .then((handle) => handle.jsonValue())
+      .catch(() => null)
+    const page = await tab.evaluate(() => ({
+      t0: window.t0,
+      start: window.start,
+      longTasks: window.longTasks,
+      durations: window.durations,
+      slowest: window.slowest,
+    }))
+    const tasks = page.longTasks
+      .filter(([begin, length]) => begin + length > page.start && begin < result.end)
+      .map(([, length]) => length)
+    return {
+      wall: result.end - page.t0,
+      count: result.count,
+      longest: Math.max(0, ...tasks),
+      longTasks: tasks.length,
+      blocking: tasks.reduce((sum, length) => sum + Math.max(0, length - LONG_TASK_MS), 0),
+      // Only a click that reached the page while the agent was still collecting counts.
+      inputDelay: seen && seen[0] >= page.start && seen[0] < result.end ? seen[1] : undefined,
+      durations: page.durations,
+      slowest: page.slowest,
+    }
+  } finally {
+    await context.close()
+  }
+}
+
+const runs = Object.fromEntries(
+  rates.map((rate) => [rate, Object.fromEntries(agents.map((name) => [name, []]))]),
+)
 const counts = {}
 const sourceDurations = {}
 try {
   for (let round = 0; round < rounds; round++) {
-    for (const name of Object.keys(times)) {
-      const context = await browser.newContext()
-      const tab = await context.newPage()
-      await tab.goto(`${origin}/${name}.html`)
-      const result = await tab
-        .waitForFunction(() => window.benchResult, null, { timeout: 30_000 })
-        .then((handle) => handle.jsonValue())
-      if (result.error) throw new Error(`${name}: ${result.error}`)
-      times[name].push(result.ms)
-      if (name === 'tessera')
-        for (const [source, ms] of Object.entries(await tab.evaluate(() => window.durations))) {
-          sourceDurations[source] ??= []
-          sourceDurations[source].push(ms)
-        }
-      if (process.env.BENCH_DEBUG && name === 'tessera')
-        console.log(Math.round(result.ms), await tab.evaluate(() => window.slowest.join(', ')))
-      counts[name] = result.count
-      await context.close()
+    for (const rate of rates) {
+      for (const name of agents) {
+        // Clicks spread over the collection: the agent's median wall time so far at this rate.
+        const earlier = runs[rate][name].map((run) => run.wall)
+        const expected = earlier.length ? median(earlier) : 150 * rate
+        const run = await measure(name, rate, ((round % 5) / 5) * expected * 0.8)
+        runs[rate][name].push(run)
+        counts[name] = run.count
+        if (name === 'tessera' && rate === 1)
+          for (const [source, ms] of Object.entries(run.durations ?? {})) {
+            sourceDurations[source] ??= []
+            sourceDurations[source].push(ms)
+          }
+        if (debug)
+          console.log(
+            `${rate}x ${name.padEnd(13)} wall ${run.wall.toFixed(0)} ms, longest ${run.longest.toFixed(0)} ms, ${run.longTasks} long, TBT ${run.blocking.toFixed(0)} ms, input delay ${run.inputDelay?.toFixed(0) ?? '-'}${run.slowest ? ` | ${run.slowest.join(', ')}` : ''}`,
+          )
+      }
     }
   }
 } finally {
@@ -111,28 +197,59 @@ try {
   rmSync(work, { recursive: true, force: true })
 }
 
-const median = (values) => {
+function median(values) {
+  if (values.length === 0) return Number.NaN
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
-const gz = (name) => gzipSync(scripts[name]).length / 1024
-for (const name of Object.keys(times)) {
-  console.log(
-    `${name.padEnd(14)} median ${median(times[name]).toFixed(1)} ms over ${times[name].length} loads, ${gz(name).toFixed(2)} KB gz, ${counts[name]} signals`,
-  )
+function p95(values) {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)]
 }
+const gz = (name) => gzipSync(scripts[name]).length / 1024
+const summary = (rate, name) => {
+  const list = runs[rate][name]
+  const delays = list.map((run) => run.inputDelay).filter((delay) => delay !== undefined)
+  return {
+    wall: median(list.map((run) => run.wall)),
+    longest: median(list.map((run) => run.longest)),
+    worstTask: Math.max(...list.map((run) => run.longest)),
+    longTasks: median(list.map((run) => run.longTasks)),
+    blocking: median(list.map((run) => run.blocking)),
+    delay: p95(delays),
+    clicks: delays.length,
+  }
+}
+
+console.log(`${rounds} loads per agent and CPU rate, alternating; a fresh browser context each.`)
+console.log(
+  '| agent | CPU | wall (median) | longest task (median / worst) | long tasks | TBT (median) | input delay p95 (clicks in collection) |',
+)
+console.log('| --- | --- | --- | --- | --- | --- | --- |')
+for (const rate of rates)
+  for (const name of agents) {
+    const s = summary(rate, name)
+    console.log(
+      `| ${name} | ${rate}x | ${s.wall.toFixed(0)} ms | ${s.longest.toFixed(0)} / ${s.worstTask.toFixed(0)} ms | ${s.longTasks} | ${s.blocking.toFixed(0)} ms | ${Number.isNaN(s.delay) ? '-' : `${s.delay.toFixed(0)} ms`} (${s.clicks}) |`,
+    )
+  }
+for (const name of agents)
+  console.log(`${name.padEnd(14)} ${gz(name).toFixed(2)} KB gz, ${counts[name]} signals`)
 if (process.env.BENCH_SOURCES !== undefined) {
   const limit = Number(process.env.BENCH_SOURCES) || Infinity
   const ranked = Object.entries(sourceDurations)
     .map(([source, values]) => [source, median(values), Math.max(...values)])
     .sort((a, b) => b[1] - a[1])
     .slice(0, limit)
-  console.log('tessera sources by median duration (ms, median / max):')
+  console.log('tessera sources by median duration, unthrottled (ms, median / max):')
   for (const [source, middle, max] of ranked)
     console.log(`  ${source.padEnd(24)} ${middle.toFixed(1).padStart(6)} / ${max.toFixed(1)}`)
 }
-const tessera = median(times.tessera)
+const wall = (name) => summary(1, name).wall
+const throttled = summary(4, 'tessera')
+const ratio = (value, peer) => (peer > 0 ? `${(value / peer).toFixed(2)}x` : value > 0 ? 'inf x' : '0x')
 console.log(
-  `agent: ${tessera.toFixed(1)} ms median (${(tessera / median(times.fingerprintjs)).toFixed(2)}x fingerprintjs, ${(tessera / median(times.thumbmark)).toFixed(2)}x thumbmark), ${gz('tessera').toFixed(2)} KB gz (${(gz('tessera') / gz('fingerprintjs')).toFixed(2)}x fingerprintjs), ${counts.tessera} signals`,
+  `agent: ${wall('tessera').toFixed(1)} ms median (${(wall('tessera') / wall('fingerprintjs')).toFixed(2)}x fingerprintjs, ${(wall('tessera') / wall('thumbmark')).toFixed(2)}x thumbmark), ${gz('tessera').toFixed(2)} KB gz (${(gz('tessera') / gz('fingerprintjs')).toFixed(2)}x fingerprintjs), ${counts.tessera} signals; blocking 4x: tessera longest ${throttled.longest.toFixed(0)} ms, TBT ${throttled.blocking.toFixed(0)} ms (${ratio(throttled.blocking, summary(4, 'fingerprintjs').blocking)} fingerprintjs), input delay p95 ${Number.isNaN(throttled.delay) ? '-' : throttled.delay.toFixed(0)} ms`,
 )
