@@ -44,6 +44,89 @@ describe('collect', () => {
   })
 })
 
+describe('collect with stepped sources', () => {
+  /** Keeps the thread busy, as a font lookup or a canvas read does. */
+  const busy = (ms: number) => {
+    const until = performance.now() + ms
+    while (performance.now() < until);
+  }
+  const inert = async () => {
+    const { sources } = await import('./sources')
+    return Object.fromEntries(Object.keys(sources).map((name) => [name, () => null]))
+  }
+
+  it('runs a stepped source to its end and gives the thread back between its steps', async () => {
+    const { collect } = await import('./collect')
+    let turns = 0
+    const counting = setInterval(() => turns++, 0)
+    let stepsRun = 0
+    const result = await collect({
+      slice: 8,
+      sources: {
+        ...(await inert()),
+        stepped: function* () {
+          for (let step = 0; step < 6; step++) {
+            busy(5)
+            stepsRun++
+            yield
+          }
+          return 'done'
+        },
+      },
+    })
+    clearInterval(counting)
+    const components = result.components as unknown as Record<string, { value?: unknown; duration: number }>
+    expect(components.stepped?.value).toBe('done')
+    expect(stepsRun).toBe(6)
+    // Its own time, about 30 ms of steps, not the breaks in between.
+    expect(components.stepped?.duration).toBeGreaterThanOrEqual(29)
+    // Six 5 ms steps in slices of 8 ms: the thread went back to the page between them.
+    expect(result.mainThread.total).toBeGreaterThanOrEqual(29)
+    expect(result.mainThread.longest).toBeLessThan(result.mainThread.total)
+    expect(turns).toBeGreaterThan(0)
+  })
+
+  it('never yields with slice: Infinity, and gives the same value', async () => {
+    const { collect } = await import('./collect')
+    const stepped = function* () {
+      busy(5)
+      yield
+      busy(5)
+      yield
+      return [1, 2]
+    }
+    const whole = await collect({ slice: Number.POSITIVE_INFINITY, sources: { ...(await inert()), stepped } })
+    const sliced = await collect({ slice: 1, sources: { ...(await inert()), stepped } })
+    expect(whole.mainThread.longest).toBe(whole.mainThread.total)
+    expect(sliced.mainThread.longest).toBeLessThan(sliced.mainThread.total)
+    const value = (result: typeof whole) =>
+      (result.components as unknown as Record<string, { value?: unknown }>).stepped?.value
+    expect(value(sliced)).toEqual(value(whole))
+    expect(value(whole)).toEqual([1, 2])
+  })
+
+  it('records a stepped source that throws halfway as an error, after its clean-up ran', async () => {
+    const { collect } = await import('./collect')
+    let cleaned = false
+    const result = await collect({
+      sources: {
+        ...(await inert()),
+        stepped: function* () {
+          try {
+            yield
+            throw new RangeError('half way')
+          } finally {
+            cleaned = true
+          }
+        },
+      },
+    })
+    const components = result.components as unknown as Record<string, { error?: string }>
+    expect(components.stepped?.error).toBe('RangeError: half way')
+    expect(cleaned).toBe(true)
+  })
+})
+
 describe('hash', () => {
   it('is stable, short and spreads similar inputs', async () => {
     const { hash } = await import('./hash')

@@ -3,22 +3,30 @@ import { type SourceName, sources } from './sources'
 /** One collected signal: its value, or why it could not be read; always how long it took (ms). */
 export type Component<Value> = { value: Value; duration: number } | { error: string; duration: number }
 
+/** What a source gives: a stepped source (a generator, see collect) gives its return value. */
+type SourceValue<Result> = Result extends Generator<unknown, infer Value, unknown> ? Value : Awaited<Result>
+
 /** Every signal's component, typed from the registry. */
 export type Components = {
-  [Name in SourceName]: Component<Awaited<ReturnType<(typeof sources)[Name]>>>
+  [Name in SourceName]: Component<SourceValue<ReturnType<(typeof sources)[Name]>>>
 }
 
 export interface CollectResult {
   components: Components
   /** Total collection time in milliseconds. */
   duration: number
+  /**
+   * How much of it held the page's main thread (ms), and its longest stretch without a break: the
+   * rest was spent waiting for the browser (audio, permissions, storage), with the page free.
+   */
+  mainThread: { total: number; longest: number }
 }
 
 export type Source = () => unknown
 
 export interface CollectOptions {
   /**
-   * Longest time one source may take before it is recorded as timed out (ms).
+   * Longest time one asynchronous source may take before it is recorded as timed out (ms).
    * @default 400
    */
   sourceTimeout?: number
@@ -28,13 +36,17 @@ export interface CollectOptions {
    */
   deadline?: number
   /**
+   * Longest stretch of work before the page gets the main thread back (ms). `Infinity` never
+   * yields (the values are the same either way; a test proves it).
+   * @default 8
+   */
+  slice?: number
+  /**
    * Replaces or adds sources, by name. For tests and diagnostics; not needed in production.
    * @default undefined
    */
   sources?: Record<string, Source>
 }
-
-const SLICE_MS = 8
 
 function now(): number {
   return performance.now()
@@ -43,7 +55,8 @@ function now(): number {
 type Scheduler = { yield?: () => Promise<void> }
 
 /**
- * Lets the browser paint and handle input between slices of synchronous work. A message port
+ * Lets the browser paint and handle input between slices of synchronous work: scheduler.yield()
+ * where it exists (the rest of the collection keeps its place in line), else a message port
  * rather than setTimeout(0), which browsers clamp to 4 ms once nested.
  */
 function yieldToBrowser(): Promise<void> {
@@ -61,53 +74,87 @@ function describe(error: unknown): string {
   return String(error).slice(0, 300)
 }
 
+const isStepped = (result: unknown): result is Generator<unknown, unknown, unknown> =>
+  typeof result === 'object' &&
+  result !== null &&
+  typeof (result as Generator).next === 'function' &&
+  typeof (result as Generator).throw === 'function'
+
 /**
  * Runs every source, isolating each one's failure and time: a throwing, slow or hanging source
- * becomes `{ error, duration }` and never holds up the others beyond the deadline.
+ * becomes `{ error, duration }` and never holds up the others beyond the deadline. The page keeps
+ * its main thread: the work runs in slices of about `slice` ms, between sources and, for a stepped
+ * source (a generator: fonts, canvas), between its steps. A stepped source runs to its end like a
+ * synchronous one, whatever the time-outs, so slicing never changes a value.
  */
 export async function collect(options: CollectOptions = {}): Promise<CollectResult> {
   const sourceTimeout = options.sourceTimeout ?? 400
   const deadline = options.deadline ?? 1500
+  const slice = options.slice ?? 8
   const registry: Record<string, Source> = { ...sources, ...options.sources }
   const started = now()
   const components: Record<string, Component<unknown>> = {}
   const pending: Promise<void>[] = []
+  let busy = 0
+  let longest = 0
 
-  const record = (name: string, begin: number, outcome: { value: unknown } | { error: string }) => {
-    components[name] ??= { ...outcome, duration: Math.round((now() - begin) * 10) / 10 }
+  const record = (name: string, duration: number, outcome: { value: unknown } | { error: string }) => {
+    components[name] ??= { ...outcome, duration: Math.round(duration * 10) / 10 }
   }
 
   let sliceStart = now()
+  /** Gives the main thread back once the current stretch of work is over its slice. */
+  const breathe = async () => {
+    const stretch = now() - sliceStart
+    if (stretch <= slice) return
+    busy += stretch
+    longest = Math.max(longest, stretch)
+    await yieldToBrowser()
+    sliceStart = now()
+  }
+
   for (const [name, source] of Object.entries(registry)) {
-    if (now() - sliceStart > SLICE_MS) {
-      await yieldToBrowser()
-      sliceStart = now()
-    }
+    await breathe()
     const begin = now()
     try {
       const result = source()
-      if (result instanceof Promise) {
+      if (isStepped(result)) {
+        // Its own time only: the breaks in between are the page's.
+        let spent = 0
+        let stepStart = begin
+        let step = result.next()
+        while (!step.done) {
+          spent += now() - stepStart
+          await breathe()
+          stepStart = now()
+          step = result.next()
+        }
+        record(name, spent + now() - stepStart, { value: step.value })
+      } else if (result instanceof Promise) {
         pending.push(
           Promise.race([
             result.then(
-              (value) => record(name, begin, { value }),
-              (error) => record(name, begin, { error: describe(error) }),
+              (value) => record(name, now() - begin, { value }),
+              (error) => record(name, now() - begin, { error: describe(error) }),
             ),
             new Promise<void>((resolve) =>
               setTimeout(() => {
-                record(name, begin, { error: `Timeout: no answer within ${sourceTimeout} ms` })
+                record(name, now() - begin, { error: `Timeout: no answer within ${sourceTimeout} ms` })
                 resolve()
               }, sourceTimeout),
             ),
           ]),
         )
       } else {
-        record(name, begin, { value: result })
+        record(name, now() - begin, { value: result })
       }
     } catch (error) {
-      record(name, begin, { error: describe(error) })
+      record(name, now() - begin, { error: describe(error) })
     }
   }
+  const stretch = now() - sliceStart
+  busy += stretch
+  longest = Math.max(longest, stretch)
 
   const remaining = Math.max(0, deadline - (now() - started))
   await Promise.race([Promise.all(pending), new Promise((resolve) => setTimeout(resolve, remaining))])
@@ -115,5 +162,9 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
     if (!components[name])
       components[name] = { error: `Timeout: collection deadline of ${deadline} ms`, duration: deadline }
   }
-  return { components: components as Components, duration: Math.round((now() - started) * 10) / 10 }
+  return {
+    components: components as Components,
+    duration: Math.round((now() - started) * 10) / 10,
+    mainThread: { total: Math.round(busy * 10) / 10, longest: Math.round(longest * 10) / 10 },
+  }
 }

@@ -23,6 +23,8 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
       <table className={tables.table}>
         <caption>
           {entries.length} signals collected in {formatDuration(result.duration)}
+          {result.mainThread &&
+            `, ${formatDuration(result.mainThread.total)} of it on the page's main thread, never more than ${formatDuration(result.mainThread.longest)} at a stretch`}
         </caption>
         <thead>
           <tr>

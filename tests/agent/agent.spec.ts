@@ -55,6 +55,25 @@ test('repeats every stable value exactly within one page', async ({ page }) => {
   }
 })
 
+test('gives the same values whether it gives the page its turns or not', async ({ page }) => {
+  await open(page)
+  // slice: Infinity runs every source, fonts and canvas included, in one stretch.
+  const whole = await collect(page, '{ slice: Infinity }')
+  const sliced = await collect(page)
+  const volatile = new Set(['storageQuota'])
+  for (const [name, component] of Object.entries(whole.components)) {
+    if (volatile.has(name)) continue
+    expect(sliced.components[name]?.value, name).toEqual(component.value)
+    expect(sliced.components[name]?.error, name).toEqual(component.error)
+  }
+  // Both say how much held the main thread; only the sliced one broke it up.
+  const wholeThread = (whole as { mainThread?: { total: number; longest: number } }).mainThread
+  const slicedThread = (sliced as { mainThread?: { total: number; longest: number } }).mainThread
+  expect(wholeThread?.longest).toBe(wholeThread?.total)
+  expect(slicedThread?.total).toBeGreaterThan(0)
+  expect(slicedThread?.longest).toBeLessThan(slicedThread?.total ?? 0)
+})
+
 test('marks a canvas whose reads are randomised', async ({ page }) => {
   // What privacy extensions do: add noise every time the canvas is read.
   await page.addInitScript(() => {

@@ -14,3 +14,10 @@ export async function collectComponent(name: SourceName): Promise<Component<unkn
   const { components } = await collect({ sources: inert, sourceTimeout: 200, deadline: 500 })
   return components[name]
 }
+
+/** A stepped source (a generator, see collect.ts) run to its end at once: its value. */
+export function runSteps<Value>(steps: Generator<unknown, Value, unknown>): Value {
+  let step = steps.next()
+  while (!step.done) step = steps.next()
+  return step.value
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { withMockedGlobals } from '../../../tests/support/browser-globals'
-import { collectComponent } from '../../../tests/support/collect-component'
+import { collectComponent, runSteps } from '../../../tests/support/collect-component'
 import { hash } from '../hash'
 import { canvas } from './canvas'
 
@@ -68,7 +68,7 @@ function canvasDocument(machine: Machine) {
 describe('canvas', () => {
   it('is the winding rule and one digest per image: the text (240 wide) and the geometry (122 wide)', () => {
     const { document, images } = canvasDocument({ rendering: 'skia/linux/dejavu' })
-    const value = withMockedGlobals({ document }, () => canvas())
+    const value = withMockedGlobals({ document }, () => runSteps(canvas()))
     const text = images.find((image) => image.width === 240)?.reads[0] ?? ''
     const geometry = images.find((image) => image.width === 122)?.reads[0] ?? ''
     expect(value).toEqual({ winding: true, text: hash(text), geometry: hash(geometry) })
@@ -78,24 +78,24 @@ describe('canvas', () => {
 
   it('differs between machines that render differently, and repeats on one machine', () => {
     const render = (rendering: string) =>
-      withMockedGlobals({ document: canvasDocument({ rendering }).document }, () => canvas())
+      withMockedGlobals({ document: canvasDocument({ rendering }).document }, () => runSteps(canvas()))
     expect(render('skia/linux/dejavu')).toEqual(render('skia/linux/dejavu'))
     expect(render('skia/linux/dejavu')).not.toEqual(render('coregraphics/macos/helvetica'))
   })
 
   it('reports no even-odd winding where the probe point counts as inside', () => {
     const { document } = canvasDocument({ rendering: 'old', evenOddInside: true })
-    expect(withMockedGlobals({ document }, () => canvas())).toMatchObject({ winding: false })
+    expect(withMockedGlobals({ document }, () => runSteps(canvas()))).toMatchObject({ winding: false })
   })
 
   it('is { randomized: true } where two reads of one image differ (noise added by a privacy tool)', () => {
     const { document } = canvasDocument({ rendering: 'skia', noise: true })
-    expect(withMockedGlobals({ document }, () => canvas())).toEqual({ randomized: true })
+    expect(withMockedGlobals({ document }, () => runSteps(canvas()))).toEqual({ randomized: true })
   })
 
   it('is unsupported without a 2D context', () => {
     const { document } = canvasDocument({ rendering: 'skia', no2d: true })
-    expect(withMockedGlobals({ document }, () => canvas())).toBe('unsupported')
+    expect(withMockedGlobals({ document }, () => runSteps(canvas()))).toBe('unsupported')
   })
 
   it('throws where reading an image throws, and collect records the error', async () => {
@@ -109,7 +109,7 @@ describe('canvas', () => {
         }),
     }
     await withMockedGlobals({ document: refusing }, async () => {
-      expect(() => canvas()).toThrow('tainted')
+      expect(() => runSteps(canvas())).toThrow('tainted')
       expect(await collectComponent('canvas')).toEqual({
         error: 'SecurityError: The canvas has been tainted by cross-origin data.',
         duration: expect.any(Number),

@@ -45,18 +45,25 @@ function render(kind: 'text' | 'geometry'): HTMLCanvasElement {
 
 /**
  * Canvas 2D text and geometry rendering. Each image is read twice: privacy tools add random noise
- * when a canvas is read, so two different reads mark the canvas as randomised.
+ * when a canvas is read, so two different reads mark the canvas as randomised. A stepped source:
+ * drawing and each read (a PNG encoding) are steps, with the page's turn in between (see collect).
  */
-export function canvas(): CanvasValue {
+export function* canvas(): Generator<void, CanvasValue> {
   const probe = document.createElement('canvas').getContext('2d')
   if (!probe) return UNSUPPORTED
   probe.rect(0, 0, 10, 10)
   probe.rect(2, 2, 6, 6)
   const winding = !probe.isPointInPath(5, 5, 'evenodd')
   const textCanvas = render('text')
+  yield
   const geometryCanvas = render('geometry')
+  yield
   const text = textCanvas.toDataURL()
+  yield
   const geometry = geometryCanvas.toDataURL()
-  if (text !== textCanvas.toDataURL() || geometry !== geometryCanvas.toDataURL()) return { randomized: true }
+  yield
+  const textAgain = textCanvas.toDataURL()
+  yield
+  if (text !== textAgain || geometry !== geometryCanvas.toDataURL()) return { randomized: true }
   return { winding, text: hash(text), geometry: hash(geometry) }
 }

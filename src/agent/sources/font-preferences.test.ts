@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest'
 import { withMockedProperties } from '../../../tests/support/browser-globals'
-import { collectComponent } from '../../../tests/support/collect-component'
+import { collectComponent, runSteps } from '../../../tests/support/collect-component'
 import { fontPreferences } from './font-preferences'
 
 // happy-dom builds the real element tree but lays nothing out: these tests supply the layout.
@@ -28,7 +28,7 @@ const windowsWidths = {
 
 describe('fontPreferences', () => {
   it('is the sample’s width, to two decimals, in the default font, each generic family and the minimum size', () => {
-    expect(withTextWidths(windowsWidths, () => fontPreferences())).toEqual({
+    expect(withTextWidths(windowsWidths, () => runSteps(fontPreferences()))).toEqual({
       default: 265.67,
       serif: 265.67,
       sans: 282.89,
@@ -39,19 +39,19 @@ describe('fontPreferences', () => {
   })
 
   it('tells a changed default font or minimum font size apart', () => {
-    const biggerMinimum = withTextWidths({ ...windowsWidths, min: 92.5 }, () => fontPreferences())
+    const biggerMinimum = withTextWidths({ ...windowsWidths, min: 92.5 }, () => runSteps(fontPreferences()))
     expect(biggerMinimum).toMatchObject({ default: 265.67, min: 92.5 })
   })
 
   it('leaves the page as it found it', () => {
     const before = document.body.innerHTML
-    withTextWidths(windowsWidths, () => fontPreferences())
+    withTextWidths(windowsWidths, () => runSteps(fontPreferences()))
     expect(document.body.innerHTML).toBe(before)
   })
 
   it('throws before the page has a body (an agent run from <head>), and collect records the error', async () => {
     await withMockedProperties(document, { body: null }, async () => {
-      expect(() => fontPreferences()).toThrow(TypeError)
+      expect(() => runSteps(fontPreferences())).toThrow(TypeError)
       expect(await collectComponent('fontPreferences')).toEqual({
         error: expect.stringMatching(/^TypeError: Cannot read properties of null \(reading 'appendChild'\)/),
         duration: expect.any(Number),

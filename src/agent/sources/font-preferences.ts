@@ -3,7 +3,7 @@
  * the user's font settings. Measured from initial styles, so the page's own fonts and sizes do not
  * leak in and the same device reads alike on any page.
  */
-export function fontPreferences(): Record<string, number> {
+export function* fontPreferences(): Generator<void, Record<string, number>> {
   const holder = document.createElement('div')
   holder.style.cssText = 'all:initial;position:absolute;left:-9999px;visibility:hidden;white-space:nowrap'
   const styles: Record<string, string> = {
@@ -14,17 +14,21 @@ export function fontPreferences(): Record<string, number> {
     system: 'font-family:system-ui',
     min: 'font-size:1px',
   }
-  const spans = Object.entries(styles).map(([name, css]) => {
-    const span = document.createElement('span')
-    span.style.cssText = `all:initial;${css}`
-    span.textContent = 'a quick brown fox jumps over the lazy dog'
-    holder.appendChild(span)
-    return [name, span] as const
-  })
   document.body.appendChild(holder)
-  const widths = Object.fromEntries(
-    spans.map(([name, span]) => [name, Math.round(span.getBoundingClientRect().width * 100) / 100]),
-  )
-  holder.remove()
-  return widths
+  try {
+    const widths: Record<string, number> = {}
+    // One style per step (each may look a font up): a span's width is its own, whatever else is laid out.
+    for (const [name, css] of Object.entries(styles)) {
+      yield
+      const span = document.createElement('span')
+      span.style.cssText = `all:initial;${css}`
+      span.textContent = 'a quick brown fox jumps over the lazy dog'
+      holder.appendChild(span)
+      widths[name] = Math.round(span.getBoundingClientRect().width * 100) / 100
+      span.remove()
+    }
+    return widths
+  } finally {
+    holder.remove()
+  }
 }

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest'
 import { getter, withMockedProperties } from '../../../tests/support/browser-globals'
-import { collectComponent } from '../../../tests/support/collect-component'
+import { collectComponent, runSteps } from '../../../tests/support/collect-component'
 import { fonts } from './fonts'
 
 // happy-dom builds the real element tree but lays nothing out: these tests supply the layout.
@@ -47,29 +47,29 @@ describe('fonts', () => {
   it('lists the candidate fonts whose text measures differently from the fallbacks, in list order', () => {
     const { result } = withInstalledFonts(
       { 'Segoe UI': [498, 59], Consolas: [540, 57], Calibri: [455, 54], 'Not A Candidate': [1, 1] },
-      () => fonts(),
+      () => runSteps(fonts()),
     )
     expect(result).toEqual(['Calibri', 'Consolas', 'Segoe UI'])
   })
 
   it('finds a font that matches one fallback exactly, by the other fallback', () => {
     // A monospace font with the very metrics of the default monospace still differs from sans-serif.
-    const { result } = withInstalledFonts({ Menlo: fallbacks.monospace as Size }, () => fonts())
+    const { result } = withInstalledFonts({ Menlo: fallbacks.monospace as Size }, () => runSteps(fonts()))
     expect(result).toEqual(['Menlo'])
   })
 
   it('finds a font that differs in height only', () => {
-    const { result } = withInstalledFonts({ Roboto: [470, 60] }, () => fonts())
+    const { result } = withInstalledFonts({ Roboto: [470, 60] }, () => runSteps(fonts()))
     expect(result).toEqual(['Roboto'])
   })
 
   it('is an empty list where no candidate is installed', () => {
-    expect(withInstalledFonts({}, () => fonts()).result).toEqual([])
+    expect(withInstalledFonts({}, () => runSteps(fonts())).result).toEqual([])
   })
 
   it('measures everything in one layout and leaves the page as it found it', () => {
     const before = document.body.innerHTML
-    const { reads } = withInstalledFonts({ Ubuntu: [480, 56] }, () => fonts())
+    const { reads } = withInstalledFonts({ Ubuntu: [480, 56] }, () => runSteps(fonts()))
     expect(reads.total).toBeGreaterThan(80)
     expect(reads.detached).toBe(0)
     expect(document.body.innerHTML).toBe(before)
@@ -77,7 +77,7 @@ describe('fonts', () => {
 
   it('throws before the page has a body (an agent run from <head>), and collect records the error', async () => {
     await withMockedProperties(document, { body: null }, async () => {
-      expect(() => fonts()).toThrow(TypeError)
+      expect(() => runSteps(fonts())).toThrow(TypeError)
       expect(await collectComponent('fonts')).toEqual({
         error: expect.stringMatching(/^TypeError: Cannot read properties of null \(reading 'appendChild'\)/),
         duration: expect.any(Number),

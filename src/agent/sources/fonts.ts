@@ -60,11 +60,16 @@ function webFontFamilies(): Set<string> {
   return families
 }
 
+/** Candidates measured per step: each lookup goes to the system, and each step lays out once. */
+const CHUNK = 3
+
 /**
  * Installed fonts, by measurement: a font is present when text in it differs from one of the
  * fallbacks. Measured away from the page's own styles, so the same device reads alike on any page.
+ * A stepped source: collect gives the page its main thread back between chunks of candidates
+ * whenever a slice is used up (a candidate's width is its own, whatever else is laid out).
  */
-export function fonts(): string[] {
+export function* fonts(): Generator<void, string[]> {
   const webFonts = webFontFamilies()
   const candidates = allCandidates.filter((font) => !webFonts.has(font.toLowerCase()))
   const holder = document.createElement('div')
@@ -77,17 +82,27 @@ export function fonts(): string[] {
     holder.appendChild(span)
     return span
   }
-  const bases = baseFonts.map(make)
-  const probes = candidates.map((font) => baseFonts.map((base) => make(`'${font}',${base}`)))
-  document.body.appendChild(holder)
-  // All spans are in the DOM before the first read, so the browser lays out once.
-  const baseWidths = bases.map((span) => [span.offsetWidth, span.offsetHeight])
-  const found = candidates.filter((_, index) =>
-    (probes[index] ?? []).some(
-      (span, base) =>
-        span.offsetWidth !== baseWidths[base]?.[0] || span.offsetHeight !== baseWidths[base]?.[1],
-    ),
-  )
-  holder.remove()
-  return found
+  try {
+    const bases = baseFonts.map(make)
+    document.body.appendChild(holder)
+    const baseWidths = bases.map((span) => [span.offsetWidth, span.offsetHeight])
+    const found: string[] = []
+    for (let start = 0; start < candidates.length; start += CHUNK) {
+      yield
+      const chunk = candidates.slice(start, start + CHUNK)
+      // A chunk's spans are all in the DOM before the first read, so the browser lays out once.
+      const probes = chunk.map((font) => baseFonts.map((base) => make(`'${font}',${base}`)))
+      chunk.forEach((font, index) => {
+        const differs = (probes[index] ?? []).some(
+          (span, base) =>
+            span.offsetWidth !== baseWidths[base]?.[0] || span.offsetHeight !== baseWidths[base]?.[1],
+        )
+        if (differs) found.push(font)
+      })
+      for (const span of probes.flat()) span.remove()
+    }
+    return found
+  } finally {
+    holder.remove()
+  }
 }
