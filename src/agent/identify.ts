@@ -7,8 +7,8 @@ export interface IdentifyRequestOptions {
   endpoint: string
   /** Path of the agent's API on `endpoint` (TESSERA_API_PREFIX, or where a proxy maps it). */
   apiPrefix?: string
-  /** A collection already made on this page, to send instead of collecting again. */
-  collection?: CollectResult
+  /** A collection already made (or under way) on this page, to send instead of collecting again. */
+  collection?: CollectResult | Promise<CollectResult>
   siteKey?: string
   url: string
   tag?: Record<string, unknown>

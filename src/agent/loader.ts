@@ -1,3 +1,4 @@
+import { collectWhenIdle } from './head-start'
 import { identify } from './identify'
 import { type FrameMessage, type IdentifyResult, isFrameMessage, type LoaderMessage } from './messages'
 
@@ -48,14 +49,18 @@ export interface Agent {
 
 /**
  * Prepares the agent. On Tessera's own origin it collects directly; elsewhere it loads the
- * invisible /frame collector and talks to it with postMessage, to that exact origin only.
+ * invisible /frame collector and talks to it with postMessage, to that exact origin only. Either
+ * way collection starts as soon as the page is idle, so the first get() finds it done or under way.
  */
 export async function load(options: LoadOptions): Promise<Agent> {
   const endpoint = new URL(options.endpoint ?? window.location.origin).origin
   if (endpoint === window.location.origin) {
+    // Collection starts when the page is idle, so the first get() finds it done or under way.
+    const headStart = collectWhenIdle()
     return {
       get: (get = {}) =>
         identify({
+          collection: headStart.take(),
           endpoint,
           apiPrefix: options.apiPrefix,
           siteKey: options.siteKey,

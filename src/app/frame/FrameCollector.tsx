@@ -1,6 +1,7 @@
 'use client'
 
 import { useEffect, useState } from 'react'
+import { collectWhenIdle } from '@/agent/head-start'
 import { identify } from '@/agent/identify'
 import { type FrameMessage, isLoaderMessage } from '@/agent/messages'
 
@@ -23,6 +24,8 @@ export function FrameCollector({
       return
     }
     const allowed = new Set([...allowedOrigins, window.location.origin])
+    // The embedding page's get() finds the collection done or under way (see collectWhenIdle).
+    const headStart = collectWhenIdle()
     const reply = (origin: string, message: FrameMessage) => window.parent.postMessage(message, origin)
 
     async function onMessage(event: MessageEvent) {
@@ -35,6 +38,7 @@ export function FrameCollector({
       }
       try {
         const result = await identify({
+          collection: headStart.take(),
           endpoint: window.location.origin,
           siteKey: siteKey ?? undefined,
           url: message.url,
