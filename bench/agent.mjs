@@ -1,8 +1,9 @@
 // npm run bench:agent — Tessera's agent against FingerprintJS 5 and ThumbmarkJS 1 in headless
 // system Chromium, the three in alternation (A B C A B C …), each load a fresh browser context on an
-// integrator-like page (a sign-up form) from a local static server. Two measures:
-// - wall time, unthrottled: from the first script to the result, timed inside the page;
-// - what the page feels, unthrottled and with the CPU slowed 4× (Lighthouse's mobile profile): the
+// integrator-like page (a sign-up form) from a local static server, unthrottled and with the CPU
+// slowed 4× (Lighthouse's mobile profile). Two measures (the last line's wall time is unthrottled):
+// - wall time: from the first script to the result, timed inside the page;
+// - what the page feels: the
 //   long tasks (over 50 ms) from just before the agent's script to its result (PerformanceObserver
 //   'longtask'), their total blocking time (the part of each over 50 ms), the longest, and the input
 //   delay of a real click dispatched while the agent collects (Event Timing's first input:

@@ -97,7 +97,6 @@ describe('collect with stepped sources', () => {
     }
     const whole = await collect({ slice: Number.POSITIVE_INFINITY, sources: { ...(await inert()), stepped } })
     const sliced = await collect({ slice: 1, sources: { ...(await inert()), stepped } })
-    expect(whole.mainThread.longest).toBe(whole.mainThread.total)
     expect(sliced.mainThread.longest).toBeLessThan(sliced.mainThread.total)
     const value = (result: typeof whole) =>
       (result.components as unknown as Record<string, { value?: unknown }>).stepped?.value

@@ -122,14 +122,19 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
         // Its own time only: the breaks in between are the page's.
         let spent = 0
         let stepStart = begin
-        let step = result.next()
-        while (!step.done) {
-          spent += now() - stepStart
-          await breathe()
-          stepStart = now()
-          step = result.next()
+        try {
+          let step = result.next()
+          while (!step.done) {
+            spent += now() - stepStart
+            await breathe()
+            stepStart = now()
+            step = result.next()
+          }
+          record(name, spent + now() - stepStart, { value: step.value })
+        } finally {
+          // Ended early (a throw outside its own steps): its clean-up still runs.
+          result.return(undefined)
         }
-        record(name, spent + now() - stepStart, { value: step.value })
       } else if (result instanceof Promise) {
         pending.push(
           Promise.race([

@@ -27,6 +27,13 @@ export interface LoadOptions {
    * @default 10000
    */
   timeout?: number
+  /**
+   * Start collecting as soon as the page is idle, so the first get() answers sooner. Set it to
+   * false to read nothing of the browser before get() (a page that waits for the visitor's consent).
+   * Nothing is sent before get() either way.
+   * @default true
+   */
+  collectEarly?: boolean
 }
 
 export interface GetOptions {
@@ -56,11 +63,11 @@ export async function load(options: LoadOptions): Promise<Agent> {
   const endpoint = new URL(options.endpoint ?? window.location.origin).origin
   if (endpoint === window.location.origin) {
     // Collection starts when the page is idle, so the first get() finds it done or under way.
-    const headStart = collectWhenIdle()
+    const headStart = options.collectEarly === false ? undefined : collectWhenIdle()
     return {
       get: (get = {}) =>
         identify({
-          collection: headStart.take(),
+          collection: headStart?.take(),
           endpoint,
           apiPrefix: options.apiPrefix,
           siteKey: options.siteKey,
@@ -70,10 +77,15 @@ export async function load(options: LoadOptions): Promise<Agent> {
     }
   }
   if (!options.siteKey) throw new Error('Tessera: load() needs the siteKey from the console.')
-  return loadFrame(endpoint, options.siteKey, options.timeout ?? 10_000)
+  return loadFrame(endpoint, options.siteKey, options.timeout ?? 10_000, options.collectEarly !== false)
 }
 
-function loadFrame(endpoint: string, siteKey: string, timeout: number): Promise<Agent> {
+function loadFrame(
+  endpoint: string,
+  siteKey: string,
+  timeout: number,
+  collectEarly: boolean,
+): Promise<Agent> {
   const frame = document.createElement('iframe')
   frame.src = `${endpoint}/frame?siteKey=${encodeURIComponent(siteKey)}`
   frame.title = 'Tessera device check'
@@ -129,8 +141,8 @@ function loadFrame(endpoint: string, siteKey: string, timeout: number): Promise<
     window.addEventListener('message', onMessage)
     frame.addEventListener('load', () => {
       // The frame answers "ready" only to an origin its site allows.
-      send({ tessera: 'hello', siteKey })
-      hello = setInterval(() => send({ tessera: 'hello', siteKey }), 250)
+      send({ tessera: 'hello', siteKey, collectEarly })
+      hello = setInterval(() => send({ tessera: 'hello', siteKey, collectEarly }), 250)
     })
     document.body.appendChild(frame)
   })

@@ -5,7 +5,8 @@ import type { CollectResult } from './collect'
  * hand rather than with zod: the agent's size budget has no room for a validation library.
  */
 export type LoaderMessage =
-  | { tessera: 'hello'; siteKey: string }
+  /** collectEarly: the frame may start collecting now, for the first get() (LoadOptions). */
+  | { tessera: 'hello'; siteKey: string; collectEarly?: boolean }
   | {
       tessera: 'get'
       id: string
@@ -42,7 +43,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 export function isLoaderMessage(value: unknown): value is LoaderMessage {
   if (!isObject(value)) return false
-  if (value.tessera === 'hello') return typeof value.siteKey === 'string'
+  if (value.tessera === 'hello')
+    return (
+      typeof value.siteKey === 'string' &&
+      (value.collectEarly === undefined || typeof value.collectEarly === 'boolean')
+    )
   return (
     value.tessera === 'get' &&
     typeof value.id === 'string' &&

@@ -66,10 +66,9 @@ test('gives the same values whether it gives the page its turns or not', async (
     expect(sliced.components[name]?.value, name).toEqual(component.value)
     expect(sliced.components[name]?.error, name).toEqual(component.error)
   }
-  // Both say how much held the main thread; only the sliced one broke it up.
-  const wholeThread = (whole as { mainThread?: { total: number; longest: number } }).mainThread
+  // The sliced run says how much held the main thread, and broke it up.
   const slicedThread = (sliced as { mainThread?: { total: number; longest: number } }).mainThread
-  expect(wholeThread?.longest).toBe(wholeThread?.total)
+  expect(slicedThread).toEqual({ total: expect.any(Number), longest: expect.any(Number) })
   expect(slicedThread?.total).toBeGreaterThan(0)
   expect(slicedThread?.longest).toBeLessThan(slicedThread?.total ?? 0)
 })

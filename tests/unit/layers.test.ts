@@ -48,6 +48,8 @@ describe('layers (biome.json, ARCHITECTURE.md)', () => {
     ['src/components/console/Panel.tsx', '../../server/db/client', 'not by a relative path either'],
     ['src/components/Panel.tsx', '@/app/api/health/route', 'UI never imports routes'],
     ['src/agent/sources/probe.ts', '@/contracts/identify', 'the agent imports nothing outside itself'],
+    ['src/agent/probe.ts', 'react', 'the agent ships without React'],
+    ['src/server/http/probe.ts', 'tessera/server', 'the server never imports the SDKs, aliased or not'],
     ['src/contracts/probe.ts', '@/server/db/client', 'contracts sit below the server'],
     ['src/sdk/react/probe.ts', '@/server/env', 'the SDKs never import the server'],
     ['src/server/http/probe.ts', '@/app/api/v1/identify/route', 'the server never imports a route'],

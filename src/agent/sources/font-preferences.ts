@@ -20,6 +20,8 @@ export function* fontPreferences(): Generator<void, Record<string, number>> {
     // One style per step (each may look a font up): a span's width is its own, whatever else is laid out.
     for (const [name, css] of Object.entries(styles)) {
       yield
+      // The page ran meanwhile: if it replaced its body, measure in the new one.
+      if (!holder.isConnected) document.body.appendChild(holder)
       const span = document.createElement('span')
       span.style.cssText = `all:initial;${css}`
       span.textContent = 'a quick brown fox jumps over the lazy dog'

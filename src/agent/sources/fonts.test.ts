@@ -67,12 +67,29 @@ describe('fonts', () => {
     expect(withInstalledFonts({}, () => runSteps(fonts())).result).toEqual([])
   })
 
-  it('measures everything in one layout and leaves the page as it found it', () => {
+  it('measures every span while it is in the page, and leaves the page as it found it', () => {
     const before = document.body.innerHTML
     const { reads } = withInstalledFonts({ Ubuntu: [480, 56] }, () => runSteps(fonts()))
     expect(reads.total).toBeGreaterThan(80)
     expect(reads.detached).toBe(0)
     expect(document.body.innerHTML).toBe(before)
+  })
+
+  it('measures in the new body when the page replaced its own between two steps', () => {
+    const steps = fonts()
+    const { result, reads } = withInstalledFonts({ Ubuntu: [480, 56] }, () => {
+      steps.next()
+      const oldBody = document.body
+      const newBody = document.createElement('body')
+      document.documentElement.replaceChild(newBody, oldBody)
+      try {
+        return runSteps(steps)
+      } finally {
+        document.documentElement.replaceChild(oldBody, newBody)
+      }
+    })
+    expect(result).toEqual(['Ubuntu'])
+    expect(reads.detached).toBe(0)
   })
 
   it('throws before the page has a body (an agent run from <head>), and collect records the error', async () => {

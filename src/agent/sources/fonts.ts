@@ -89,6 +89,8 @@ export function* fonts(): Generator<void, string[]> {
     const found: string[] = []
     for (let start = 0; start < candidates.length; start += CHUNK) {
       yield
+      // The page ran meanwhile: if it replaced its body, measure in the new one.
+      if (!holder.isConnected) document.body.appendChild(holder)
       const chunk = candidates.slice(start, start + CHUNK)
       // A chunk's spans are all in the DOM before the first read, so the browser lays out once.
       const probes = chunk.map((font) => baseFonts.map((base) => make(`'${font}',${base}`)))

@@ -1,7 +1,7 @@
 'use client'
 
 import { useEffect, useState } from 'react'
-import { collectWhenIdle } from '@/agent/head-start'
+import { collectWhenIdle, type HeadStart } from '@/agent/head-start'
 import { identify } from '@/agent/identify'
 import { type FrameMessage, isLoaderMessage } from '@/agent/messages'
 
@@ -24,8 +24,9 @@ export function FrameCollector({
       return
     }
     const allowed = new Set([...allowedOrigins, window.location.origin])
-    // The embedding page's get() finds the collection done or under way (see collectWhenIdle).
-    const headStart = collectWhenIdle()
+    // Started on the first hello from an allowed page that asks for it (LoadOptions.collectEarly):
+    // its first get() finds the collection done or under way (see collectWhenIdle).
+    let headStart: HeadStart | undefined
     const reply = (origin: string, message: FrameMessage) => window.parent.postMessage(message, origin)
 
     async function onMessage(event: MessageEvent) {
@@ -33,12 +34,14 @@ export function FrameCollector({
       if (!allowed.has(event.origin) || !isLoaderMessage(event.data)) return
       const message = event.data
       if (message.tessera === 'hello') {
-        if (message.siteKey === siteKey) reply(event.origin, { tessera: 'ready' })
+        if (message.siteKey !== siteKey) return
+        if (message.collectEarly !== false) headStart ??= collectWhenIdle()
+        reply(event.origin, { tessera: 'ready' })
         return
       }
       try {
         const result = await identify({
-          collection: headStart.take(),
+          collection: headStart?.take(),
           endpoint: window.location.origin,
           siteKey: siteKey ?? undefined,
           url: message.url,
@@ -58,7 +61,10 @@ export function FrameCollector({
     }
 
     window.addEventListener('message', onMessage)
-    return () => window.removeEventListener('message', onMessage)
+    return () => {
+      window.removeEventListener('message', onMessage)
+      headStart?.cancel()
+    }
   }, [siteKey, allowedOrigins])
 
   return (
