@@ -103,12 +103,16 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
   }
 
   let sliceStart = now()
-  /** Gives the main thread back once the current stretch of work is over its slice. */
-  const breathe = async () => {
+  /** Counts the stretch of work since the last break as main-thread time. */
+  const endStretch = () => {
     const stretch = now() - sliceStart
-    if (stretch <= slice) return
     busy += stretch
     longest = Math.max(longest, stretch)
+  }
+  /** Gives the main thread back once the current stretch of work is over its slice. */
+  const breathe = async () => {
+    if (now() - sliceStart <= slice) return
+    endStretch()
     await yieldToBrowser()
     sliceStart = now()
   }
@@ -157,9 +161,7 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
       record(name, now() - begin, { error: describe(error) })
     }
   }
-  const stretch = now() - sliceStart
-  busy += stretch
-  longest = Math.max(longest, stretch)
+  endStretch()
 
   const remaining = Math.max(0, deadline - (now() - started))
   await Promise.race([Promise.all(pending), new Promise((resolve) => setTimeout(resolve, remaining))])
