@@ -4,7 +4,14 @@ import { baseHeaders, denyFraming } from './src/server/http/security-headers'
 const config: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pino', 'rate-limiter-flexible', '@node-rs/argon2'],
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    'pg',
+    'pino',
+    'rate-limiter-flexible',
+    '@node-rs/argon2',
+    'maxmind',
+  ],
   async headers() {
     return [
       { source: '/:path*', headers: baseHeaders },

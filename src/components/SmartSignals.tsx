@@ -1,6 +1,7 @@
+import { formatNetwork } from './format'
 import styles from './SmartSignals.module.css'
 
-type Signal = { result: unknown; reasons: string[]; kind?: string }
+type Signal = { result: unknown; reasons: string[]; kind?: string; confidence?: string }
 
 const labels: Record<
   string,
@@ -42,6 +43,30 @@ const labels: Record<
         ? { text: 'The agent ran', tone: 'ok' }
         : { text: `No valid proof (${String(signal.result)})`, tone: 'warn' },
   },
+  datacenter: {
+    title: 'Data centre',
+    describe: (signal) =>
+      signal.result
+        ? { text: `A hosting network${signal.kind ? `: ${signal.kind}` : ''}`, tone: 'warn' }
+        : { text: 'Not a hosting network', tone: 'ok' },
+  },
+  vpn: {
+    title: 'VPN',
+    describe: (signal) =>
+      signal.result
+        ? { text: `Likely${signal.confidence ? ` (${signal.confidence} confidence)` : ''}`, tone: 'warn' }
+        : { text: 'Not detected', tone: 'ok' },
+  },
+  proxy: {
+    title: 'Proxy',
+    describe: (signal) =>
+      signal.result ? { text: 'Detected', tone: 'warn' } : { text: 'Not detected', tone: 'ok' },
+  },
+  tor: {
+    title: 'Tor',
+    describe: (signal) =>
+      signal.result ? { text: 'A Tor exit relay', tone: 'danger' } : { text: 'Not a Tor exit', tone: 'ok' },
+  },
   velocity: {
     title: 'Velocity',
     describe: (signal) =>
@@ -57,8 +82,19 @@ export function SmartSignals({
   signals: Record<string, Signal>
   suspectScore: number
 }) {
+  const network = formatNetwork(signals.ipInfo)
   return (
     <div className={styles.grid}>
+      {signals.ipInfo && (
+        <article className="tile" data-testid="signal-network">
+          <h3>Network</h3>
+          <p className={styles.verdict}>{network ?? 'Not in the network databases'}</p>
+          <p className={styles.note}>
+            Where the address is and whose network it is.{' '}
+            <a href="https://db-ip.com/">IP Geolocation by DB-IP</a>; AS data by RouteViews and DB-IP.
+          </p>
+        </article>
+      )}
       {Object.entries(labels).map(([name, label]) => {
         const signal = signals[name]
         if (!signal) return null

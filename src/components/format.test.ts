@@ -4,6 +4,7 @@ import {
   formatBucket,
   formatCount,
   formatDuration,
+  formatNetwork,
   formatOneIn,
   formatPercent,
   formatTime,
@@ -70,5 +71,24 @@ describe('numbers', () => {
     expect(formatDuration(12.4, en)).toBe('12 ms')
     expect(formatDuration(1234.5, en)).toBe('1,235 ms')
     expect(formatDuration(0, en)).toBe('0 ms')
+  })
+})
+
+describe('formatNetwork', () => {
+  it('says where an address is and whose network it is, with what the data has', () => {
+    const info = {
+      city: 'Nuremberg',
+      countryCode: 'DE',
+      countryName: 'Germany',
+      asn: 24940,
+      asnOrganization: 'Hetzner Online GmbH',
+    }
+    expect(formatNetwork({ result: info })).toBe('Nuremberg, Germany · Hetzner Online GmbH (AS24940)')
+    expect(formatNetwork({ result: { ...info, city: null, countryName: null } })).toBe(
+      'DE · Hetzner Online GmbH (AS24940)',
+    )
+    expect(formatNetwork({ result: { countryCode: null, asn: null, asnOrganization: null } })).toBeNull()
+    expect(formatNetwork({ result: null })).toBeNull()
+    expect(formatNetwork(undefined)).toBeNull()
   })
 })

@@ -65,3 +65,22 @@ export function formatDuration(milliseconds: number, { locale }: FormatOptions =
     maximumFractionDigits: 0,
   }).format(milliseconds)
 }
+
+/**
+ * Where an address is and whose network it is, from an event's `ipInfo` signal, e.g.
+ * "Nuremberg, Germany · Hetzner Online GmbH (AS24940)"; null when the signal says nothing (an event
+ * stored before network signals, or an address in no database).
+ */
+export function formatNetwork(ipInfo: { result: unknown } | undefined): string | null {
+  const info = ipInfo?.result
+  if (typeof info !== 'object' || info === null) return null
+  const field = (name: string) => {
+    const value = (info as Record<string, unknown>)[name]
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : null
+  }
+  const place = [field('city'), field('countryName') ?? field('countryCode')].filter(Boolean).join(', ')
+  const asn = field('asn')
+  const network = field('asnOrganization') ? `${field('asnOrganization')}${asn ? ` (AS${asn})` : ''}` : null
+  const parts = [place, network].filter(Boolean)
+  return parts.length > 0 ? parts.join(' · ') : null
+}

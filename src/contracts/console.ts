@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { SignalResult } from './identify'
+import { normaliseNetwork } from './network-range'
 import { isOrigin } from './origin'
 import { weakOperatorPasswordFeedback } from './password-strength'
 import { SignupPolicy } from './signup-policy'
@@ -45,6 +47,25 @@ export const SiteInput = z.object({
   name: z.string().trim().min(1, 'Give the site a name.').max(100),
   allowedOrigins: z.array(origin).max(50),
 })
+
+/** One blocked address or CIDR range, stored in its canonical form (normaliseNetwork). */
+const blockedNetwork = z
+  .string()
+  .max(64)
+  .transform((value, context) => {
+    const network = normaliseNetwork(value)
+    if (network === null) {
+      context.addIssue({
+        code: 'custom',
+        message: `"${value.slice(0, 64)}" is not an IP address or a CIDR range like 203.0.113.0/24.`,
+      })
+      return z.NEVER
+    }
+    return network
+  })
+
+/** PUT /api/console/sites/{siteId}/blocklist: the addresses and ranges the ipBlocklist signal and sign-up rule use. */
+export const SiteBlocklistInput = z.object({ blockedNetworks: z.array(blockedNetwork).max(1000) })
 
 /** PUT /api/console/sites/{siteId}/workspace: share visitor identity with another site's workspace, or none. */
 export const SiteWorkspaceInput = z.object({ shareWith: z.string().min(1).max(64).nullable() })
@@ -110,6 +131,7 @@ export const SiteSummary = z.object({
   name: z.string(),
   publicKey: z.string(),
   allowedOrigins: z.array(z.string()),
+  blockedNetworks: z.array(z.string()),
   isDefault: z.boolean(),
   /** Sites of one workspace share visitor identity (visitor IDs, history, velocity); a new site has its own. */
   workspace: z.string(),
@@ -161,10 +183,7 @@ export const VisitorPanel = z.object({
       confidence: z.number(),
       method: z.string(),
       suspectScore: z.number().int(),
-      signals: z.record(
-        z.string(),
-        z.object({ result: z.unknown(), reasons: z.array(z.string()), kind: z.string().optional() }),
-      ),
+      signals: z.record(z.string(), SignalResult),
       scoreBreakdown: z.array(z.object({ signal: z.string(), points: z.number(), because: z.string() })),
     }),
   ),

@@ -44,6 +44,28 @@ const VelocityData = z.object({
   '24_hours': z.number().int().optional(),
 })
 
+const Confidence = z.enum(['low', 'medium', 'high'])
+
+/** Where an address is, from the offline databases (DB-IP City Lite has no radius, postcode or time zone of its own). */
+const Geolocation = z.object({
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+  timezone: z.string().optional().openapi({ description: "The country's time zone, where it has one." }),
+  city_name: z.string().optional(),
+  country_code: z.string().optional(),
+  country_name: z.string().optional(),
+})
+
+const IpInfoVersion = z.object({
+  address: z.string(),
+  geolocation: Geolocation.optional(),
+  asn: z.string().optional(),
+  asn_name: z.string().optional(),
+  asn_type: z.string().optional().openapi({ description: '`hosting`, `vpn`, `relay` or `isp`.' }),
+  datacenter_result: z.boolean().optional(),
+  datacenter_name: z.string().optional(),
+})
+
 export const FingerprintEvent = z
   .object({
     event_id: z.string().openapi({ description: "Tessera's request ID." }),
@@ -71,6 +93,23 @@ export const FingerprintEvent = z
     privacy_settings: z.boolean().optional(),
     tampering: z.boolean().optional(),
     virtual_machine: z.boolean().optional(),
+    ip_info: z
+      .object({ v4: IpInfoVersion.optional(), v6: IpInfoVersion.optional() })
+      .optional()
+      .openapi({ description: 'The address looked up in the offline network databases.' }),
+    vpn: z.boolean().optional(),
+    vpn_confidence: Confidence.optional(),
+    vpn_origin_timezone: z.string().optional(),
+    vpn_origin_country: z.string().optional(),
+    vpn_methods: z
+      .object({ timezone_mismatch: z.boolean(), public_vpn: z.boolean(), relay: z.boolean() })
+      .optional(),
+    proxy: z.boolean().optional(),
+    proxy_confidence: Confidence.optional(),
+    ip_blocklist: z
+      .object({ tor_node: z.boolean() })
+      .optional()
+      .openapi({ description: 'Tor exit relays, from the exit list the operator configured.' }),
     velocity: z
       .object({ distinct_ip: VelocityData.optional(), events: VelocityData.optional() })
       .optional()
@@ -193,6 +232,14 @@ export const FingerprintSearchQuery = z
     privacy_settings: flag.optional().openapi({ type: 'string', enum: ['true', 'false'] }),
     tampering: flag.optional().openapi({ type: 'string', enum: ['true', 'false'] }),
     virtual_machine: flag.optional().openapi({ type: 'string', enum: ['true', 'false'] }),
+    vpn: flag.optional().openapi({ type: 'string', enum: ['true', 'false'] }),
+    vpn_confidence: Confidence.optional(),
+    proxy: flag.optional().openapi({ type: 'string', enum: ['true', 'false'] }),
+    tor_node: flag.optional().openapi({ type: 'string', enum: ['true', 'false'] }),
+    asn: z
+      .string()
+      .regex(/^\d{1,10}$/, 'An AS number, digits only.')
+      .optional(),
     min_suspect_score: z.coerce.number().min(0).max(1_000_000).optional(),
   })
   .strict()
@@ -210,12 +257,9 @@ export const UNSUPPORTED_SEARCH_FILTERS = [
   'bot_info_confidence',
   'bot_info_provider',
   'bot_info_name',
-  'asn',
   'bundle_id',
   'package_name',
   'origin',
-  'vpn',
-  'vpn_confidence',
   'anti_detect_browser',
   'jailbroken',
   'frida',
@@ -228,13 +272,11 @@ export const UNSUPPORTED_SEARCH_FILTERS = [
   'mitm_attack',
   'rare_device',
   'rare_device_percentile_bucket',
-  'proxy',
   'sdk_version',
   'sdk_platform',
   'environment',
   'proximity_id',
   'total_hits',
-  'tor_node',
   'incremental_identification_status',
   'simulator',
   'active_call',

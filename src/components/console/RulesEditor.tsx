@@ -44,6 +44,23 @@ const rules: {
     threshold: { key: 'maxAttemptsPerIp', label: 'Attempts per 10 min' },
   },
   {
+    key: 'ipBlocklistRule',
+    title: 'Blocked networks',
+    help: "The address is in the site's blocklist (Sites, below).",
+  },
+  {
+    key: 'datacenterRule',
+    title: 'Data centres',
+    help: 'The address belongs to a cloud or hosting network, where people rarely browse from.',
+  },
+  {
+    key: 'vpnRule',
+    title: 'VPNs',
+    help: 'A VPN was detected (medium or high confidence). Many honest people use one.',
+  },
+  { key: 'proxyRule', title: 'Proxies', help: 'A proxy you do not trust forwarded the request.' },
+  { key: 'torRule', title: 'Tor', help: 'The address is a Tor exit relay (needs TESSERA_TOR_EXIT_LIST).' },
+  {
     key: 'suspectScoreRule',
     title: 'Suspect score',
     help: 'The weighted smart signals add up to this score.',

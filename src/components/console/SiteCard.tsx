@@ -12,17 +12,11 @@ import styles from './console.module.css'
 import { embedSnippets, type PublicPaths } from './embed-snippet'
 import { SealingKeys } from './SealingKeys'
 import { ShownOnce } from './ShownOnce'
+import { SiteBlocklist } from './SiteBlocklist'
 import type { SitePartProps } from './site-part-props'
+import { splitEntries } from './split-entries'
 import { useFormAction } from './useFormAction'
 import { Webhooks } from './Webhooks'
-
-/** Origins typed one per line (or comma-separated), blanks dropped. */
-export function splitOrigins(text: string): string[] {
-  return text
-    .split(/[\n,]/)
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-}
 
 /** One site: its allowed origins, embed snippet, secret API keys, sealing keys and webhooks. */
 export function SiteCard({
@@ -69,6 +63,7 @@ export function SiteCard({
       </header>
       {error && <ErrorNote>{error}</ErrorNote>}
       <OriginsForm site={site} onChange={onChange} />
+      <SiteBlocklist site={site} onChange={onChange} />
       <IdentitySharing site={site} sites={sites} run={run} />
       <CodeBlock code={snippets.direct} label="Embed snippet" />
       {snippets.firstParty && (
@@ -96,7 +91,7 @@ function OriginsForm({ site, onChange }: { site: SiteSummary; onChange: () => Pr
         const ok = await submit(event, async (data) => {
           await callConsole(`/api/console/sites/${site.id}`, {
             method: 'PATCH',
-            body: { name: site.name, allowedOrigins: splitOrigins(String(data.get('allowedOrigins') ?? '')) },
+            body: { name: site.name, allowedOrigins: splitEntries(String(data.get('allowedOrigins') ?? '')) },
           })
           await onChange()
         })

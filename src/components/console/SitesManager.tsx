@@ -7,7 +7,8 @@ import { ErrorNote } from '../Notes'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import type { PublicPaths } from './embed-snippet'
-import { SiteCard, splitOrigins } from './SiteCard'
+import { SiteCard } from './SiteCard'
+import { splitEntries } from './split-entries'
 import { useFormAction } from './useFormAction'
 import { usePolling } from './usePolling'
 
@@ -43,7 +44,7 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
               method: 'POST',
               body: {
                 name: String(data.get('name') ?? ''),
-                allowedOrigins: splitOrigins(String(data.get('allowedOrigins') ?? '')),
+                allowedOrigins: splitEntries(String(data.get('allowedOrigins') ?? '')),
               },
             })
             form.reset()

@@ -3,7 +3,7 @@
 import { type FormEvent, useCallback, useState } from 'react'
 import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
 import { FormField } from '../FormField'
-import { formatCount, formatPercent, formatTime } from '../format'
+import { formatCount, formatNetwork, formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote, SuccessNote } from '../Notes'
 import tables from '../Table.module.css'
@@ -162,7 +162,14 @@ function VisitorPanel({
                           : 'fingerprint'}
                     </td>
                     <td>{formatPercent(event.confidence)}</td>
-                    <td>{event.ip ?? '—'}</td>
+                    <td>
+                      {event.ip ?? '—'}
+                      {formatNetwork(event.signals.ipInfo) && (
+                        <span className={`muted ${styles.network}`}>
+                          {formatNetwork(event.signals.ipInfo)}
+                        </span>
+                      )}
+                    </td>
                     <td>
                       <SignalBadges signals={event.signals} />
                     </td>

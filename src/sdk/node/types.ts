@@ -11,6 +11,10 @@ export interface SignalResult {
   reasons: string[]
   /** What kind of thing was found, where a signal names one (the bot signal: e.g. `Headless Chromium`). */
   kind?: string
+  /** How sure a detection is, where a signal says (vpn, proxy): Fingerprint's low / medium / high. */
+  confidence?: 'low' | 'medium' | 'high'
+  /** What a signal found besides its result (vpn: the browser's time zone, the address's country, the methods that fired). */
+  details?: Record<string, JsonValue>
 }
 
 /** One identification event (`GET /api/v1/events/{requestId}`). */

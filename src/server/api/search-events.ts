@@ -6,7 +6,15 @@ import type { ApiCaller } from './authenticate-api-key'
 import { decodeCursor, eventColumns, toPage } from './event-rows'
 
 /** Flags of the stored smart signals a search can filter on (`signals-><name>->result`). */
-export type FlagSignalName = 'tampering' | 'privateMode' | 'privacyBrowser' | 'virtualMachine'
+export type FlagSignalName =
+  | 'tampering'
+  | 'privateMode'
+  | 'privacyBrowser'
+  | 'virtualMachine'
+  | 'datacenter'
+  | 'vpn'
+  | 'proxy'
+  | 'tor'
 
 /**
  * What a search can ask for, whichever face (`/api/v1`, `/v4`) it came through; every field is
@@ -32,6 +40,10 @@ export interface EventFilter {
   suspect?: boolean
   minSuspectScore?: number
   signals?: Partial<Record<FlagSignalName, boolean>>
+  /** The VPN signal's confidence (events stored before network signals have none, and never match). */
+  vpnConfidence?: 'low' | 'medium' | 'high'
+  /** The autonomous system the address belongs to. */
+  asn?: number
   limit: number
   cursor?: string
   /** Oldest first instead of newest first; the cursor then continues forwards in time. */
@@ -73,6 +85,9 @@ export async function searchEvents({
     if (value !== undefined)
       filters.push(sql`signals->${name}::text->'result' = ${JSON.stringify(value)}::jsonb`)
   }
+  if (filter.vpnConfidence) filters.push(sql`signals->'vpn'->>'confidence' = ${filter.vpnConfidence}`)
+  if (filter.asn !== undefined)
+    filters.push(sql`signals->'ipInfo'->'result'->'asn' = ${JSON.stringify(filter.asn)}::jsonb`)
   if (filter.cursor) {
     const cursor = decodeCursor(filter.cursor)
     const position = sql`(created_at, request_id)`

@@ -45,6 +45,7 @@ export function toFingerprintEvent(event: StoredEvent, context: EventContext = {
     ...flag('privacy_settings', signals.privacyBrowser),
     ...flag('tampering', signals.tampering),
     ...flag('virtual_machine', signals.virtualMachine),
+    ...networkOf(signals),
     ...(velocity && { velocity }),
     suspect_score: event.suspectScore,
   }
@@ -94,6 +95,79 @@ function velocityOf(signal: Signal): FingerprintEvent['velocity'] {
   const distinctIp = windows(result.distinctIps)
   if (!events && !distinctIp) return undefined
   return { ...(distinctIp && { distinct_ip: distinctIp }), ...(events && { events }) }
+}
+
+type NetworkFields = Pick<
+  FingerprintEvent,
+  | 'ip_info'
+  | 'vpn'
+  | 'vpn_confidence'
+  | 'vpn_origin_timezone'
+  | 'vpn_origin_country'
+  | 'vpn_methods'
+  | 'proxy'
+  | 'proxy_confidence'
+  | 'ip_blocklist'
+>
+
+/** v4's network fields from Tessera's ipInfo, datacenter, vpn, proxy and tor signals (absent on older events). */
+function networkOf(signals: StoredEvent['signals']): NetworkFields {
+  const info = resultOf(signals.ipInfo)
+  const datacenter = resultOf(signals.datacenter)
+  const vpn = signals.vpn
+  const methods = isRecord(vpn?.details?.methods) ? vpn.details.methods : undefined
+  const text = (value: Json | undefined) => (typeof value === 'string' && value ? value : undefined)
+  const number = (value: Json | undefined) => (typeof value === 'number' ? value : undefined)
+  const tor = resultOf(signals.tor)
+  const proxy = resultOf(signals.proxy)
+  let ipInfo: FingerprintEvent['ip_info']
+  if (isRecord(info) && typeof info.address === 'string') {
+    const countryCode = text(info.countryCode)
+    const geolocation = countryCode
+      ? {
+          latitude: number(info.latitude),
+          longitude: number(info.longitude),
+          timezone: text(info.timezone),
+          city_name: text(info.city),
+          country_code: countryCode,
+          country_name: text(info.countryName),
+          // v4's subdivisions need an ISO code the data does not have: the region stays in /api/v1's ipInfo.
+        }
+      : undefined
+    const asn = number(info.asn)
+    const version = {
+      address: info.address,
+      ...(geolocation && { geolocation }),
+      ...(asn !== undefined && { asn: String(asn) }),
+      ...(text(info.asnOrganization) && { asn_name: text(info.asnOrganization) }),
+      ...(text(info.asnType) && { asn_type: text(info.asnType) }),
+      ...(typeof datacenter === 'boolean' && { datacenter_result: datacenter }),
+      ...(datacenter === true &&
+        text(signals.datacenter?.kind) && { datacenter_name: signals.datacenter?.kind }),
+    }
+    ipInfo = info.version === 6 ? { v6: version } : { v4: version }
+  }
+  return {
+    ...(ipInfo && { ip_info: ipInfo }),
+    ...(typeof vpn?.result === 'boolean' && {
+      vpn: vpn.result,
+      ...(vpn.confidence && { vpn_confidence: vpn.confidence }),
+      ...(text(vpn.details?.originTimezone) && { vpn_origin_timezone: text(vpn.details?.originTimezone) }),
+      ...(text(vpn.details?.originCountry) && { vpn_origin_country: text(vpn.details?.originCountry) }),
+      ...(methods && {
+        vpn_methods: {
+          timezone_mismatch: methods.timezoneMismatch === true,
+          public_vpn: methods.publicVpn === true,
+          relay: methods.relay === true,
+        },
+      }),
+    }),
+    ...(typeof proxy === 'boolean' && {
+      proxy,
+      ...(signals.proxy?.confidence && { proxy_confidence: signals.proxy.confidence }),
+    }),
+    ...(typeof tor === 'boolean' && { ip_blocklist: { tor_node: tor } }),
+  }
 }
 
 function isRecord(value: Json | undefined): value is { [key: string]: Json } {

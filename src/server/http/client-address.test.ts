@@ -1,7 +1,14 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { parseEnv } from '../env'
-import { clientInChain, clientNetwork, forwardedFor, rewriteForwardingHeaders } from './client-address'
+import {
+  clientInChain,
+  clientNetwork,
+  FORWARDING_HEADER,
+  forwardedFor,
+  forwardingEvidence,
+  rewriteForwardingHeaders,
+} from './client-address'
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies'
 
 function trusted(value: string): TrustedProxies {
@@ -66,7 +73,44 @@ describe('rewriteForwardingHeaders: the front believes forwarding headers only f
   it('drops what a client says about its own request when no proxy is trusted', () => {
     const request = arriving('203.0.113.9')
     rewriteForwardingHeaders(request, trusted('0'))
-    expect(request.headers).toEqual({ 'x-forwarded-for': '203.0.113.9' })
+    expect(request.headers).toEqual({
+      'x-forwarded-for': '203.0.113.9',
+      // The dropped entry and the Forwarded header: a proxy Tessera does not trust (or a forgery).
+      [FORWARDING_HEADER]: 'untrusted=2; via=0',
+    })
+  })
+
+  it('notes what it dropped for the proxy signal, whatever a client wrote in its place', () => {
+    const noted = (headers: Record<string, string>, socket: string, value: string) => {
+      const request = {
+        headers: { ...headers },
+        socket: { remoteAddress: socket },
+      } as unknown as IncomingMessage
+      rewriteForwardingHeaders(request, trusted(value))
+      return forwardingEvidence(new Headers(request.headers as Record<string, string>))
+    }
+    expect(noted({}, '203.0.113.9', '0')).toEqual({ untrusted: 0, via: false })
+    expect(
+      noted({ [FORWARDING_HEADER]: 'untrusted=0; via=0', via: '1.1 squid' }, '203.0.113.9', '0'),
+    ).toEqual({
+      untrusted: 0,
+      via: true,
+    })
+    expect(noted({ 'x-forwarded-for': '6.6.6.6, 7.7.7.7' }, '203.0.113.9', '0')).toEqual({
+      untrusted: 2,
+      via: false,
+    })
+    // A trusted load balancer appended the client; nothing before it, and its own Via, count.
+    expect(noted({ 'x-forwarded-for': '198.51.100.4', via: '1.1 lb' }, '10.0.0.2', '10.0.0.0/8')).toEqual({
+      untrusted: 0,
+      via: false,
+    })
+    // The client wrote an entry of its own before the one the trusted proxy appended.
+    expect(noted({ 'x-forwarded-for': '6.6.6.6, 198.51.100.4' }, '10.0.0.2', '1')).toEqual({
+      untrusted: 1,
+      via: false,
+    })
+    expect(forwardingEvidence(new Headers({ [FORWARDING_HEADER]: 'untrusted=99999; via=1' }))).toBeUndefined()
   })
 
   it('with proxy addresses: keeps them from a trusted proxy, drops them from anyone else', () => {

@@ -30,13 +30,30 @@ export function rewriteForwardingHeaders(
   trusted: TrustedProxies = getEnv().TESSERA_TRUSTED_PROXIES,
 ): void {
   const socketAddress = request.socket.remoteAddress
-  request.headers['x-forwarded-for'] = forwardedFor(
-    request.headers['x-forwarded-for'],
-    socketAddress,
-    trusted,
-  )
-  if (cameThroughTrustedProxy(socketAddress, trusted)) return
+  const arriving = request.headers['x-forwarded-for']
+  const rewritten = forwardedFor(arriving, socketAddress, trusted)
+  request.headers['x-forwarded-for'] = rewritten
+  const throughTrusted = cameThroughTrustedProxy(socketAddress, trusted)
+  // What the network signals weigh (signals/detect-network.ts): entries no trusted proxy vouched
+  // for, and a Via on a connection no trusted proxy made (a trusted one may add its own).
+  const kept = splitChain(rewritten).length - (socketAddress ? 1 : 0)
+  const untrusted = splitChain(arriving).length - kept
+  const otherForwarding =
+    !throughTrusted && (request.headers.forwarded !== undefined || request.headers['x-real-ip'] !== undefined)
+  const via = !throughTrusted && request.headers.via !== undefined
+  request.headers[FORWARDING_HEADER] =
+    `untrusted=${Math.max(untrusted, 0) + (otherForwarding ? 1 : 0)}; via=${via ? 1 : 0}`
+  if (throughTrusted) return
   for (const name of FORWARDED_DETAILS) delete request.headers[name]
+}
+
+/** Set by the front alone (any copy a client sent is overwritten): what it dropped from the forwarding headers. */
+export const FORWARDING_HEADER = 'x-tessera-forwarding'
+
+/** What rewriteForwardingHeaders noted; none when the request did not come through the front. */
+export function forwardingEvidence(headers: Headers): { untrusted: number; via: boolean } | undefined {
+  const match = /^untrusted=(\d{1,4}); via=([01])$/.exec(headers.get(FORWARDING_HEADER) ?? '')
+  return match ? { untrusted: Number(match[1]), via: match[2] === '1' } : undefined
 }
 
 function splitChain(header: string | string[] | null | undefined): string[] {

@@ -1,7 +1,7 @@
 import 'server-only'
 import { IdentifyRequest } from '@/contracts/identify'
 import { getDb } from '@/server/db/client'
-import { clientAddress } from '@/server/http/client-address'
+import { clientAddress, forwardingEvidence } from '@/server/http/client-address'
 import { HttpError } from '@/server/http/errors'
 import { parseRequest } from '@/server/http/parse-request'
 import { cameByPublicPath } from '@/server/http/public-paths'
@@ -48,7 +48,8 @@ export const identifyEndpoint = handle(async (request: Request) => {
       userAgent: headers.userAgent,
       cookieToken: presentedToken(request),
       workspace: site.workspace,
-      evidence: { headers, agentProof, offShape },
+      blockedNetworks: site.blockedNetworks,
+      evidence: { headers, agentProof, offShape, forwarding: forwardingEvidence(request.headers) },
     },
     // Aborted when the client hangs up (Next.js, and serve-node-route.ts): its identification is dropped.
     signal: request.signal,

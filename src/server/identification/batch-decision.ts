@@ -1,3 +1,4 @@
+import { lookUpAddress } from '../network/network-data'
 import 'server-only'
 import type { ComponentResult, IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { StoredEvent } from '@/contracts/server-api'
@@ -35,6 +36,8 @@ export interface IdentifyContext {
   cookieToken?: string
   /** What the identify route saw beside the components (headers, the agent's proof); see detect-bot.ts. */
   evidence?: RequestEvidence
+  /** The site's blocked addresses and ranges (sites.blocked_networks), for the ipBlocklist signal. */
+  blockedNetworks?: readonly string[]
 }
 
 /** One request of a batch, with what its payload says before anything is read. */
@@ -204,6 +207,8 @@ export function decideBatch(
       // replayed elsewhere does not make it look busy. A browser without storage, by its device's.
       velocity: browser?.velocity ?? row?.velocity,
       evidence: job.context.evidence,
+      address: job.context.ip ? lookUpAddress(job.context.ip) : null,
+      blockedNetworks: job.context.blockedNetworks,
     })
     const event: StoredEvent = {
       requestId: newRequestId(now),

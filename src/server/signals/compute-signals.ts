@@ -1,12 +1,17 @@
 import type { ComponentResult } from '@/contracts/identify'
+import { matchingNetwork } from '@/contracts/network-range'
+import type { AddressInfo } from '../network/network-data'
 import { type BotSignal, detectBot } from './detect-bot'
 import { detectPrivacyBrowser, detectPrivateMode, detectVirtualMachine } from './detect-environment'
+import { detectNetwork, type NetworkSignals } from './detect-network'
 import { detectTampering, type FlagSignal } from './detect-tampering'
 import { ComponentReader } from './read-components'
 import type { AgentProofVerdict, RequestEvidence } from './request-evidence'
 import { computeVelocity, type VelocityRow, type VelocitySignal } from './velocity'
 
-export type SmartSignals = {
+export type SmartSignals = NetworkSignals & {
+  /** The address is in the site's own blocklist (the console's Sites panel); `kind` names the entry. */
+  ipBlocklist: { result: boolean; kind?: string; reasons: string[] }
   bot: BotSignal
   tampering: FlagSignal
   privacyBrowser: FlagSignal
@@ -30,7 +35,16 @@ const proofReasons: Record<AgentProofVerdict, string[]> = {
 /** Every smart signal of one identification, each with plain-language reasons. */
 export function computeSignals(
   components: Record<string, ComponentResult>,
-  context: { ip: string | null; linkedId?: string; velocity?: VelocityRow; evidence?: RequestEvidence },
+  context: {
+    ip: string | null
+    linkedId?: string
+    velocity?: VelocityRow
+    evidence?: RequestEvidence
+    /** The client address looked up in the network databases (network-data.ts); null when it has none. */
+    address?: AddressInfo | null
+    /** The site's blocked addresses and ranges (normalised; see contracts/network-range.ts). */
+    blockedNetworks?: readonly string[]
+  },
 ): SmartSignals {
   const read = new ComponentReader(components)
   const { evidence } = context
@@ -41,8 +55,17 @@ export function computeSignals(
     privateMode: detectPrivateMode(read),
     virtualMachine: detectVirtualMachine(read),
     velocity: computeVelocity(context.velocity, context),
+    ...detectNetwork(context.address ?? null, read, evidence),
+    ipBlocklist: checkBlocklist(context.ip, context.blockedNetworks ?? []),
     ...(evidence && {
       agentProof: { result: evidence.agentProof, reasons: proofReasons[evidence.agentProof] },
     }),
   }
+}
+
+function checkBlocklist(ip: string | null, networks: readonly string[]): SmartSignals['ipBlocklist'] {
+  const entry = ip ? matchingNetwork(ip, networks) : null
+  return entry
+    ? { result: true, kind: entry, reasons: [`The address is in this site's blocklist (${entry}).`] }
+    : { result: false, reasons: [] }
 }

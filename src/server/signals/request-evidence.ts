@@ -10,6 +10,8 @@ export interface RequestEvidence {
   agentProof: AgentProofVerdict
   /** The agent's signals whose value did not have the agent's shape (dropped before matching). */
   offShape: string[]
+  /** What the front dropped from the forwarding headers (client-address.ts); absent without the front. */
+  forwarding?: { untrusted: number; via: boolean }
 }
 
 /** The headers a browser sets itself on the identify call, which its components must agree with. */

@@ -37,6 +37,36 @@ export const SUSPECT_WEIGHTS = [
     applies: (s: SmartSignals) => s.velocity.result.distinctLinkedIds['24h'] > VELOCITY_LIMITS.linkedIds24h,
   },
   {
+    signal: 'ipBlocklist',
+    points: 10,
+    when: "the address is in the site's blocklist",
+    applies: (s: SmartSignals) => s.ipBlocklist.result,
+  },
+  {
+    signal: 'tor',
+    points: 5,
+    when: 'the address is a Tor exit relay',
+    applies: (s: SmartSignals) => s.tor.result,
+  },
+  {
+    signal: 'datacenter',
+    points: 3,
+    when: 'the address belongs to a hosting network (a cloud or data centre)',
+    applies: (s: SmartSignals) => s.datacenter.result,
+  },
+  {
+    signal: 'vpn',
+    points: 2,
+    when: 'a VPN is detected with medium or high confidence',
+    applies: (s: SmartSignals) => s.vpn.result && s.vpn.confidence !== 'low',
+  },
+  {
+    signal: 'proxy',
+    points: 2,
+    when: 'a proxy that Tessera does not trust forwarded the request',
+    applies: (s: SmartSignals) => s.proxy.result,
+  },
+  {
     signal: 'virtualMachine',
     points: 3,
     when: 'a virtual machine is detected',

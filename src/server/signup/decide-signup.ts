@@ -35,6 +35,13 @@ function eventFacts(now: Date, ip: string | null) {
     bot: sql<string | null>`e.signals->'bot'->>'result'`,
     tampered: sql<boolean | null>`(e.signals->'tampering'->>'result')::boolean`,
     agentProof: sql<string | null>`e.signals->'agentProof'->>'result'`,
+    blocked: sql<boolean | null>`(e.signals->'ipBlocklist'->>'result')::boolean`,
+    datacenter: sql<boolean | null>`(e.signals->'datacenter'->>'result')::boolean`,
+    vpn: sql<
+      boolean | null
+    >`(e.signals->'vpn'->>'result')::boolean and e.signals->'vpn'->>'confidence' <> 'low'`,
+    proxy: sql<boolean | null>`(e.signals->'proxy'->>'result')::boolean`,
+    tor: sql<boolean | null>`(e.signals->'tor'->>'result')::boolean`,
     suspectScore: event.suspectScore,
     used: sql<boolean>`exists(select 1 from signup_decisions d where d.request_id = e.request_id)`,
     // The profile's jsonb text, whose key order is canonical (see device-mark.ts).
@@ -106,6 +113,13 @@ export async function decideSignup({
     tampered: event.tampered === true,
     agentProof: agentProofOf(event.agentProof),
     suspectScore: event.suspectScore,
+    network: {
+      blocked: event.blocked === true,
+      datacenter: event.datacenter === true,
+      vpn: event.vpn === true,
+      proxy: event.proxy === true,
+      tor: event.tor === true,
+    },
     attemptsFromVisitor10m: event.visitorAttempts,
     attemptsFromIp10m: event.ipAttempts,
   } as const

@@ -13,6 +13,7 @@ export const siteColumns = {
   allowedOrigins: sites.allowedOrigins,
   isDefault: sites.isDefault,
   workspace: sites.workspace,
+  blockedNetworks: sites.blockedNetworks,
 }
 export type Site = RowOf<typeof siteColumns>
 

@@ -25,6 +25,25 @@ export async function updateSite({
   clearSiteCache()
 }
 
+/** Replaces a site's blocked addresses and ranges (already normalised by SiteBlocklistInput). */
+export async function setSiteBlocklist({
+  db,
+  siteId,
+  blockedNetworks,
+}: {
+  db: Database
+  siteId: string
+  blockedNetworks: string[]
+}) {
+  const updated = await db
+    .update(sites)
+    .set({ blockedNetworks: [...new Set(blockedNetworks)] })
+    .where(eq(sites.id, siteId))
+    .returning({ id: sites.id })
+  if (updated.length === 0) throw new HttpError('not_found', 'No site has this ID.')
+  clearSiteCache()
+}
+
 export async function assertSiteExists({ db, siteId }: { db: Database; siteId: string }) {
   const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId))
   if (!site) throw new HttpError('not_found', 'No site has this ID.')

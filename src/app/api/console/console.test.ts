@@ -22,6 +22,7 @@ import * as sealingKeyById from './sealing-keys/[keyId]/route'
 import * as sealingKeys from './sealing-keys/route'
 import * as sessionChallenge from './session/challenge/route'
 import * as session from './session/route'
+import * as siteBlocklist from './sites/[siteId]/blocklist/route'
 import * as siteById from './sites/[siteId]/route'
 import * as sites from './sites/route'
 import * as visitorById from './visitors/[visitorId]/route'
@@ -241,6 +242,49 @@ describe('keys made in the console', () => {
     )
     expect(response.status).toBe(400)
     expect((await response.json()).error.message).toMatch(/scheme and host/)
+  })
+})
+
+describe('blocklists made in the console', () => {
+  givenStartedTessera()
+
+  it('flag identifications from a blocked range, and refuse an entry that is not one with 400, changing nothing', async () => {
+    const cookie = await signInCookie()
+    const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const site = list.find((entry: { isDefault: boolean }) => entry.isDefault)
+    const put = (blockedNetworks: unknown) =>
+      siteBlocklist.PUT(
+        request(`/api/console/sites/${site.id}/blocklist`, {
+          method: 'PUT',
+          cookie,
+          body: { blockedNetworks },
+        }),
+        params({ siteId: site.id }),
+      )
+    expect((await put(['203.0.113.9/24', '2001:db8::/32'])).status).toBe(200)
+    const refused = await put(['198.51.100.0/24', 'shop.example'])
+    expect(refused.status).toBe(400)
+    expect(JSON.stringify(await refused.json())).toMatch(/shop\.example.*is not an IP address/)
+    const listed = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    expect(listed.sites.find((entry: { id: string }) => entry.id === site.id).blockedNetworks).toEqual([
+      '203.0.113.0/24',
+      '2001:db8::/32',
+    ])
+    const identifyFrom = async (ip: string) =>
+      (await (
+        await identify(
+          new Request(`${base}/api/v1/identify`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+            body: JSON.stringify({ components: syntheticDevice(91) }),
+          }),
+        )
+      ).json()) as { signals: Record<string, { result: unknown; kind?: string }>; suspectScore: number }
+    const blocked = await identifyFrom('203.0.113.200')
+    expect(blocked.signals.ipBlocklist).toMatchObject({ result: true, kind: '203.0.113.0/24' })
+    const clean = await identifyFrom('198.51.100.1')
+    expect(clean.signals.ipBlocklist).toMatchObject({ result: false })
+    expect(blocked.suspectScore - clean.suspectScore).toBe(10)
   })
 })
 

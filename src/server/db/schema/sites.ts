@@ -15,6 +15,8 @@ export const sites = pgTable(
     publicKey: text('public_key').notNull().unique(),
     allowedOrigins: text('allowed_origins').array().notNull().default([]),
     workspace: text('workspace').notNull().default('default'),
+    /** Addresses and CIDR ranges the operator blocks (the ipBlocklist signal and sign-up rule), normalised. */
+    blockedNetworks: text('blocked_networks').array().notNull().default([]),
     /** The site Tessera's own screens use; exactly one. */
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),

@@ -7,6 +7,7 @@ const clean: SignupFacts = {
   tampered: false,
   agentProof: 'valid',
   suspectScore: 0,
+  network: { blocked: false, datacenter: false, vpn: false, proxy: false, tor: false },
   accountsFromVisitor24h: 0,
   accountsByNewerBrowsers24h: 0,
   attemptsFromVisitor10m: 0,
@@ -27,6 +28,9 @@ describe('evaluatePolicy with the default policy', () => {
     ['too many attempts from a visitor', { attemptsFromVisitor10m: 5 }, 'challenge', 'visitorAttempts'],
     ['too many attempts from an IP', { attemptsFromIp10m: 10 }, 'challenge', 'ipAttempts'],
     ['a high suspect score', { suspectScore: 20 }, 'challenge', 'suspectScore'],
+    ['a data-centre address', { network: { ...clean.network, datacenter: true } }, 'challenge', 'datacenter'],
+    ['a Tor exit', { network: { ...clean.network, tor: true } }, 'challenge', 'tor'],
+    ['a blocklisted address', { network: { ...clean.network, blocked: true } }, 'deny', 'ipBlocklist'],
   ]
   for (const [label, facts, outcome, rule] of single) {
     it(`answers ${outcome} to ${label}`, () => {
@@ -45,6 +49,27 @@ describe('evaluatePolicy with the default policy', () => {
       suspectScore: 19,
     }
     expect(evaluatePolicy(facts, defaultSignupPolicy).outcome).toBe('allow')
+  })
+
+  it('lets VPNs and untrusted proxies through until an operator turns their rules on', () => {
+    const network = { blocked: false, datacenter: false, vpn: true, proxy: true, tor: false }
+    expect(evaluatePolicy({ ...clean, network }, defaultSignupPolicy)).toEqual({
+      outcome: 'allow',
+      reasons: [],
+    })
+    const strict = {
+      ...defaultSignupPolicy,
+      vpnRule: 'challenge' as const,
+      proxyRule: 'deny' as const,
+      datacenterRule: 'deny' as const,
+    }
+    const decision = evaluatePolicy({ ...clean, network: { ...network, datacenter: true } }, strict)
+    expect(decision.outcome).toBe('deny')
+    expect(decision.reasons.map((reason) => [reason.rule, reason.outcome])).toEqual([
+      ['datacenter', 'deny'],
+      ['vpn', 'challenge'],
+      ['proxy', 'deny'],
+    ])
   })
 
   it('lets a good (declared) crawler through the bot rule', () => {

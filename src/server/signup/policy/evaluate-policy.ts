@@ -11,6 +11,8 @@ export interface SignupFacts {
    */
   agentProof: AgentProofVerdict | 'unchecked'
   suspectScore: number
+  /** The identification's network signals (signals/detect-network.ts); all false on events stored before them. */
+  network: { blocked: boolean; datacenter: boolean; vpn: boolean; proxy: boolean; tor: boolean }
   /** Accounts created by this device in the rule's window, by any browser. */
   accountsFromVisitor24h: number
   /**
@@ -62,6 +64,20 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
     facts.attemptsFromIp10m >= policy.maxAttemptsPerIp,
     `${facts.attemptsFromIp10m} sign-up attempts from this IP address in 10 minutes (limit ${policy.maxAttemptsPerIp}).`,
   )
+  check(
+    'datacenter',
+    policy.datacenterRule,
+    facts.network.datacenter,
+    'The address belongs to a hosting network.',
+  )
+  check('vpn', policy.vpnRule, facts.network.vpn, 'A VPN was detected (medium or high confidence).')
+  check(
+    'proxy',
+    policy.proxyRule,
+    facts.network.proxy,
+    'A proxy that Tessera does not trust forwarded the request.',
+  )
+  check('tor', policy.torRule, facts.network.tor, 'The address is a Tor exit relay.')
   check(
     'suspectScore',
     policy.suspectScoreRule,

@@ -1,0 +1,7 @@
+/** Entries typed one per line (or comma-separated), blanks dropped: origins, blocked networks. */
+export function splitEntries(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+}

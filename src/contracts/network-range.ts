@@ -1,0 +1,37 @@
+import ipaddr from 'ipaddr.js'
+
+/**
+ * An address ("203.0.113.7", "2001:db8::1") or a CIDR range ("203.0.113.0/24") in one canonical
+ * text: the range's own network address ("10.1.2.3/8" → "10.0.0.0/8"), a whole-length prefix as the
+ * bare address, IPv4-mapped IPv6 as IPv4. Null for anything else ("1.2.3" included).
+ */
+export function normaliseNetwork(text: string): string | null {
+  const [address = '', bits, ...rest] = text.trim().split('/')
+  if (rest.length > 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) return null
+  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return null
+  const parsed = ipaddr.process(address)
+  const width = parsed.kind() === 'ipv4' ? 32 : 128
+  const prefix = bits === undefined ? width : Number(bits)
+  if (prefix > width) return null
+  if (prefix === width) return parsed.toString()
+  const network =
+    parsed.kind() === 'ipv4'
+      ? ipaddr.IPv4.networkAddressFromCIDR(`${parsed.toString()}/${prefix}`)
+      : ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${prefix}`)
+  return `${network.toString()}/${prefix}`
+}
+
+/** The first of `networks` (normalised entries) that holds `address`; null when none does or it does not parse. */
+export function matchingNetwork(address: string, networks: readonly string[]): string | null {
+  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return null
+  const parsed = ipaddr.process(address)
+  for (const entry of networks) {
+    const [base = '', bits] = entry.split('/')
+    if (!ipaddr.isValid(base)) continue
+    const network = ipaddr.process(base)
+    if (network.kind() !== parsed.kind()) continue
+    const prefix = bits === undefined ? (network.kind() === 'ipv4' ? 32 : 128) : Number(bits)
+    if (parsed.match(network, prefix)) return entry
+  }
+  return null
+}

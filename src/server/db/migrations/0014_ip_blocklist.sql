@@ -1,0 +1,1 @@
+ALTER TABLE "sites" ADD COLUMN "blocked_networks" text[] DEFAULT '{}' NOT NULL;
