@@ -88,7 +88,14 @@ export function SmartSignals({
       {signals.ipInfo && (
         <article className="tile" data-testid="signal-network">
           <h3>Network</h3>
-          <p className={styles.verdict}>{network ?? 'Not in the network databases'}</p>
+          <p className={styles.verdict}>{network ?? 'Unknown network'}</p>
+          {signals.ipInfo.reasons.length > 0 && (
+            <ul>
+              {signals.ipInfo.reasons.map((reason) => (
+                <li key={reason}>{reason}</li>
+              ))}
+            </ul>
+          )}
           <p className={styles.note}>
             Where the address is and whose network it is.{' '}
             <a href="https://db-ip.com/">IP Geolocation by DB-IP</a>; AS data by RouteViews and DB-IP.
