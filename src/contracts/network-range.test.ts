@@ -23,6 +23,8 @@ describe('normaliseNetwork', () => {
       '1.2.3.4/x',
       'example.com',
       '1.2.3.4/-1',
+      '::ffff:192.0.2.0/120',
+      '::ffff:192.0.2.0/24',
     ])
       expect(normaliseNetwork(text)).toBeNull()
   })

@@ -9,6 +9,10 @@ export function normaliseNetwork(text: string): string | null {
   const [address = '', bits, ...rest] = text.trim().split('/')
   if (rest.length > 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) return null
   if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return null
+  // An IPv4-mapped range ("::ffff:192.0.2.0/120") is refused: its prefix counts IPv6 bits, and
+  // read as IPv4 it would block another range than written. As an IPv4 range it is unambiguous.
+  const raw = ipaddr.parse(address)
+  if (bits !== undefined && raw.kind() === 'ipv6' && (raw as ipaddr.IPv6).isIPv4MappedAddress()) return null
   const parsed = ipaddr.process(address)
   const width = parsed.kind() === 'ipv4' ? 32 : 128
   const prefix = bits === undefined ? width : Number(bits)

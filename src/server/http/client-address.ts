@@ -42,7 +42,7 @@ export function rewriteForwardingHeaders(
     !throughTrusted && (request.headers.forwarded !== undefined || request.headers['x-real-ip'] !== undefined)
   const via = !throughTrusted && request.headers.via !== undefined
   request.headers[FORWARDING_HEADER] =
-    `untrusted=${Math.max(untrusted, 0) + (otherForwarding ? 1 : 0)}; via=${via ? 1 : 0}`
+    `untrusted=${Math.min(Math.max(untrusted, 0) + (otherForwarding ? 1 : 0), 9999)}; via=${via ? 1 : 0}`
   if (throughTrusted) return
   for (const name of FORWARDED_DETAILS) delete request.headers[name]
 }

@@ -1,7 +1,7 @@
-import { lookUpAddress } from '../network/network-data'
 import 'server-only'
 import type { ComponentResult, IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { StoredEvent } from '@/contracts/server-api'
+import { lookUpAddress } from '../network/network-data'
 import { computeSignals } from '../signals/compute-signals'
 import type { RequestEvidence } from '../signals/request-evidence'
 import { explainSuspectScore } from '../signals/suspect-score'

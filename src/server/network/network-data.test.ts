@@ -51,13 +51,6 @@ describe('lookUpAddress over the shipped databases', () => {
     expect(classifyNetwork({ asn: 3320, organization: 'Deutsche Telekom AG' })).toBeNull()
     expect(classifyNetwork({ asn: 4_200_000_003, organization: 'Cloudflare-like CDN' })).toBeNull()
   })
-
-  it('looks an address up in microseconds, not milliseconds', () => {
-    const started = performance.now()
-    for (let index = 0; index < 2000; index++) lookUpAddress(`${(index % 200) + 1}.${index % 256}.7.9`, data)
-    // A generous bound: a loaded CI machine; the README gives the measured cost.
-    expect((performance.now() - started) / 2000).toBeLessThan(2)
-  })
 })
 
 describe('loading the data', () => {

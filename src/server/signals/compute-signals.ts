@@ -10,8 +10,8 @@ import type { AgentProofVerdict, RequestEvidence } from './request-evidence'
 import { computeVelocity, type VelocityRow, type VelocitySignal } from './velocity'
 
 export type SmartSignals = NetworkSignals & {
-  /** The address is in the site's own blocklist (the console's Sites panel); `kind` names the entry. */
-  ipBlocklist: { result: boolean; kind?: string; reasons: string[] }
+  /** The address is in the site's own blocklist (the console's Sites panel). */
+  ipBlocklist: { result: boolean; reasons: string[] }
   bot: BotSignal
   tampering: FlagSignal
   privacyBrowser: FlagSignal
@@ -64,8 +64,9 @@ export function computeSignals(
 }
 
 function checkBlocklist(ip: string | null, networks: readonly string[]): SmartSignals['ipBlocklist'] {
-  const entry = ip ? matchingNetwork(ip, networks) : null
-  return entry
-    ? { result: true, kind: entry, reasons: [`The address is in this site's blocklist (${entry}).`] }
+  // The matched entry is not named: the identify answer goes back to the browser, and a blocked
+  // client must not learn the list's ranges by probing it. The console shows the address.
+  return ip && matchingNetwork(ip, networks)
+    ? { result: true, reasons: ["The address is in this site's blocklist."] }
     : { result: false, reasons: [] }
 }

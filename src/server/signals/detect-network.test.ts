@@ -75,6 +75,11 @@ describe('the vpn signal: the browser’s time zone against the address’s coun
     expect(relay.vpn.details.methods.relay).toBe(true)
   })
 
+  it('takes UTC and the Etc/ zones for no place at all (Tor Browser and friends report them)', () => {
+    for (const zone of ['UTC', 'Etc/UTC', 'Etc/GMT+3', 'GMT'])
+      expect(detectNetwork(address('JP'), browserIn(zone), undefined).vpn.result).toBe(false)
+  })
+
   it('says nothing without a time zone or a country', () => {
     expect(detectNetwork(address('DE'), new ComponentReader({}), undefined).vpn.result).toBe(false)
     expect(detectNetwork(null, browserIn('Asia/Tokyo'), undefined).vpn.result).toBe(false)

@@ -106,8 +106,21 @@ export function detectNetwork(
   }
 }
 
+/** Zone offsets change only at daylight-saving switches: each is worked out once per this long. */
+const OFFSET_TTL_MS = 15 * 60_000
+const offsets = new Map<string, { minutes: number | undefined; until: number }>()
+
 /** Minutes east of UTC, now, in a zone; undefined for one the runtime does not know. */
-function currentOffset(zone: string): number | undefined {
+function currentOffset(zone: string, now = Date.now()): number | undefined {
+  const cached = offsets.get(zone)
+  if (cached && cached.until > now) return cached.minutes
+  const minutes = offsetNow(zone)
+  // Bounded: only zones a request named that the runtime knows are kept (a few hundred exist).
+  if (minutes !== undefined || offsets.size < 1000) offsets.set(zone, { minutes, until: now + OFFSET_TTL_MS })
+  return minutes
+}
+
+function offsetNow(zone: string): number | undefined {
   try {
     const parts = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
@@ -136,14 +149,20 @@ function detectVpn(
 ): NetworkSignals['vpn'] {
   const reasons: string[] = []
   let mismatchHours = 0
-  if (zone && country) {
-    const countryZones = zonesOf(country)
-    const usedThere =
-      (getTimezone(zone)?.countries as readonly string[] | undefined)?.includes(country) ?? false
+  // UTC and the Etc/ zones say nothing of a place: Tor Browser, Mullvad Browser, Firefox resisting
+  // fingerprinting and many servers report them (the tor and datacenter signals cover those).
+  const placeless = zone === undefined || /^(UTC|GMT|UCT|Universal|Zulu|Etc\/)/.test(zone)
+  const usedThere =
+    zone !== undefined &&
+    country !== null &&
+    ((getTimezone(zone)?.countries as readonly string[] | undefined)?.includes(country) ?? false)
+  if (zone && country && !placeless && !usedThere) {
     const offset = currentOffset(zone)
-    const offsets = countryZones.map(currentOffset).filter((value) => value !== undefined)
-    if (!usedThere && offset !== undefined && offsets.length > 0 && !offsets.includes(offset)) {
-      mismatchHours = Math.min(...offsets.map((other) => Math.abs(other - offset))) / 60
+    const there = zonesOf(country)
+      .map((other) => currentOffset(other))
+      .filter((value) => value !== undefined)
+    if (offset !== undefined && there.length > 0 && !there.includes(offset)) {
+      mismatchHours = Math.min(...there.map((other) => Math.abs(other - offset))) / 60
       reasons.push(
         `The browser's time zone ${zone} is not one ${countryName(country) ?? country} (the address's country) uses: ${mismatchHours.toFixed(mismatchHours % 1 ? 1 : 0)} h from the nearest.`,
       )

@@ -281,7 +281,10 @@ describe('blocklists made in the console', () => {
         )
       ).json()) as { signals: Record<string, { result: unknown; kind?: string }>; suspectScore: number }
     const blocked = await identifyFrom('203.0.113.200')
-    expect(blocked.signals.ipBlocklist).toMatchObject({ result: true, kind: '203.0.113.0/24' })
+    expect(blocked.signals.ipBlocklist).toEqual({
+      result: true,
+      reasons: ["The address is in this site's blocklist."],
+    })
     const clean = await identifyFrom('198.51.100.1')
     expect(clean.signals.ipBlocklist).toMatchObject({ result: false })
     expect(blocked.suspectScore - clean.suspectScore).toBe(10)

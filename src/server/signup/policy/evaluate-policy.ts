@@ -65,6 +65,12 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
     `${facts.attemptsFromIp10m} sign-up attempts from this IP address in 10 minutes (limit ${policy.maxAttemptsPerIp}).`,
   )
   check(
+    'ipBlocklist',
+    policy.ipBlocklistRule,
+    facts.network.blocked,
+    "The address is in this site's blocklist.",
+  )
+  check(
     'datacenter',
     policy.datacenterRule,
     facts.network.datacenter,
