@@ -298,7 +298,11 @@ test('network signals: a cloud address, a Tokyo browser on a German address and 
 
   const ids = (page: { events: { event_id: string }[] }) => page.events.map((event) => event.event_id)
   expect(ids(await client.searchEvents({ vpn: true }))).toEqual([travelling.requestId])
-  expect(ids(await client.searchEvents({ vpn_confidence: 'high' }))).toEqual([travelling.requestId])
+  // As Fingerprint's: the confidence of the verdict either way ("high" also when nothing was found).
+  expect(ids(await client.searchEvents({ vpn: true, vpn_confidence: 'high' }))).toEqual([
+    travelling.requestId,
+  ])
+  expect(ids(await client.searchEvents({ vpn_confidence: 'medium' }))).toEqual([])
   expect(ids(await client.searchEvents({ tor_node: true }))).toEqual([tor.requestId])
   expect(ids(await client.searchEvents({ asn: '16509' }))).toEqual([cloud.requestId])
   expect(ids(await client.searchEvents({ proxy: true }))).toEqual([])
