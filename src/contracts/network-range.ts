@@ -5,6 +5,11 @@ import ipaddr from 'ipaddr.js'
  * text: the range's own network address ("10.1.2.3/8" → "10.0.0.0/8"), a whole-length prefix as the
  * bare address, IPv4-mapped IPv6 as IPv4. Null for anything else ("1.2.3" included).
  */
+/** An IPv4 address in its four-part form (not "1.2.3") or an IPv6 one, IPv4-mapped ones as IPv4; null otherwise. */
+export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  return ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv6.isValid(text) ? ipaddr.process(text) : null
+}
+
 export function normaliseNetwork(text: string): string | null {
   const [address = '', bits, ...rest] = text.trim().split('/')
   if (rest.length > 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) return null
@@ -27,8 +32,8 @@ export function normaliseNetwork(text: string): string | null {
 
 /** The first of `networks` (normalised entries) that holds `address`; null when none does or it does not parse. */
 export function matchingNetwork(address: string, networks: readonly string[]): string | null {
-  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return null
-  const parsed = ipaddr.process(address)
+  const parsed = parseAddress(address)
+  if (!parsed) return null
   for (const entry of networks) {
     const [base = '', bits] = entry.split('/')
     if (!ipaddr.isValid(base)) continue

@@ -4,9 +4,10 @@ import { useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import type { EventPage } from '@/contracts/server-api'
 import { FormField } from '../FormField'
-import { formatNetwork, formatPercent, formatTime } from '../format'
+import { formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import tables from '../Table.module.css'
+import { AddressCell } from './AddressCell'
 import styles from './console.module.css'
 import { usePolling } from './usePolling'
 
@@ -75,14 +76,7 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
                       {!event.visitorFound && <span className={`badge ${styles.newBadge}`}>new</span>}
                     </td>
                     <td>{formatPercent(event.confidence.score)}</td>
-                    <td>
-                      {event.ip ?? '—'}
-                      {formatNetwork(event.signals.ipInfo) && (
-                        <span className={`muted ${styles.network}`}>
-                          {formatNetwork(event.signals.ipInfo)}
-                        </span>
-                      )}
-                    </td>
+                    <AddressCell ip={event.ip} ipInfo={event.signals.ipInfo} />
                     <td>
                       <SignalBadges signals={event.signals} />
                     </td>

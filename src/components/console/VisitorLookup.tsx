@@ -3,11 +3,12 @@
 import { type FormEvent, useCallback, useState } from 'react'
 import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
 import { FormField } from '../FormField'
-import { formatCount, formatNetwork, formatPercent, formatTime } from '../format'
+import { formatCount, formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote, SuccessNote } from '../Notes'
 import tables from '../Table.module.css'
 import { useLoaded } from '../useLoaded'
+import { AddressCell } from './AddressCell'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { SignalBadges } from './RecentEvents'
@@ -162,14 +163,7 @@ function VisitorPanel({
                           : 'fingerprint'}
                     </td>
                     <td>{formatPercent(event.confidence)}</td>
-                    <td>
-                      {event.ip ?? '—'}
-                      {formatNetwork(event.signals.ipInfo) && (
-                        <span className={`muted ${styles.network}`}>
-                          {formatNetwork(event.signals.ipInfo)}
-                        </span>
-                      )}
-                    </td>
+                    <AddressCell ip={event.ip} ipInfo={event.signals.ipInfo} />
                     <td>
                       <SignalBadges signals={event.signals} />
                     </td>

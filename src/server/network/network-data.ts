@@ -1,8 +1,8 @@
 import 'server-only'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import ipaddr from 'ipaddr.js'
 import { Reader, type Response } from 'maxmind'
+import { parseAddress } from '@/contracts/network-range'
 import { getEnv } from '../env'
 import { log } from '../log'
 import { processWide } from '../process-wide'
@@ -113,15 +113,12 @@ export function parseTorExitList(text: string): Set<string> {
   const exits = new Set<string>()
   for (const line of text.split('\n')) {
     if (line.trimStart().startsWith('#')) continue
-    for (const token of line.split(/\s+/))
-      if (ipaddr.isValid(token)) exits.add(ipaddr.process(token).toString())
+    for (const token of line.split(/\s+/)) {
+      const address = parseAddress(token)
+      if (address) exits.add(address.toString())
+    }
   }
   return exits
-}
-
-/** An IPv4 address in its four-part form (not "1.2.3") or an IPv6 one, IPv4-mapped ones as IPv4. */
-function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  return ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv6.isValid(text) ? ipaddr.process(text) : null
 }
 
 const holder = processWide('network-data', () => ({ current: undefined as NetworkData | undefined }))
