@@ -45,11 +45,13 @@ function explainEvidence(entry: Recorded): string {
     | null
     | undefined
   if (!evidence) return ''
-  const against = evidence.facets
-    .filter((facet) => facet.bits < 0)
-    .map((facet) => `${facet.facet} ${facet.level} ${facet.bits.toFixed(1)}`)
-    .join(', ')
-  return `; evidence (closest stored visitor): bits ${evidence.bits.toFixed(1)}, twin ${evidence.twinBits.toFixed(2)}, address ${evidence.contextBits.toFixed(1)}${against ? `; against: ${against}` : ''}`
+  const list = (keep: (bits: number) => boolean) =>
+    evidence.facets
+      .filter((facet) => keep(facet.bits))
+      .map((facet) => `${facet.facet} ${facet.level} ${facet.bits.toFixed(1)}`)
+      .join(', ')
+  const [support, against] = [list((bits) => bits >= 0), list((bits) => bits < 0)]
+  return `; evidence (closest stored visitor): bits ${evidence.bits.toFixed(1)}, twin ${evidence.twinBits.toFixed(2)}, address ${evidence.contextBits.toFixed(1)}${support ? `; for: ${support}` : ''}${against ? `; against: ${against}` : ''}`
 }
 
 function reportCell(visits: ReplayedVisit[], recording: Recording, debug: boolean) {

@@ -7,7 +7,7 @@ import type { RequestEvidence } from '../signals/request-evidence'
 import { explainSuspectScore } from '../signals/suspect-score'
 import type { VelocityRow } from '../signals/velocity'
 import type { BatchOutcome } from './batch-queue'
-import { blockingKeys, DEFAULT_WORKSPACE } from './blocking-keys'
+import { DEFAULT_WORKSPACE, deviceKeys } from './blocking-keys'
 import type { FacetName } from './component-model'
 import { scoreConfidence } from './confidence'
 import { addComeback, noVolatility, readVolatility, type Volatility } from './device-volatility'
@@ -225,14 +225,15 @@ export function decideBatch(
       signals,
       suspectScore: explainSuspectScore(signals).score,
     }
+    const previous = stored ? (movesProfile ? followPrevious(stored, job.profile) : stored.previous) : {}
     written.push({
       index,
       event,
       job,
       match,
       profile: { digests: profile.digests, parts: profile.parts },
-      keys: profile === job.profile ? job.keys : blockingKeys(profile.digests, workspace),
-      previous: stored ? (movesProfile ? followPrevious(stored, job.profile) : stored.previous) : {},
+      keys: deviceKeys(profile.digests, previous, workspace),
+      previous,
       volatility: volatility ?? { comebacks: 0, changed: {} },
       counted,
       comeback,

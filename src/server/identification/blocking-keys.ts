@@ -16,3 +16,19 @@ export function blockingKeys(digests: Digests, workspace: string = DEFAULT_WORKS
     return `${index}:${hash('sha256', material, 'base64url').slice(0, 22)}`
   })
 }
+
+/**
+ * A stored device's keys: its latest fingerprint's and those of the fingerprint before its recent
+ * changes (each changed component at the value it had just before, from `previous`), so a device
+ * that goes back (light mode again, home from a trip) is found by what it showed then, as the
+ * scoring counts a value it showed before (MODEL.md).
+ */
+export function deviceKeys(
+  digests: Digests,
+  previous: Readonly<Record<string, readonly string[]>>,
+  workspace: string = DEFAULT_WORKSPACE,
+): string[] {
+  const before: Digests = { ...digests }
+  for (const [name, values] of Object.entries(previous)) if (values[0] !== undefined) before[name] = values[0]
+  return [...new Set([...blockingKeys(digests, workspace), ...blockingKeys(before, workspace)])]
+}

@@ -283,14 +283,43 @@ export const partsKinds: Partial<Record<SourceName, PartsKind>> = {
  */
 export const editedSets: ReadonlySet<string> = new Set<SourceName>(['fonts', 'speechVoices'])
 
-/** Blocking: every group hashes to one indexed key; see blocking-keys.ts. */
+/**
+ * Blocking: every group hashes to one indexed key; see blocking-keys.ts. A key shared by many
+ * devices (a phone model as it came) finds a device only by chance among them (each key reads a
+ * bounded number of visitors), so the keys that find a device among its look-alikes are those
+ * holding the settings people change: the language list (with the locale), the time zone, the
+ * colour scheme, the fonts, the screen (with its scale). Whichever one of them changed, a key
+ * holding all the others survives; whichever two changed, a key holding two of the others does
+ * (four pairs cover the ten); each is anchored on other hardware, and one on none, so an update
+ * that re-renders canvas, WebGL or audio keeps some of them. Two keys of hardware alone find a
+ * device whose settings all changed, among few look-alikes.
+ */
+const language = ['languages', 'intlLocale'] as const
+const display = ['screen', 'devicePixelRatio'] as const
 export const blockingGroups: readonly (readonly SourceName[])[] = [
+  // Hardware alone.
   ['canvas', 'hardwareConcurrency', 'platform', 'mathQuirks'],
-  ['fonts', 'hardwareConcurrency', 'platform', 'screen'],
   ['webglBasics', 'webglParameters', 'hardwareConcurrency', 'platform', 'audio'],
-  ['audio', 'screen', 'devicePixelRatio', 'hardwareConcurrency', 'deviceMemory'],
-  ['speechVoices', 'fonts', 'platform', 'colorScheme'],
-  ['screen', 'devicePixelRatio', 'timezone', 'languages', 'colorScheme'],
-  ['webglParameters', 'fonts', 'canvas'],
-  ['languages', 'intlLocale', 'timezone', 'webglBasics', 'hardwareConcurrency'],
+  // Every setting but one.
+  ['canvas', 'hardwareConcurrency', 'platform', ...language, 'timezone', 'colorScheme', 'fonts'],
+  ['webglBasics', 'hardwareConcurrency', 'platform', ...language, 'timezone', 'colorScheme', ...display],
+  ['audio', 'hardwareConcurrency', 'platform', ...language, 'timezone', 'fonts', ...display],
+  ['canvas', 'webglBasics', ...language, 'colorScheme', 'fonts', ...display],
+  ['audio', 'webglParameters', 'timezone', 'colorScheme', 'fonts', ...display],
+  // Every setting, no rendering.
+  [
+    'hardwareConcurrency',
+    'platform',
+    'deviceMemory',
+    ...language,
+    'timezone',
+    'colorScheme',
+    'fonts',
+    ...display,
+  ],
+  // Two settings.
+  ['webglBasics', 'hardwareConcurrency', 'platform', ...language, 'timezone'],
+  ['canvas', 'hardwareConcurrency', 'platform', 'colorScheme', 'fonts', 'speechVoices'],
+  ['audio', 'hardwareConcurrency', ...language, ...display],
+  ['canvas', 'webglParameters', 'timezone', ...display],
 ]

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { ComponentResult, IdentifyRequest } from '@/contracts/identify'
-import { asComponents, realisticDevice } from '../../../tests/support/realistic-devices'
+import { asComponents, type Device, realisticDevice } from '../../../tests/support/realistic-devices'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { type DatabaseHandle, openDatabase, queryRows } from '../db/client'
@@ -198,6 +198,38 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
     }
     expect(others.size).toBe(24)
     const again = await identifyVisitor({ db: handle.db, input: payload(asComponents(removed)), context })
+    expect(again.visitorId).toBe(first.visitorId)
+  })
+
+  it('finds a device among more look-alikes than one blocking key reads', async () => {
+    // 200 machines of the device's kind, set up alike (fonts, screen, colour scheme) but in another
+    // language and time zone: every key of hardware, fonts and screen alone is shared by all of
+    // them, more than a key reads. The device comes back from a trip: only a key that holds its
+    // language (and not its time zone) tells it from them.
+    const device: Device = { ...realisticDevice(900), monochrome: 900 }
+    const first = await identifyVisitor({ db: handle.db, input: payload(asComponents(device)), context })
+    const locale = (device.intlLocale as { locale: string }).locale === 'sv-SE' ? 'pt-BR' : 'sv-SE'
+    for (let at = 1; at <= 200; at++) {
+      const other = {
+        ...device,
+        timezone: 'Europe/Stockholm',
+        timezoneOffset: -60,
+        languages: [locale],
+        intlLocale: { ...(device.intlLocale as Record<string, string>), locale },
+        monochrome: at,
+      }
+      await identifyVisitor({
+        db: handle.db,
+        input: payload(asComponents(other)),
+        context: { ip: `198.51.${Math.floor(at / 250)}.${at % 250}`, userAgent: 'test' },
+      })
+    }
+    const travelled = { ...device, timezone: 'Pacific/Auckland', timezoneOffset: -780 }
+    const again = await identifyVisitor({
+      db: handle.db,
+      input: payload(asComponents(travelled)),
+      context: { ip: '203.0.113.99', userAgent: 'test' },
+    })
     expect(again.visitorId).toBe(first.visitorId)
   })
 

@@ -19,14 +19,15 @@ import {
  * older version are rebuilt in the background from their latest event (rekey-visitors.ts), so an
  * upgrade never leaves them unfindable.
  * 2: per-device volatility stored; profiles rebuilt once from the latest event.
+ * 3: blocking keys hold the settings people change, all but one or two of them at a time.
  */
-export const MODEL_VERSION = 2
+export const MODEL_VERSION = 3
 
 /**
  * The signature of everything stored data depends on, as of MODEL_VERSION. The test beside this
  * file fails when it changes: bump MODEL_VERSION and record the new signature.
  */
-export const MODEL_SIGNATURE = 'R4D5hmJ4tazzs8fq'
+export const MODEL_SIGNATURE = 'mckvGLS9_GkYWutu'
 
 /** A digest of the definitions (and the code) that stored profiles and blocking keys follow. */
 export function modelSignature(): string {

@@ -2,7 +2,7 @@ import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { ComponentResult } from '@/contracts/identify'
 import { type Database, selectRows } from '../db/client'
-import { blockingKeys } from './blocking-keys'
+import { deviceKeys } from './blocking-keys'
 import { profileComponents } from './fingerprint-profile'
 import { MODEL_VERSION } from './model-version'
 
@@ -28,12 +28,13 @@ export async function rekeyVisitors({
         id: sql<string>`v.id`,
         profile: sql<Record<string, string>>`v.profile`,
         parts: sql<Record<string, string>>`v.parts`,
+        previous: sql<Record<string, string[]>>`v.previous`,
         workspace: sql<string>`v.workspace`,
         counted: sql<boolean>`v.counted`,
         components: sql<Record<string, ComponentResult> | null>`latest.components`,
       },
       (select) => sql`select ${select} from (
-          select id, profile, parts, workspace, counted from visitors where model_version < ${MODEL_VERSION}
+          select id, profile, parts, previous, workspace, counted from visitors where model_version < ${MODEL_VERSION}
           order by id limit ${PER_PASS} for update skip locked) as v
         left join lateral (
           select components from events where events.visitor_id = v.id order by created_at desc limit 1
@@ -49,7 +50,7 @@ export async function rekeyVisitors({
         counted: visitor.counted,
         before: visitor.profile,
         profile,
-        keys: blockingKeys(profile.digests, visitor.workspace),
+        keys: deviceKeys(profile.digests, visitor.previous, visitor.workspace),
       }
     })
     const ids = rebuilt.map(({ id }) => id)
