@@ -59,15 +59,18 @@ export const NETWORK_FILES = {
   asnV6: 'asn-ipv6-num.csv',
 } as const
 
+// The files are read at run time from node_modules or the operator's directory: the bundler is told
+// not to trace these paths (it would otherwise take every file of the project into the server output).
 function filePaths(directory: string | undefined) {
-  const packageDir = (name: string) => path.join(process.cwd(), 'node_modules', '@ip-location-db', name)
+  const packageDir = (name: string) =>
+    path.join(/*turbopackIgnore: true*/ process.cwd(), 'node_modules', '@ip-location-db', name)
   const city = directory ?? packageDir('dbip-city-mmdb')
   const asn = directory ?? packageDir('asn')
   return {
-    cityV4: path.join(city, NETWORK_FILES.cityV4),
-    cityV6: path.join(city, NETWORK_FILES.cityV6),
-    asnV4: path.join(asn, NETWORK_FILES.asnV4),
-    asnV6: path.join(asn, NETWORK_FILES.asnV6),
+    cityV4: path.join(/*turbopackIgnore: true*/ city, NETWORK_FILES.cityV4),
+    cityV6: path.join(/*turbopackIgnore: true*/ city, NETWORK_FILES.cityV6),
+    asnV4: path.join(/*turbopackIgnore: true*/ asn, NETWORK_FILES.asnV4),
+    asnV6: path.join(/*turbopackIgnore: true*/ asn, NETWORK_FILES.asnV6),
   }
 }
 
