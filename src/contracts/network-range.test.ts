@@ -46,6 +46,18 @@ describe('matchingNetwork', () => {
     expect(matchingNetwork('not an address', list)).toBeNull()
     expect(matchingNetwork('203.0.113.1', [])).toBeNull()
   })
+
+  it('answers alike from a list it has read before, and reads a new list anew', () => {
+    const list = ['203.0.113.0/24', '2001:db8::/32']
+    expect(matchingNetwork('203.0.113.9', list)).toBe('203.0.113.0/24')
+    expect(matchingNetwork('2001:db8::5', list)).toBe('2001:db8::/32')
+    expect(matchingNetwork('198.51.100.1', list)).toBeNull()
+    // The site changed its list: the same length, other ranges.
+    const changed = ['198.51.100.0/24', '2001:db9::/32']
+    expect(matchingNetwork('203.0.113.9', changed)).toBeNull()
+    expect(matchingNetwork('198.51.100.1', changed)).toBe('198.51.100.0/24')
+    expect(matchingNetwork('203.0.113.9', list)).toBe('203.0.113.0/24')
+  })
 })
 
 describe('SiteBlocklistInput', () => {

@@ -1,15 +1,15 @@
 import ipaddr from 'ipaddr.js'
 
-/**
- * An address ("203.0.113.7", "2001:db8::1") or a CIDR range ("203.0.113.0/24") in one canonical
- * text: the range's own network address ("10.1.2.3/8" → "10.0.0.0/8"), a whole-length prefix as the
- * bare address, IPv4-mapped IPv6 as IPv4. Null for anything else ("1.2.3" included).
- */
 /** An IPv4 address in its four-part form (not "1.2.3") or an IPv6 one, IPv4-mapped ones as IPv4; null otherwise. */
 export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv6.isValid(text) ? ipaddr.process(text) : null
 }
 
+/**
+ * An address ("203.0.113.7", "2001:db8::1") or a CIDR range ("203.0.113.0/24") in one canonical
+ * text: the range's own network address ("10.1.2.3/8" → "10.0.0.0/8"), a whole-length prefix as the
+ * bare address, IPv4-mapped IPv6 as IPv4. Null for anything else ("1.2.3" included).
+ */
 export function normaliseNetwork(text: string): string | null {
   const [address = '', bits, ...rest] = text.trim().split('/')
   if (rest.length > 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) return null
@@ -34,13 +34,30 @@ export function normaliseNetwork(text: string): string | null {
 export function matchingNetwork(address: string, networks: readonly string[]): string | null {
   const parsed = parseAddress(address)
   if (!parsed) return null
-  for (const entry of networks) {
-    const [base = '', bits] = entry.split('/')
-    if (!ipaddr.isValid(base)) continue
-    const network = ipaddr.process(base)
-    if (network.kind() !== parsed.kind()) continue
-    const prefix = bits === undefined ? (network.kind() === 'ipv4' ? 32 : 128) : Number(bits)
-    if (parsed.match(network, prefix)) return entry
-  }
+  for (const { entry, network, prefix } of parsedNetworks(networks))
+    if (network.kind() === parsed.kind() && parsed.match(network, prefix)) return entry
   return null
+}
+
+interface ParsedNetwork {
+  entry: string
+  network: ipaddr.IPv4 | ipaddr.IPv6
+  prefix: number
+}
+
+/** Lists parsed once: a site's list is one array for as long as the site is cached. */
+const parsedLists = new WeakMap<readonly string[], ParsedNetwork[]>()
+
+function parsedNetworks(networks: readonly string[]): ParsedNetwork[] {
+  const known = parsedLists.get(networks)
+  if (known) return known
+  const parsed = networks.flatMap((entry) => {
+    const [base = '', bits] = entry.split('/')
+    if (!ipaddr.isValid(base)) return []
+    const network = ipaddr.process(base)
+    const prefix = bits === undefined ? (network.kind() === 'ipv4' ? 32 : 128) : Number(bits)
+    return [{ entry, network, prefix }]
+  })
+  parsedLists.set(networks, parsed)
+  return parsed
 }
