@@ -88,8 +88,8 @@ describe('decideBatch', () => {
     const oldZone = profileComponents(asComponents(before)).digests.timezone
     expect(event?.previous.timezone).toEqual([oldZone])
     // The old time zone loses the visitor, the new one gains it; unchanged values do not move.
-    expect(decision.changes).toContainEqual([`timezone\u0000${oldZone}`, -1])
-    expect(decision.changes.filter(([, delta]) => delta > 0).map(([key]) => key.split('\u0000')[0])).toEqual([
+    expect(decision.changes).toContainEqual({ component: 'timezone', digest: oldZone, delta: -1 })
+    expect(decision.changes.filter(({ delta }) => delta > 0).map(({ component }) => component)).toEqual([
       'timezone',
       'timezoneOffset',
     ])

@@ -16,7 +16,7 @@ import { type Candidate, lookAlikeWeights, type Match, matchVisitor } from './ma
 import { networkOf } from './network-of'
 import { newRequestId, newVisitorId } from './new-id'
 import { newBrowserId, type VisitorToken } from './persistent-token'
-import type { NewDeviceBudgets } from './population'
+import { type CountChange, countKey, type NewDeviceBudgets } from './population'
 import { compareFacets, type Population, type StoredProfile } from './score-evidence'
 
 /** Earlier values kept per changed component, so a device that changes back is still itself. */
@@ -116,8 +116,8 @@ export interface BatchDecision {
   outcomes: BatchOutcome<IdentifyResponse>[]
   /** Events to store, sorted by visitor ID (the order rows are locked in). */
   written: WrittenEvent[]
-  /** Value-count changes, `component\u0000digest` → delta, sorted by key. */
-  changes: [string, number][]
+  /** Value-count changes, sorted by component then digest (the order rows are locked in). */
+  changes: CountChange[]
 }
 
 /**
@@ -135,7 +135,7 @@ export function decideBatch(
   const outcomes: BatchOutcome<IdentifyResponse>[] = []
   const claimedVisitors = new Set<string>()
   const claimedDevices = new Map<string, string>()
-  const stats = new Map<string, number>()
+  const stats = new Map<string, CountChange>()
   const written: WrittenEvent[] = []
   prepared.forEach((job, index) => {
     const workspace = job.context.workspace ?? DEFAULT_WORKSPACE
@@ -248,7 +248,9 @@ export function decideBatch(
   return {
     outcomes,
     written,
-    changes: [...stats].filter(([, delta]) => delta !== 0).sort(([a], [b]) => byText(a, b)),
+    changes: [...stats.values()]
+      .filter(({ delta }) => delta !== 0)
+      .sort((a, b) => byText(a.component, b.component) || byText(a.digest, b.digest)),
   }
 }
 
@@ -272,12 +274,14 @@ function withinBudgets(
 
 /**
  * Per-visitor value counts move with the visitor's profile: -1 for old values, +1 for new ones,
- * summed over the batch by `component\u0000digest`.
+ * summed over the batch per component value.
  */
-function addStatistics(totals: Map<string, number>, previous: Digests, current: Digests) {
+function addStatistics(totals: Map<string, CountChange>, previous: Digests, current: Digests) {
   const add = (component: string, digest: string, delta: number) => {
-    const key = `${component}\u0000${digest}`
-    totals.set(key, (totals.get(key) ?? 0) + delta)
+    const key = countKey(component, digest)
+    const total = totals.get(key) ?? { component, digest, delta: 0 }
+    total.delta += delta
+    totals.set(key, total)
   }
   for (const [component, digest] of Object.entries(current)) {
     const before = previous[component]

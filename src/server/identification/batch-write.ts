@@ -55,8 +55,8 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
           insert into visitor_keys (key, visitor_id) select key, visitor_id from wanted_keys on conflict do nothing),
         statistics as (
           insert into component_stats (component, digest, visitors)
-          select * from unnest(${sql.param(changes.map(([key]) => key.split('\u0000')[0]))}::text[],
-            ${sql.param(changes.map(([key]) => key.split('\u0000')[1]))}::text[], ${sql.param(changes.map(([, delta]) => delta))}::int[])
+          select * from unnest(${sql.param(changes.map(({ component }) => component))}::text[],
+            ${sql.param(changes.map(({ digest }) => digest))}::text[], ${sql.param(changes.map(({ delta }) => delta))}::int[])
           on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
         new_events as (
           select * from unnest(

@@ -114,10 +114,7 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
   const { outcomes, written, changes } = decision
   applyCommittedCounts(
     db,
-    changes.map(([key, delta]) => {
-      const [component = '', digest = ''] = key.split('\u0000')
-      return { component, digest, delta }
-    }),
+    changes,
     // Only new visitors that count in the statistics (visitors.counted) count in the population's size.
     written.filter(({ match, counted }) => match.method === 'new' && counted).length,
   )

@@ -61,7 +61,15 @@ export interface NewDeviceBudgets {
   site: number
 }
 
-const countKey = (component: string, digest: string) => `${component}\u0000${digest}`
+/** How many more (or fewer) stored visitors hold one component value. */
+export interface CountChange {
+  component: string
+  digest: string
+  delta: number
+}
+
+/** One component value as a map key (a digest never holds a NUL). */
+export const countKey = (component: string, digest: string) => `${component}\u0000${digest}`
 
 function cacheFor(db: Database): Cache {
   const caches = processWide('populationCache', () => new WeakMap<Database, Cache>())
@@ -201,11 +209,7 @@ export async function readBatchContext(
  * evidence with counts older than its own writes (a value seen twice must not look unique).
  * Other app servers' writes show once the cache expires.
  */
-export function applyCommittedCounts(
-  db: Database,
-  changes: { component: string; digest: string; delta: number }[],
-  newVisitors: number,
-) {
+export function applyCommittedCounts(db: Database, changes: readonly CountChange[], newVisitors: number) {
   const mine = cacheFor(db)
   for (const { component, digest, delta } of changes) {
     const cached = mine.counts.get(countKey(component, digest))
