@@ -130,6 +130,27 @@ export function selectRows<List extends SelectList>(
   return queryRows<RowOf<List>>(db, query(select))
 }
 
+/** PostgreSQL types an `unnest` input column may have (each is sent as an array of it). */
+type InputType = 'text' | 'jsonb' | 'boolean' | 'int' | 'real' | 'timestamptz'
+
+/** An `unnest` input's columns, name to its type and how each row gives its value. */
+export type InputColumns<Row> = Record<string, readonly [type: InputType, value: (row: Row) => unknown]>
+
+/**
+ * Rows as a table for one statement: `unnest(values₁::type₁[], …) as alias(name₁, …)`, one array per
+ * column of `columns`, so a column's name, type and values are written once and cannot fall out of
+ * line.
+ */
+export function unnestRows<Row>(rows: readonly Row[], columns: InputColumns<Row>, alias: string) {
+  const entries = Object.entries(columns)
+  const names = sql.raw(entries.map(([name]) => name).join(', '))
+  const arrays = sql.join(
+    entries.map(([, [type, value]]) => sql`${sql.param(rows.map(value))}::${sql.raw(type)}[]`),
+    sql`, `,
+  )
+  return sql`unnest(${arrays}) as ${sql.raw(alias)}(${names})`
+}
+
 // Both drivers report each answer column's type; Drizzle leaves timestamps as PostgreSQL's text.
 const TIMESTAMPTZ = 1184
 const TIMESTAMP = 1114
