@@ -2,11 +2,16 @@ import { sql } from 'drizzle-orm'
 import type { Database } from '../../src/server/db/client'
 import { blockingKeys } from '../../src/server/identification/blocking-keys'
 import { profileComponents } from '../../src/server/identification/fingerprint-profile'
+import { MODEL_VERSION } from '../../src/server/identification/model-version'
 import { syntheticDevice } from '../../tests/support/synthetic-devices'
 
 const BATCH = 5_000
 
-/** Writes `count` synthetic visitors (seeds 0…count-1) with their blocking keys and statistics. */
+/**
+ * Writes `count` synthetic visitors (seeds 0…count-1) with their blocking keys and statistics, built
+ * by this version of the model and saying so: visitors of an older version would be re-keyed by the
+ * server at start, and the bench would measure that upgrade instead of identification.
+ */
 export async function prefillVisitors(db: Database, count: number, log: (line: string) => void) {
   const stats = new Map<string, number>()
   for (let start = 0; start < count; start += BATCH) {
@@ -31,8 +36,8 @@ export async function prefillVisitors(db: Database, count: number, log: (line: s
       }
     }
     await db.execute(
-      sql`insert into visitors (id, profile, parts)
-          select * from unnest(${sql.param(ids)}::text[], ${sql.param(profiles)}::jsonb[], ${sql.param(parts)}::jsonb[])`,
+      sql`insert into visitors (id, profile, parts, model_version)
+          select *, ${MODEL_VERSION} from unnest(${sql.param(ids)}::text[], ${sql.param(profiles)}::jsonb[], ${sql.param(parts)}::jsonb[])`,
     )
     await db.execute(
       sql`insert into visitor_keys (key, visitor_id) select * from unnest(${sql.param(keys)}::text[], ${sql.param(keyIds)}::text[])`,
