@@ -111,9 +111,16 @@ export const FingerprintEvent = z
       .optional()
       .openapi({ description: 'Tor exit relays, from the exit list the operator configured.' }),
     velocity: z
-      .object({ distinct_ip: VelocityData.optional(), events: VelocityData.optional() })
+      .object({
+        distinct_ip: VelocityData.optional(),
+        events: VelocityData.optional(),
+        ip_events: VelocityData.optional(),
+      })
       .optional()
-      .openapi({ description: "The visitor's events and distinct IP addresses." }),
+      .openapi({
+        description:
+          "The visitor's events and distinct IP addresses, and the events from this event's address (among its latest 500 of the day).",
+      }),
     suspect_score: z
       .number()
       .int()

@@ -23,6 +23,13 @@ export const SignupPolicy = z.object({
   /** More than `maxAttemptsPerIp` sign-up attempts from one IP address in 10 minutes. */
   ipAttemptsRule: ruleOutcome.default('challenge'),
   maxAttemptsPerIp: z.number().int().min(1).max(10_000).default(10),
+  /**
+   * More than `maxVisitorsPerAddress` visitors from the identification's address in the hour
+   * before it (the ipVelocity signal). Off by default: an office or a carrier NAT puts many
+   * devices behind one address.
+   */
+  addressVisitorsRule: ruleOutcome.default('off'),
+  maxVisitorsPerAddress: z.number().int().min(1).max(100_000).default(10),
   /** The address is in the site's blocklist (the console's Sites panel). */
   ipBlocklistRule: ruleOutcome.default('deny'),
   /** The address belongs to a hosting network (a cloud or data centre), where people rarely browse from. */

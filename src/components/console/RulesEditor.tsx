@@ -44,6 +44,12 @@ const rules: {
     threshold: { key: 'maxAttemptsPerIp', label: 'Attempts per 10 min' },
   },
   {
+    key: 'addressVisitorsRule',
+    title: 'Visitors per address',
+    help: 'Different devices from one address in the last hour. Offices and mobile networks put many behind one.',
+    threshold: { key: 'maxVisitorsPerAddress', label: 'Visitors per hour' },
+  },
+  {
     key: 'ipBlocklistRule',
     title: 'Blocked networks',
     help: "The address is in the site's blocklist (Sites, below).",

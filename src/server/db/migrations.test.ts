@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
 import { afterAll, describe, expect, it } from 'vitest'
+import { networkOf } from '../identification/network-of'
 import { queryRows, violatedConstraint } from './client'
 import * as schema from './schema'
 
@@ -87,6 +88,47 @@ describe('migration 0011 (Fingerprint v4)', () => {
         .execute(sql`update webhooks set format = 'fingerprint' where id = 'w1'`)
         .catch((error: unknown) => error)
       expect(violatedConstraint(refused)).toBe('webhooks_format')
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+describe('migration 0015 (ipVelocity)', () => {
+  it("gives the last 30 days of events their address's network, as identification writes it", async () => {
+    const client = await PGlite.create('memory://')
+    const db = drizzle({ client, schema })
+    try {
+      await migrate(db, { migrationsFolder: migrationsUpTo('0014_ip_blocklist') })
+      await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
+      const addresses = [
+        '198.51.100.7',
+        '2001:db8:1:2::9',
+        'not an address',
+        '::ffff:192.0.2.1',
+        '203.0.113.9',
+      ]
+      for (const [index, ip] of addresses.entries()) {
+        const age = ip === '203.0.113.9' ? '31 days' : '1 hour'
+        await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, ip,
+            components, created_at)
+          values (${`r${index}`}, 'v1', false, 1, 'new', ${ip}, '{}', now() - ${age}::interval)`)
+      }
+
+      await migrate(db, { migrationsFolder: migrations })
+
+      const rows = await queryRows<{ ip: string; network: string | null }>(
+        db,
+        sql`select ip, network from events order by request_id`,
+      )
+      expect(rows).toEqual([
+        { ip: '198.51.100.7', network: networkOf('198.51.100.7') },
+        { ip: '2001:db8:1:2::9', network: networkOf('2001:db8:1:2::9') },
+        { ip: 'not an address', network: null },
+        { ip: '::ffff:192.0.2.1', network: null },
+        { ip: '203.0.113.9', network: null },
+      ])
+      expect(rows.slice(0, 2).map((row) => row.network)).toEqual(['198.51.100.0/24', '2001:db8:1::/56'])
     } finally {
       await client.close()
     }

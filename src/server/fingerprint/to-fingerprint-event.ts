@@ -23,7 +23,7 @@ const BOT_RESULTS = { notDetected: 'not_detected', good: 'good', bad: 'bad' } as
 export function toFingerprintEvent(event: StoredEvent, context: EventContext = {}): FingerprintEvent {
   const signals = event.signals
   const bot = botOf(signals.bot)
-  const velocity = velocityOf(signals.velocity)
+  const velocity = velocityOf(signals.velocity, signals.ipVelocity)
   return {
     event_id: event.requestId,
     timestamp: Date.parse(event.createdAt),
@@ -81,10 +81,14 @@ function slug(kind: string): string {
     .replace(/^_|_$/g, '')
 }
 
-/** Tessera's `{ events, distinctIps }` per 5m/1h/24h as v4's `events` and `distinct_ip`. */
-function velocityOf(signal: Signal): FingerprintEvent['velocity'] {
+/**
+ * Tessera's `{ events, distinctIps }` per 5m/1h/24h as v4's `events` and `distinct_ip`, and the
+ * address's own events (ipVelocity) as `ip_events`.
+ */
+function velocityOf(signal: Signal, ipSignal: Signal): FingerprintEvent['velocity'] {
   const result = resultOf(signal)
   if (!isRecord(result)) return undefined
+  const address = resultOf(ipSignal)
   const windows = (value: Json | undefined) => {
     if (!isRecord(value)) return undefined
     const [five, hour, day] = [value['5m'], value['1h'], value['24h']]
@@ -93,8 +97,14 @@ function velocityOf(signal: Signal): FingerprintEvent['velocity'] {
   }
   const events = windows(result.events)
   const distinctIp = windows(result.distinctIps)
+  const ipEvents =
+    isRecord(address) && isRecord(address.address) ? windows(address.address.events) : undefined
   if (!events && !distinctIp) return undefined
-  return { ...(distinctIp && { distinct_ip: distinctIp }), ...(events && { events }) }
+  return {
+    ...(distinctIp && { distinct_ip: distinctIp }),
+    ...(events && { events }),
+    ...(ipEvents && { ip_events: ipEvents }),
+  }
 }
 
 type NetworkFields = Pick<

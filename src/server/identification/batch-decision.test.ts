@@ -63,6 +63,7 @@ function read(rows: CandidateRow[]): BatchRead {
     population: modelPopulation(),
     sharers: new Map(),
     newDevices: { network: new Map(), site: new Map() },
+    activity: { address: new Map(), network: new Map() },
     budgets: { network: 10, site: 5_000 },
   }
 }

@@ -3,6 +3,7 @@ import type { ComponentResult, IdentifyRequest, IdentifyResponse } from '@/contr
 import type { StoredEvent } from '@/contracts/server-api'
 import { lookUpAddress } from '../network/network-data'
 import { computeSignals } from '../signals/compute-signals'
+import { addToActivity } from '../signals/ip-velocity'
 import type { RequestEvidence } from '../signals/request-evidence'
 import { explainSuspectScore } from '../signals/suspect-score'
 import type { VelocityRow } from '../signals/velocity'
@@ -16,7 +17,7 @@ import { type Candidate, lookAlikeWeights, type Match, matchVisitor } from './ma
 import { networkOf } from './network-of'
 import { newRequestId, newVisitorId } from './new-id'
 import { newBrowserId, type VisitorToken } from './persistent-token'
-import { type CountChange, countKey, type NewDeviceBudgets } from './population'
+import { type BatchContext, type CountChange, countKey, type NewDeviceBudgets } from './population'
 import { compareFacets, type Population, type StoredProfile } from './score-evidence'
 
 /** Earlier values kept per changed component, so a device that changes back is still itself. */
@@ -91,6 +92,8 @@ export interface BatchRead {
   sharers: Map<string, number>
   /** New devices counted in the last hour per network and per site (population.ts). */
   newDevices: { network: Map<string, number>; site: Map<string, number> }
+  /** Each address's and network's activity over the last day (ipVelocity; population.ts). */
+  activity: BatchContext['activity']
   budgets: NewDeviceBudgets
 }
 
@@ -129,7 +132,7 @@ export interface BatchDecision {
  */
 export function decideBatch(
   prepared: PreparedJob[],
-  { rows, browsers, population, sharers, newDevices, budgets }: BatchRead,
+  { rows, browsers, population, sharers, newDevices, activity, budgets }: BatchRead,
   now: Date,
 ): BatchDecision {
   const outcomes: BatchOutcome<IdentifyResponse>[] = []
@@ -200,9 +203,16 @@ export function decideBatch(
         ? addComeback(stored.volatility, changedFacets(job.profile, stored))
         : stored?.volatility
     const confidence = scoreConfidence(match)
+    const network = job.context.ip ? networkOf(job.context.ip) : undefined
+    const here = { visitorId, linkedId: job.input.linkedId }
     const signals = computeSignals(job.input.components, {
       ip: job.context.ip,
       linkedId: job.input.linkedId,
+      visitorId,
+      addressActivity: {
+        address: job.context.ip ? activity.address.get(job.context.ip) : undefined,
+        network: network ? activity.network.get(network) : undefined,
+      },
       // A browser that proves itself is measured by its own activity: a copy of its fingerprint
       // replayed elsewhere does not make it look busy. A browser without storage, by its device's.
       velocity: browser?.velocity ?? row?.velocity,
@@ -210,6 +220,10 @@ export function decideBatch(
       address: job.context.ip ? lookUpAddress(job.context.ip) : null,
       blockedNetworks: job.context.blockedNetworks,
     })
+    // The next request of this batch from the same address sees this one, as after a write.
+    if (job.context.ip)
+      activity.address.set(job.context.ip, addToActivity(activity.address.get(job.context.ip), here))
+    if (network) activity.network.set(network, addToActivity(activity.network.get(network), here))
     const event: StoredEvent = {
       requestId: newRequestId(now),
       visitorId,

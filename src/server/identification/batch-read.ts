@@ -99,7 +99,7 @@ export async function readBatch(
 
   const env = getEnv()
   const budgets = { network: env.TESSERA_NEW_DEVICES_PER_NETWORK, site: env.TESSERA_NEW_DEVICES_PER_SITE }
-  const { population, sharers, newDevices } = await readBatchContext(
+  const { population, sharers, newDevices, activity } = await readBatchContext(
     tx,
     prepared.flatMap((job) =>
       Object.entries(job.profile.digests).map(([component, digest]) => ({ component, digest })),
@@ -113,7 +113,7 @@ export async function readBatch(
       budgets,
     },
   )
-  return { rows, browsers, population, sharers, newDevices, budgets }
+  return { rows, browsers, population, sharers, newDevices, activity, budgets }
 }
 
 /** Velocity over a set of events (`recent`: created_at, ip, linked_id), as a VelocityRow. */

@@ -41,6 +41,7 @@ const eventColumns: InputColumns<Written> = {
   comeback: ['boolean', ({ comeback }) => comeback],
   browser_id: ['text', ({ browserId }) => browserId],
   ip: ['text', ({ event }) => event.ip],
+  network: ['text', ({ event }) => (event.ip ? networkOf(event.ip) : null)],
   user_agent: ['text', ({ event }) => event.userAgent],
   url: ['text', ({ event }) => event.url],
   site_key: ['text', ({ event }) => event.siteKey],

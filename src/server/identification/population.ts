@@ -1,7 +1,8 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import { type Database, selectRows } from '../db/client'
 import { processWide } from '../process-wide'
+import { ACTIVITY_SAMPLE, type AddressActivity } from '../signals/ip-velocity'
 import { type FacetName, facets } from './component-model'
 import type { ChangeRates } from './device-volatility'
 import type { Population } from './score-evidence'
@@ -22,6 +23,24 @@ const PRIOR_PAIRS = 50
 /** Addresses are looked at over a day; sharers are counted among the latest events of that address. */
 const SHARERS_WINDOW_MS = 86_400_000
 const SHARERS_SAMPLE = 200
+
+/** An address's or a network's events (`recent`) as an AddressActivity (signals/ip-velocity.ts). */
+const activityOf = (now: number) => {
+  const since5m = new Date(now - 300_000).toISOString()
+  const since1h = new Date(now - 3_600_000).toISOString()
+  const distinct = (column: string, filter: SQL) =>
+    sql`coalesce(array_agg(distinct recent.${sql.raw(column)}) filter (where ${filter}), '{}')`
+  const notNull = (column: string) => sql`recent.${sql.raw(column)} is not null`
+  const lastHour = sql`recent.created_at > ${since1h}`
+  return sql`jsonb_build_object(
+    'events5m', count(*) filter (where recent.created_at > ${since5m}),
+    'events1h', count(*) filter (where ${lastHour}),
+    'events24h', count(*),
+    'visitors1h', ${distinct('visitor_id', lastHour)},
+    'visitors24h', ${distinct('visitor_id', sql`true`)},
+    'accounts1h', ${distinct('linked_id', sql`${notNull('linked_id')} and ${lastHour}`)},
+    'accounts24h', ${distinct('linked_id', notNull('linked_id'))})`
+}
 
 export interface FacetCounts {
   observed: number
@@ -53,6 +72,8 @@ export interface BatchContext {
   sharers: Map<string, number>
   /** New devices counted in the last hour per network and per site, each at most its budget. */
   newDevices: { network: Map<string, number>; site: Map<string, number> }
+  /** What each address and each network did over the last day (ipVelocity), by address and by network. */
+  activity: { address: Map<string, AddressActivity>; network: Map<string, AddressActivity> }
 }
 
 /** How many new devices a network and a site may add to the statistics in an hour (see env.ts). */
@@ -143,15 +164,22 @@ export async function readBatchContext(
             union all
             select 'pairs', facet, '', 0, pairs, differed, close, null from facet_pairs where ${wantTotals}::boolean
             union all
-            select 'ip', w.ip, '', (select count(distinct recent.visitor_id) from (
-                select visitor_id from events where events.ip = w.ip and events.created_at > ${since}
-                order by created_at desc limit ${SHARERS_SAMPLE}) as recent)::bigint, null, null, null, null
+            select 'ip', w.ip, '', activity.sharers, null, null, null, activity.value
             from unnest(${sql.param(ips)}::text[]) as w(ip)
+            cross join lateral (select count(distinct recent.visitor_id) filter (where recent.rank <= ${SHARERS_SAMPLE})
+                  as sharers, ${activityOf(now)} as value
+                from (select visitor_id, linked_id, created_at, row_number() over (order by created_at desc) as rank
+                  from events where events.ip = w.ip and events.created_at > ${since}
+                  order by created_at desc limit ${ACTIVITY_SAMPLE}) as recent) as activity
             union all
             select 'network', w.network, '', (select count(*) from (select 1 from visitors
                 where visitors.network = w.network and visitors.counted and visitors.first_seen_at > ${hourAgo}
-                limit ${budgets.network}) as counted)::bigint, null, null, null, null
+                limit ${budgets.network}) as counted)::bigint, null, null, null, activity.value
             from unnest(${sql.param(networks)}::text[]) as w(network)
+            cross join lateral (select ${activityOf(now)} as value
+                from (select visitor_id, linked_id, created_at from events
+                  where events.network = w.network and events.created_at > ${since}
+                  order by created_at desc limit ${ACTIVITY_SAMPLE}) as recent) as activity
             union all
             select 'site', w.site, '', (select count(*) from (select 1 from events
                 where events.site_key = w.site and not events.visitor_found and events.created_at > ${hourAgo}
@@ -162,14 +190,22 @@ export async function readBatchContext(
 
   for (const key of missing.keys()) mine.counts.set(key, { count: 0, at: now })
   const sharers = new Map<string, number>()
+  const activity = {
+    address: new Map<string, AddressActivity>(),
+    network: new Map<string, AddressActivity>(),
+  }
   const newDevices = { network: new Map<string, number>(), site: new Map<string, number>() }
   const read: Totals = { visitors: 0, facets: new Map(), pairs: new Map(), at: now }
   for (const row of rows) {
     const n = Number(row.n)
     if (row.kind === 'count') mine.counts.set(countKey(row.name, row.detail), { count: n, at: now })
-    else if (row.kind === 'ip') sharers.set(row.name, n)
-    else if (row.kind === 'network') newDevices.network.set(row.name, n)
-    else if (row.kind === 'site') newDevices.site.set(row.name, n)
+    else if (row.kind === 'ip') {
+      sharers.set(row.name, n)
+      activity.address.set(row.name, row.value as AddressActivity)
+    } else if (row.kind === 'network') {
+      newDevices.network.set(row.name, n)
+      activity.network.set(row.name, row.value as AddressActivity)
+    } else if (row.kind === 'site') newDevices.site.set(row.name, n)
     else if (row.kind === 'visitors') read.visitors = n
     else if (row.kind === 'facet')
       read.facets.set(row.name, {
@@ -194,6 +230,7 @@ export async function readBatchContext(
   )
   return {
     sharers,
+    activity,
     newDevices,
     population: {
       visitors: totals.visitors,

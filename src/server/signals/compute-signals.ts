@@ -5,6 +5,7 @@ import { type BotSignal, detectBot } from './detect-bot'
 import { detectPrivacyBrowser, detectPrivateMode, detectVirtualMachine } from './detect-environment'
 import { detectNetwork, type NetworkSignals } from './detect-network'
 import { detectTampering, type FlagSignal } from './detect-tampering'
+import { type AddressActivity, computeIpVelocity, type IpVelocitySignal } from './ip-velocity'
 import { ComponentReader } from './read-components'
 import type { AgentProofVerdict, RequestEvidence } from './request-evidence'
 import { computeVelocity, type VelocityRow, type VelocitySignal } from './velocity'
@@ -18,6 +19,8 @@ export type SmartSignals = NetworkSignals & {
   privateMode: FlagSignal
   virtualMachine: FlagSignal
   velocity: VelocitySignal
+  /** How many visitors and accounts the address and its network showed over the last day. */
+  ipVelocity: IpVelocitySignal
   /** Only for a call through the identify route, which checks the agent's proof (agent-proof.ts). */
   agentProof?: AgentProofSignal
 }
@@ -39,6 +42,9 @@ export function computeSignals(
     ip: string | null
     linkedId?: string
     velocity?: VelocityRow
+    /** The visitor this identification was given, and its address's and network's activity before it. */
+    visitorId?: string
+    addressActivity?: { address?: AddressActivity; network?: AddressActivity }
     evidence?: RequestEvidence
     /** The client address looked up in the network databases (network-data.ts); null when it has none. */
     address?: AddressInfo | null
@@ -55,6 +61,10 @@ export function computeSignals(
     privateMode: detectPrivateMode(read),
     virtualMachine: detectVirtualMachine(read),
     velocity: computeVelocity(context.velocity, context),
+    ipVelocity: computeIpVelocity(context.ip, context.addressActivity ?? {}, {
+      visitorId: context.visitorId ?? '',
+      linkedId: context.linkedId,
+    }),
     ...detectNetwork(context.address ?? null, read, evidence),
     ipBlocklist: checkBlocklist(context.ip, context.blockedNetworks ?? []),
     ...(evidence && {

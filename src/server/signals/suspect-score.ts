@@ -1,4 +1,5 @@
 import type { SmartSignals } from './compute-signals'
+import { IP_VELOCITY_LIMITS } from './ip-velocity'
 import { VELOCITY_LIMITS } from './velocity'
 
 /**
@@ -35,6 +36,27 @@ export const SUSPECT_WEIGHTS = [
     points: 5,
     when: `more than ${VELOCITY_LIMITS.linkedIds24h} linked IDs in 24 hours`,
     applies: (s: SmartSignals) => s.velocity.result.distinctLinkedIds['24h'] > VELOCITY_LIMITS.linkedIds24h,
+  },
+  {
+    signal: 'ipVelocity',
+    points: 3,
+    when: `more than ${IP_VELOCITY_LIMITS.accountsPerAddress24h} linked IDs from one address in 24 hours`,
+    applies: (s: SmartSignals) =>
+      (s.ipVelocity.result?.address.accounts['24h'] ?? 0) > IP_VELOCITY_LIMITS.accountsPerAddress24h,
+  },
+  {
+    signal: 'ipVelocity',
+    points: 2,
+    when: `more than ${IP_VELOCITY_LIMITS.visitorsPerAddress1h} visitors from one address in an hour`,
+    applies: (s: SmartSignals) =>
+      (s.ipVelocity.result?.address.visitors['1h'] ?? 0) > IP_VELOCITY_LIMITS.visitorsPerAddress1h,
+  },
+  {
+    signal: 'ipVelocity',
+    points: 1,
+    when: `more than ${IP_VELOCITY_LIMITS.visitorsPerNetwork1h} visitors from one /24 (IPv6: /56) in an hour`,
+    applies: (s: SmartSignals) =>
+      (s.ipVelocity.result?.network.visitors['1h'] ?? 0) > IP_VELOCITY_LIMITS.visitorsPerNetwork1h,
   },
   {
     signal: 'ipBlocklist',

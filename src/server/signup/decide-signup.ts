@@ -42,6 +42,9 @@ function eventFacts(now: Date, ip: string | null) {
     >`(e.signals->'vpn'->>'result')::boolean and e.signals->'vpn'->>'confidence' <> 'low'`,
     proxy: sql<boolean | null>`(e.signals->'proxy'->>'result')::boolean`,
     tor: sql<boolean | null>`(e.signals->'tor'->>'result')::boolean`,
+    addressVisitors: sql<
+      number | null
+    >`(e.signals->'ipVelocity'->'result'->'address'->'visitors'->>'1h')::int`,
     suspectScore: event.suspectScore,
     used: sql<boolean>`exists(select 1 from signup_decisions d where d.request_id = e.request_id)`,
     // The profile's jsonb text, whose key order is canonical (see device-mark.ts).
@@ -122,6 +125,7 @@ export async function decideSignup({
     },
     attemptsFromVisitor10m: event.visitorAttempts,
     attemptsFromIp10m: event.ipAttempts,
+    visitorsFromAddress1h: event.addressVisitors ?? 0,
   } as const
   const policy = await readSignupPolicy(db)
   const preliminary = evaluatePolicy({ ...facts, ...(await countRecentAccounts(db, device, now)) }, policy)

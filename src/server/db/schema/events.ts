@@ -24,6 +24,8 @@ export const events = pgTable(
     /** The browser's own secret ID from its token (see persistent-token.ts): never sent to integrators. */
     browserId: text('browser_id'),
     ip: text('ip'),
+    /** The address's network as matching groups them (network-of.ts: the /24 or /56): read for ipVelocity. */
+    network: text('network'),
     userAgent: text('user_agent'),
     url: text('url'),
     siteKey: text('site_key'),
@@ -40,7 +42,8 @@ export const events = pgTable(
     index('events_created').on(table.createdAt),
     index('events_site_created').on(table.siteKey, table.createdAt),
     index('events_linked_id').on(table.linkedId),
-    index('events_ip').on(table.ip),
+    index('events_ip_created').on(table.ip, table.createdAt),
+    index('events_network_created').on(table.network, table.createdAt),
     index('events_browser').on(table.browserId, table.createdAt),
   ],
 )

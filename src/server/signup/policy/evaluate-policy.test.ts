@@ -12,6 +12,7 @@ const clean: SignupFacts = {
   accountsByNewerBrowsers24h: 0,
   attemptsFromVisitor10m: 0,
   attemptsFromIp10m: 0,
+  visitorsFromAddress1h: 1,
 }
 
 describe('evaluatePolicy with the default policy', () => {
@@ -69,6 +70,26 @@ describe('evaluatePolicy with the default policy', () => {
       ['datacenter', 'deny'],
       ['vpn', 'challenge'],
       ['proxy', 'deny'],
+    ])
+  })
+
+  it('lets many visitors behind one address through until an operator sets a limit', () => {
+    const crowded = { ...clean, visitorsFromAddress1h: 400 }
+    expect(evaluatePolicy(crowded, defaultSignupPolicy).outcome).toBe('allow')
+    const policy = {
+      ...defaultSignupPolicy,
+      addressVisitorsRule: 'challenge' as const,
+      maxVisitorsPerAddress: 12,
+    }
+    expect(evaluatePolicy({ ...clean, visitorsFromAddress1h: 12 }, policy).outcome).toBe('allow')
+    const decision = evaluatePolicy({ ...clean, visitorsFromAddress1h: 13 }, policy)
+    expect(decision.outcome).toBe('challenge')
+    expect(decision.reasons).toEqual([
+      {
+        rule: 'addressVisitors',
+        outcome: 'challenge',
+        message: '13 different visitors from this address in an hour (limit 12).',
+      },
     ])
   })
 

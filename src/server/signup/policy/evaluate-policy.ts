@@ -22,6 +22,8 @@ export interface SignupFacts {
   accountsByNewerBrowsers24h: number
   attemptsFromVisitor10m: number
   attemptsFromIp10m: number
+  /** Distinct visitors from the identification's address in the hour up to it, its own included (ipVelocity; 0 on older events). */
+  visitorsFromAddress1h: number
 }
 
 export interface Reason {
@@ -63,6 +65,12 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
     policy.ipAttemptsRule,
     facts.attemptsFromIp10m >= policy.maxAttemptsPerIp,
     `${facts.attemptsFromIp10m} sign-up attempts from this IP address in 10 minutes (limit ${policy.maxAttemptsPerIp}).`,
+  )
+  check(
+    'addressVisitors',
+    policy.addressVisitorsRule,
+    facts.visitorsFromAddress1h > policy.maxVisitorsPerAddress,
+    `${facts.visitorsFromAddress1h} different visitors from this address in an hour (limit ${policy.maxVisitorsPerAddress}).`,
   )
   check(
     'ipBlocklist',
