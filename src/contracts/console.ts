@@ -103,6 +103,15 @@ export type Range = z.infer<typeof OverviewQuery>['range']
 const count = z.number().int().nonnegative()
 const moment = z.string()
 
+/**
+ * How an identification's address is classed in the overview: Tor, then a VPN (medium or high
+ * confidence), then a hosting network; an address the databases place but no list names is
+ * `residential` (homes, phones and offices alike); `unknown` is one no database places.
+ */
+export const NetworkType = z.enum(['residential', 'datacenter', 'vpn', 'tor', 'unknown'])
+export type NetworkType = z.infer<typeof NetworkType>
+const NetworkBreakdown = z.object({ identifications: count, allow: count, challenge: count, deny: count })
+
 /** GET /api/console/overview: figures and a time series over the chosen range. */
 export const Overview = z.object({
   range: OverviewQuery.shape.range.unwrap(),
@@ -119,6 +128,12 @@ export const Overview = z.object({
     }),
   ),
   signups: z.object({ allow: count, challenge: count, deny: count }),
+  /** Identifications and the sign-up decisions made on them, by the address's country and network type. */
+  networks: z.object({
+    byType: z.array(NetworkBreakdown.extend({ type: NetworkType })),
+    /** The countries with the most identifications, most first; a null code is an address no database places. */
+    byCountry: z.array(NetworkBreakdown.extend({ country: z.string().nullable() })),
+  }),
 })
 export type Overview = z.infer<typeof Overview>
 export type OverviewPoint = Overview['series'][number]
@@ -198,6 +213,25 @@ export const ConsoleEventsQuery = z.object({
 export type EventFilter = z.infer<typeof ConsoleEventsQuery>['signal']
 
 export const LookupQuery = z.object({ q: z.string().trim().min(1, 'Type something to look up.').max(256) })
+
+/** GET /api/console/network?q=<address or CIDR>: the visitors seen from it lately, most recent first. */
+export const NetworkVisitors = z.object({
+  /** The address or range looked up, normalised ("198.51.100.7/24" → "198.51.100.0/24"). */
+  range: z.string(),
+  days: count,
+  visitors: z.array(
+    z.object({
+      visitorId: z.string(),
+      events: count,
+      lastSeenAt: moment,
+      ips: z.array(z.string()),
+      linkedIds: z.array(z.string()),
+    }),
+  ),
+  /** More visitors than listed were seen. */
+  more: z.boolean(),
+})
+export type NetworkVisitors = z.infer<typeof NetworkVisitors>
 
 /** GET /api/console/decisions: the latest sign-up decisions with their reasons. */
 export const SignupDecision = z.object({

@@ -291,6 +291,8 @@ test('network signals: a cloud address, a Tokyo browser on a German address and 
     },
   })
   expect((await client.getEvent(tor.requestId)).ip_blocklist).toEqual({ tor_node: true })
+  // The address's own events (ipVelocity): one identification from this cloud address so far.
+  expect(fromCloud.velocity?.ip_events).toEqual({ '5_minutes': 1, '1_hour': 1, '24_hours': 1 })
   // A request straight from the test (no forwarded address): loopback, in no database.
   const local = await client.getEvent(identified[0]?.requestId ?? '')
   expect(local.ip_info?.v4).toEqual({ address: '127.0.0.1', datacenter_result: false })
@@ -349,6 +351,38 @@ test('a blocklisted range is denied at sign-up, and the console shows why', asyn
   expect(await signup.json()).toMatchObject({ outcome: 'deny' })
   const decisions = await (await tessera.get('/api/console/decisions')).json()
   expect(JSON.stringify(decisions)).toContain("The address is in this site's blocklist.")
+})
+
+test("the console's overview breaks identifications down by network type and country; the look-up lists a range's visitors", async ({
+  page,
+}) => {
+  await page.goto(`${server.url}/`)
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  // The charts' figures, as a screen reader reads them.
+  const byType = page.getByRole('table', { name: 'By network type' })
+  for (const type of ['Data centre', 'VPN', 'Tor', 'Unplaced address'])
+    await expect(byType.getByRole('rowheader', { name: type })).toHaveCount(1)
+  await expect(
+    page.getByRole('table', { name: 'By country' }).getByRole('rowheader', { name: /Germany/ }),
+  ).toHaveCount(1)
+  await expect(page.locator('.recharts-bar-rectangle').first()).toBeVisible()
+
+  const search = page.getByRole('search')
+  await search.getByRole('textbox').fill('85.214.132.0/24')
+  await search.getByRole('button', { name: 'Look up' }).click()
+  await expect(page.getByRole('heading', { name: 'Visitors from 85.214.132.0/24' })).toBeVisible()
+  const listed = page.getByRole('region', { name: 'Visitors from 85.214.132.0/24' })
+  await expect(listed.getByRole('cell', { name: '85.214.132.117' })).toHaveCount(1)
+  await listed.getByRole('button', { name: /^[\w-]{20}$/ }).click()
+  await expect(page.getByRole('heading', { name: /^Visitor [\w-]{20}$/ })).toBeVisible()
+  // From the visitor, every visitor of one of its addresses.
+  await page.getByRole('button', { name: '85.214.132.117' }).click()
+  await expect(page.getByRole('heading', { name: 'Visitors from 85.214.132.117' })).toBeVisible()
+
+  await search.getByRole('textbox').fill('10.0.0.0/8')
+  await search.getByRole('button', { name: 'Look up' }).click()
+  await expect(page.getByRole('alert')).toContainText('or a narrower range')
 })
 
 test('bad input and other sites get 4xx in v4 error shape, parsed by the SDK', async () => {

@@ -7,6 +7,7 @@ import { formatBucket, formatCount, formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote } from '../Notes'
 import styles from './console.module.css'
+import { NetworkBreakdown } from './NetworkBreakdown'
 import { usePolling } from './usePolling'
 
 const rangeLabels: Record<Range, string> = {
@@ -104,6 +105,7 @@ export function Overview() {
                 </ResponsiveContainer>
               )}
             </div>
+            <NetworkBreakdown networks={data.networks} />
           </>
         )}
       </LoadedView>

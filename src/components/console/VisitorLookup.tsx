@@ -2,6 +2,7 @@
 
 import { type FormEvent, useCallback, useState } from 'react'
 import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
+import { normaliseNetwork } from '@/contracts/network-range'
 import { FormField } from '../FormField'
 import { formatCount, formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
@@ -11,9 +12,13 @@ import { useLoaded } from '../useLoaded'
 import { AddressCell } from './AddressCell'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { NetworkVisitorsPanel } from './NetworkVisitorsPanel'
 import { SignalBadges } from './RecentEvents'
 
-/** Look-up by visitor ID, request ID, account (linked ID) or IP; the panel lives in ?lookup=. */
+/**
+ * Look-up by visitor ID, request ID or account (linked ID), or of the visitors of an address or a
+ * CIDR range; the panel lives in ?lookup=.
+ */
 export function VisitorLookup({
   query,
   onQuery,
@@ -40,14 +45,18 @@ export function VisitorLookup({
       <h2 id="lookup-heading">Visitor look-up</h2>
       <search>
         <form className={styles.lookupForm} onSubmit={submit}>
-          <FormField label="Visitor ID, request ID, account or IP address" hideLabel className={styles.grow}>
+          <FormField
+            label="Visitor ID, request ID, account, IP address or range"
+            hideLabel
+            className={styles.grow}
+          >
             {(control) => (
               <input
                 {...control}
                 name="q"
                 key={query ?? ''}
                 defaultValue={query ?? ''}
-                placeholder="Visitor ID, request ID, account email or IP address"
+                placeholder="Visitor ID, request ID, account email, IP address or CIDR range"
               />
             )}
           </FormField>
@@ -57,9 +66,18 @@ export function VisitorLookup({
         </form>
       </search>
       {notice && <SuccessNote>{notice}</SuccessNote>}
-      {query && (
-        <VisitorPanel key={query} query={query} onClose={() => onQuery(null)} onForgotten={forgotten} />
-      )}
+      {query &&
+        (normaliseNetwork(query) ? (
+          <NetworkVisitorsPanel key={query} query={query} onQuery={onQuery} onClose={() => onQuery(null)} />
+        ) : (
+          <VisitorPanel
+            key={query}
+            query={query}
+            onQuery={onQuery}
+            onClose={() => onQuery(null)}
+            onForgotten={forgotten}
+          />
+        ))}
     </section>
   )
 }
@@ -67,10 +85,12 @@ export function VisitorLookup({
 /** One visitor's facts, history and signals, with "forget this visitor". */
 function VisitorPanel({
   query,
+  onQuery,
   onClose,
   onForgotten,
 }: {
   query: string
+  onQuery: (query: string) => void
   onClose: () => void
   onForgotten: (visitorId: string) => void
 }) {
@@ -134,7 +154,22 @@ function VisitorPanel({
             <div>
               <dt>IP addresses</dt>
               <dd>
-                {data.ips.map((entry) => `${entry.ip} (${formatCount(entry.events)})`).join(', ') || 'none'}
+                {data.ips.length === 0
+                  ? 'none'
+                  : data.ips.map((entry, index) => (
+                      <span key={entry.ip}>
+                        {index > 0 && ', '}
+                        <button
+                          type="button"
+                          className={styles.linkButton}
+                          title={`Every visitor seen from ${entry.ip}`}
+                          onClick={() => onQuery(entry.ip)}
+                        >
+                          {entry.ip}
+                        </button>{' '}
+                        ({formatCount(entry.events)})
+                      </span>
+                    ))}
               </dd>
             </div>
           </dl>

@@ -1,6 +1,6 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import type { Overview, Range } from '@/contracts/console'
+import { type SQL, sql } from 'drizzle-orm'
+import type { NetworkType, Overview, Range } from '@/contracts/console'
 import { type Database, selectRows } from '../db/client'
 
 const ranges = {
@@ -57,6 +57,7 @@ export async function readOverview({ db, range }: { db: Database; range: Range }
     (select) => sql`select ${select} from signup_decisions where created_at >= ${since}`,
   )
   const identifications = totals?.identifications ?? 0
+  const networks = await readNetworks(db, since)
   return {
     range,
     totals: {
@@ -67,5 +68,51 @@ export async function readOverview({ db, range }: { db: Database; range: Range }
     },
     series,
     signups: signups ?? { allow: 0, challenge: 0, deny: 0 },
+    networks,
+  }
+}
+
+/** The countries listed, most identifications first (a null code: addresses no database places). */
+const TOP_COUNTRIES = 8
+
+/** Identifications and their sign-up decisions by network type and by country (NetworkType). */
+async function readNetworks(db: Database, since: SQL): Promise<Overview['networks']> {
+  const signal = (name: string) => sql.raw(`e.signals->'${name}'->>'result'`)
+  const place = sql`e.signals->'ipInfo'->'result'`
+  const rows = await selectRows(
+    db,
+    {
+      type: sql<NetworkType | null>`type`,
+      country: sql<string | null>`country`,
+      byType: sql<boolean>`grouping(type) = 0`,
+      identifications: sql<number>`count(*)::int`,
+      allow: sql<number>`count(*) filter (where outcome = 'allow')::int`,
+      challenge: sql<number>`count(*) filter (where outcome = 'challenge')::int`,
+      deny: sql<number>`count(*) filter (where outcome = 'deny')::int`,
+    },
+    (select) => sql`select ${select} from (
+        select ${place}->>'countryCode' as country, d.outcome, case
+            when (${signal('tor')})::boolean then 'tor'
+            when (${signal('vpn')})::boolean and e.signals->'vpn'->>'confidence' <> 'low' then 'vpn'
+            when (${signal('datacenter')})::boolean then 'datacenter'
+            when ${place}->>'countryCode' is not null or ${place}->>'asn' is not null then 'residential'
+            else 'unknown' end as type
+        from events e left join signup_decisions d on d.request_id = e.request_id
+        where e.created_at >= ${since}) as classed
+      group by grouping sets ((type), (country))
+      order by identifications desc, type, country`,
+  )
+  const breakdown = ({ identifications, allow, challenge, deny }: (typeof rows)[number]) => ({
+    identifications,
+    allow,
+    challenge,
+    deny,
+  })
+  return {
+    byType: rows.flatMap((row) => (row.byType && row.type ? [{ type: row.type, ...breakdown(row) }] : [])),
+    byCountry: rows
+      .filter((row) => !row.byType)
+      .slice(0, TOP_COUNTRIES)
+      .map((row) => ({ country: row.country, ...breakdown(row) })),
   }
 }

@@ -1,7 +1,7 @@
 import { unsealEventsResponse } from '@fingerprint/node-sdk'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { Overview, SiteSummary, VisitorPanel } from '@/contracts/console'
+import { NetworkVisitors, Overview, SiteSummary, VisitorPanel } from '@/contracts/console'
 import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
 import { recordWrongPassword } from '@/server/console/sign-in-throttle'
 import { type Database, queryRows } from '@/server/db/client'
@@ -15,6 +15,7 @@ import * as events from './events/route'
 import * as keyById from './keys/[keyId]/route'
 import * as keys from './keys/route'
 import * as lookup from './lookup/route'
+import * as network from './network/route'
 import * as overview from './overview/route'
 import * as password from './password/route'
 import * as rules from './rules/route'
@@ -142,6 +143,7 @@ describe('console endpoints without a session', () => {
     ['GET overview', () => overview.GET(request('/api/console/overview'))],
     ['GET events', () => events.GET(request('/api/console/events'))],
     ['GET lookup', () => lookup.GET(request('/api/console/lookup?q=x'))],
+    ['GET network', () => network.GET(request('/api/console/network?q=198.51.100.0/24'))],
     ['GET rules', () => rules.GET(request('/api/console/rules'))],
     ['PUT rules', () => rules.PUT(request('/api/console/rules', { method: 'PUT', body: {} }))],
     ['GET decisions', () => decisions.GET(request('/api/console/decisions'))],
@@ -501,6 +503,49 @@ describe('console panels, as their contracts describe them', () => {
     expect(panel.visitorId).toBe(identified.visitorId)
     expect(panel.linkedIds).toEqual(['account-4242'])
     expect(VisitorPanel.parse(panel)).toEqual(panel)
+  })
+
+  it('lists the visitors of an address or a range, and refuses what is neither or too wide', async () => {
+    const cookie = await signInCookie()
+    const from = async (seed: number, address: string) =>
+      (
+        await identify(
+          new Request(`${base}/api/v1/identify`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+            body: JSON.stringify({ components: syntheticDevice(seed), linkedId: `account-${seed}` }),
+          }),
+        )
+      ).json()
+    const home = await from(5101, '192.0.2.10')
+    const neighbour = await from(5102, '192.0.2.200')
+    const elsewhere = await from(5103, '192.0.3.10')
+    const look = async (q: string) =>
+      network.GET(request(`/api/console/network?q=${encodeURIComponent(q)}`, { cookie }))
+
+    const address = await (await look('192.0.2.10')).json()
+    expect(NetworkVisitors.parse(address)).toEqual(address)
+    expect(address.visitors.map((visitor: { visitorId: string }) => visitor.visitorId)).toEqual([
+      home.visitorId,
+    ])
+    expect(address.visitors[0]).toMatchObject({ ips: ['192.0.2.10'], linkedIds: ['account-5101'], events: 1 })
+
+    const ids = async (q: string) =>
+      ((await (await look(q)).json()).visitors as { visitorId: string }[]).map((visitor) => visitor.visitorId)
+    expect(await ids('192.0.2.0/24')).toEqual([neighbour.visitorId, home.visitorId])
+    expect(await ids('192.0.2.128/25')).toEqual([neighbour.visitorId])
+    expect(await ids('192.0.0.0/16')).toEqual([elsewhere.visitorId, neighbour.visitorId, home.visitorId])
+    expect(await ids('2001:db8::/48')).toEqual([])
+
+    for (const [q, message] of [
+      ['10.0.0.0/8', /a \/16 \(IPv6: \/48\) or a narrower range/],
+      ['not an address', /not an address or a CIDR range/],
+      ['192.0.2.1/33', /not an address or a CIDR range/],
+    ] as const) {
+      const response = await look(q)
+      expect(response.status).toBe(400)
+      expect((await response.json()).error.message).toMatch(message)
+    }
   })
 
   it('answers the overview as its contract describes it', async () => {

@@ -1,0 +1,108 @@
+'use client'
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import type { NetworkType, Overview } from '@/contracts/console'
+import { formatCount } from '../format'
+import { EmptyNote } from '../Notes'
+import styles from './console.module.css'
+
+const typeLabels: Record<NetworkType, string> = {
+  residential: 'Residential & business',
+  datacenter: 'Data centre',
+  vpn: 'VPN',
+  tor: 'Tor',
+  unknown: 'Unplaced address',
+}
+
+const bars = [
+  { key: 'identifications', name: 'Identifications', color: '#4338ca', stack: undefined },
+  { key: 'allow', name: 'Sign-ups allowed', color: '#067647', stack: 'signups' },
+  { key: 'challenge', name: 'Challenged', color: '#b54708', stack: 'signups' },
+  { key: 'deny', name: 'Denied', color: '#912018', stack: 'signups' },
+] as const
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' })
+
+/** "🇩🇪 Germany" for DE; the flag is two regional-indicator letters. */
+function countryLabel(code: string | null): string {
+  if (!code) return 'Unplaced address'
+  const flag = String.fromCodePoint(
+    ...[...code.toUpperCase()].map((letter) => 0x1f1a5 + letter.charCodeAt(0)),
+  )
+  let name = code
+  try {
+    name = regionNames.of(code) ?? code
+  } catch {}
+  return `${flag} ${name}`
+}
+
+type Row = { label: string; identifications: number; allow: number; challenge: number; deny: number }
+
+/** Identifications and sign-up decisions by network type and by country, as bars and as a table. */
+export function NetworkBreakdown({ networks }: { networks: Overview['networks'] }) {
+  if (networks.byType.length === 0) return null
+  return (
+    <div className={styles.breakdowns}>
+      <BreakdownChart
+        title="By network type"
+        rows={networks.byType.map(({ type, ...counts }) => ({ label: typeLabels[type], ...counts }))}
+      />
+      <BreakdownChart
+        title="By country"
+        rows={networks.byCountry.map(({ country, ...counts }) => ({
+          label: countryLabel(country),
+          ...counts,
+        }))}
+      />
+    </div>
+  )
+}
+
+function BreakdownChart({ title, rows }: { title: string; rows: Row[] }) {
+  return (
+    <figure className={`card ${styles.chart} ${styles.breakdown}`}>
+      <figcaption>{title}</figcaption>
+      {rows.length === 0 ? (
+        <EmptyNote>Nothing in this range.</EmptyNote>
+      ) : (
+        <>
+          <ResponsiveContainer width="100%" height={60 + rows.length * 44}>
+            <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 12, left: 8, bottom: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" horizontal={false} />
+              <XAxis type="number" allowDecimals={false} stroke="var(--muted)" fontSize={12} />
+              <YAxis type="category" dataKey="label" width={150} stroke="var(--muted)" fontSize={12} />
+              <Tooltip formatter={(value) => formatCount(Number(value))} />
+              <Legend />
+              {bars.map((bar) => (
+                <Bar key={bar.key} dataKey={bar.key} name={bar.name} fill={bar.color} stackId={bar.stack} />
+              ))}
+            </BarChart>
+          </ResponsiveContainer>
+          <table className="visually-hidden">
+            <caption>{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Network</th>
+                {bars.map((bar) => (
+                  <th key={bar.key} scope="col">
+                    {bar.name}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.label}>
+                  <th scope="row">{row.label}</th>
+                  {bars.map((bar) => (
+                    <td key={bar.key}>{formatCount(row[bar.key])}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </figure>
+  )
+}

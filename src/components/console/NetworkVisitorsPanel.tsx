@@ -1,0 +1,93 @@
+'use client'
+
+import { useCallback } from 'react'
+import type { NetworkVisitors } from '@/contracts/console'
+import { formatCount, formatTime } from '../format'
+import { LoadedView } from '../LoadedView'
+import { EmptyNote } from '../Notes'
+import tables from '../Table.module.css'
+import { useLoaded } from '../useLoaded'
+import { callConsole } from './api'
+import styles from './console.module.css'
+
+/** The visitors seen from an address or a CIDR range; each opens its own panel. */
+export function NetworkVisitorsPanel({
+  query,
+  onQuery,
+  onClose,
+}: {
+  query: string
+  onQuery: (query: string) => void
+  onClose: () => void
+}) {
+  const load = useCallback(
+    () => callConsole<NetworkVisitors>(`/api/console/network?q=${encodeURIComponent(query)}`),
+    [query],
+  )
+  return (
+    <LoadedView loaded={useLoaded(load).loaded} loading={`Looking up visitors from ${query}…`}>
+      {(data) => (
+        <section className={`card ${styles.panel}`} aria-labelledby="network-heading">
+          <div className={styles.panelHeader}>
+            <h3 id="network-heading">
+              Visitors from <code>{data.range}</code>
+            </h3>
+            <button type="button" className="button button-secondary" onClick={onClose}>
+              Close
+            </button>
+          </div>
+          <p className="muted">
+            Seen over the last {data.days} days, the most recent first
+            {data.more ? ` (the latest ${formatCount(data.visitors.length)} are listed)` : ''}.{' '}
+            {!data.range.includes('/') && (
+              <button type="button" className={styles.linkButton} onClick={() => onQuery(widen(data.range))}>
+                Show its whole {data.range.includes(':') ? '/56' : '/24'}
+              </button>
+            )}
+          </p>
+          {data.visitors.length === 0 ? (
+            <EmptyNote>No visitor came from {data.range} in this time.</EmptyNote>
+          ) : (
+            <div className={tables.frame}>
+              <table className={tables.table}>
+                <thead>
+                  <tr>
+                    <th scope="col">Visitor</th>
+                    <th scope="col">Last seen</th>
+                    <th scope="col">Identifications</th>
+                    <th scope="col">Addresses</th>
+                    <th scope="col">Linked IDs</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.visitors.map((visitor) => (
+                    <tr key={visitor.visitorId}>
+                      <td>
+                        <button
+                          type="button"
+                          className={styles.linkButton}
+                          onClick={() => onQuery(visitor.visitorId)}
+                        >
+                          <code>{visitor.visitorId}</code>
+                        </button>
+                      </td>
+                      <td>{formatTime(visitor.lastSeenAt)}</td>
+                      <td>{formatCount(visitor.events)}</td>
+                      <td>{visitor.ips.join(', ')}</td>
+                      <td>{visitor.linkedIds.join(', ') || <span className="muted">none</span>}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      )}
+    </LoadedView>
+  )
+}
+
+/** The /24 (IPv6: /56) around one address, as the server indexes networks. */
+function widen(address: string): string {
+  return `${address}/${address.includes(':') ? 56 : 24}`
+}
