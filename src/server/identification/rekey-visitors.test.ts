@@ -7,7 +7,7 @@ import { blockingKeys } from './blocking-keys'
 import { profileComponents } from './fingerprint-profile'
 import { identifyVisitor } from './identify-visitor'
 import { MODEL_VERSION } from './model-version'
-import { rekeyVisitors } from './rekey-visitors'
+import { countStaleVisitors, rekeyVisitors, runRekeying } from './rekey-visitors'
 
 describeOnEachEngine('rekeyVisitors', (database) => {
   it('rebuilds visitors of an older model version, so they are found again', async () => {
@@ -27,8 +27,10 @@ describeOnEachEngine('rekeyVisitors', (database) => {
     await db.execute(sql`delete from visitor_keys`)
     await db.execute(sql`insert into visitor_keys (key, visitor_id) select 'old:' || id, id from visitors`)
 
-    expect(await rekeyVisitors({ db })).toEqual({ rebuilt: 3, remaining: 0 })
-    expect(await rekeyVisitors({ db })).toEqual({ rebuilt: 0, remaining: 0 })
+    expect(await countStaleVisitors(db)).toBe(3)
+    expect(await rekeyVisitors({ db })).toEqual({ rebuilt: 3 })
+    expect(await rekeyVisitors({ db })).toEqual({ rebuilt: 0 })
+    expect(await countStaleVisitors(db)).toBe(0)
     for (const [index, components] of devices.entries()) {
       const profile = profileComponents(components)
       const keys = await queryRows<{ key: string }>(
@@ -56,5 +58,28 @@ describeOnEachEngine('rekeyVisitors', (database) => {
       context: { ip: '203.0.113.99', userAgent: 'test' },
     })
     expect(again.visitorId).toBe(ids[1])
+  })
+
+  it('runs in the background and counts the visitors left down to none', async () => {
+    const { db } = database
+    await db.execute(sql`update visitors set model_version = 1`)
+    const stale = await countStaleVisitors(db)
+    expect(stale).toBeGreaterThan(0)
+    const passes: { rebuilt: number; remaining: number }[] = []
+    await new Promise<void>((resolve, reject) => {
+      runRekeying(
+        db,
+        {
+          progress: (pass) => {
+            passes.push(pass)
+            if (pass.remaining === 0) resolve()
+          },
+          failed: reject,
+        },
+        1,
+      )
+    })
+    expect(passes).toEqual([{ rebuilt: stale, remaining: 0 }])
+    expect(await countStaleVisitors(db)).toBe(0)
   })
 })

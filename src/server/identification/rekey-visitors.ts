@@ -13,14 +13,9 @@ const PER_PASS = 500
  * Rebuilds up to PER_PASS visitors stored with an older model version (model-version.ts): their
  * profile (digests and parts) and blocking keys from their latest event's components, as this
  * version builds them, moving the value counts with the digests. A visitor without an event left
- * keeps its digests and gets this version's keys from them. Returns how many were rebuilt and how
- * many remain.
+ * keeps its digests and gets this version's keys from them. Returns how many were rebuilt.
  */
-export async function rekeyVisitors({
-  db,
-}: {
-  db: Database
-}): Promise<{ rebuilt: number; remaining: number }> {
+export async function rekeyVisitors({ db }: { db: Database }): Promise<{ rebuilt: number }> {
   return db.transaction(async (tx) => {
     const stale = await selectRows(
       tx,
@@ -40,7 +35,7 @@ export async function rekeyVisitors({
           select components from events where events.visitor_id = v.id order by created_at desc limit 1
         ) as latest on true`,
     )
-    if (stale.length === 0) return { rebuilt: 0, remaining: 0 }
+    if (stale.length === 0) return { rebuilt: 0 }
     const rebuilt = stale.map((visitor) => {
       const profile = visitor.components
         ? profileComponents(visitor.components)
@@ -83,19 +78,25 @@ export async function rekeyVisitors({
     await tx.execute(sql`insert into visitor_keys (visitor_id, key)
       select * from unnest(${sql.param(keyPairs.map(([id]) => id))}::text[], ${sql.param(keyPairs.map(([, key]) => key))}::text[])
       on conflict do nothing`)
-    const [left] = await selectRows(
-      tx,
-      { remaining: sql<number>`count(*)::int` },
-      (select) => sql`select ${select} from visitors where model_version < ${MODEL_VERSION}`,
-    )
-    return { rebuilt: rebuilt.length, remaining: left?.remaining ?? 0 }
+    return { rebuilt: rebuilt.length }
   })
 }
 
+/** How many visitors an older model version stored (a scan of the table: counted once per start). */
+export async function countStaleVisitors(db: Database): Promise<number> {
+  const [row] = await selectRows(
+    db,
+    { stale: sql<number>`count(*)::int` },
+    (select) => sql`select ${select} from visitors where model_version < ${MODEL_VERSION}`,
+  )
+  return row?.stale ?? 0
+}
+
 /**
- * Rebuilds old visitors at start-up, a pass at a time with a pause between passes so
- * identifications keep their turn, until none is left; reports progress so an upgrade is never
- * silent.
+ * Rebuilds old visitors at start-up, a pass at a time, until none is left; reports progress so an
+ * upgrade is never silent. After each pass it pauses at least as long as the pass took (and at
+ * least `pauseMs`), so it holds the database at most half the time however loaded the server is,
+ * and identifications keep their turn. The visitors left are counted once, then counted down.
  */
 export function runRekeying(
   db: Database,
@@ -107,11 +108,15 @@ export function runRekeying(
 ) {
   let stopped = false
   const pass = async () => {
-    while (!stopped) {
-      const result = await rekeyVisitors({ db })
-      if (result.rebuilt === 0) return
-      report.progress(result)
-      await new Promise((resolve) => setTimeout(resolve, pauseMs).unref())
+    let remaining = await countStaleVisitors(db)
+    while (!stopped && remaining > 0) {
+      const started = performance.now()
+      const { rebuilt } = await rekeyVisitors({ db })
+      if (rebuilt === 0) return
+      remaining = Math.max(0, remaining - rebuilt)
+      report.progress({ rebuilt, remaining })
+      const pause = Math.max(pauseMs, performance.now() - started)
+      await new Promise((resolve) => setTimeout(resolve, pause).unref())
     }
   }
   pass().catch(report.failed)
