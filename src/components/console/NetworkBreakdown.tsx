@@ -23,17 +23,14 @@ const bars = [
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' })
 
-/** "🇩🇪 Germany" for DE; the flag is two regional-indicator letters. */
+/** "Germany (DE)" for DE. (No flag: flag emoji are two letters in a box on Windows and without emoji fonts.) */
 function countryLabel(code: string | null): string {
   if (!code) return 'Unplaced address'
-  const flag = String.fromCodePoint(
-    ...[...code.toUpperCase()].map((letter) => 0x1f1a5 + letter.charCodeAt(0)),
-  )
-  let name = code
   try {
-    name = regionNames.of(code) ?? code
-  } catch {}
-  return `${flag} ${name}`
+    return `${regionNames.of(code) ?? code} (${code})`
+  } catch {
+    return code
+  }
 }
 
 type Row = { label: string; identifications: number; allow: number; challenge: number; deny: number }
