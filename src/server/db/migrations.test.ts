@@ -94,7 +94,7 @@ describe('migration 0011 (Fingerprint v4)', () => {
   })
 })
 
-describe('migration 0015 (ipVelocity)', () => {
+describe('migrations 0015 and 0016 (ipVelocity, network evidence)', () => {
   it("gives the last 30 days of events their address's network, as identification writes it", async () => {
     const client = await PGlite.create('memory://')
     const db = drizzle({ client, schema })
@@ -110,9 +110,10 @@ describe('migration 0015 (ipVelocity)', () => {
       ]
       for (const [index, ip] of addresses.entries()) {
         const age = ip === '203.0.113.9' ? '31 days' : '1 hour'
+        const signals = JSON.stringify({ ipInfo: { result: index === 0 ? { asn: 64_500 } : null } })
         await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, ip,
-            components, created_at)
-          values (${`r${index}`}, 'v1', false, 1, 'new', ${ip}, '{}', now() - ${age}::interval)`)
+            components, signals, created_at)
+          values (${`r${index}`}, 'v1', false, 1, 'new', ${ip}, '{}', ${signals}::jsonb, now() - ${age}::interval)`)
       }
 
       await migrate(db, { migrationsFolder: migrations })
@@ -129,6 +130,12 @@ describe('migration 0015 (ipVelocity)', () => {
         { ip: '203.0.113.9', network: null },
       ])
       expect(rows.slice(0, 2).map((row) => row.network)).toEqual(['198.51.100.0/24', '2001:db8:1::/56'])
+      // Migration 0016: the AS number from the stored ipInfo signal, where it has one.
+      const asns = await queryRows<{ asn: number | null }>(
+        db,
+        sql`select asn from events order by request_id`,
+      )
+      expect(asns.map((row) => row.asn)).toEqual([64_500, null, null, null, null])
     } finally {
       await client.close()
     }

@@ -14,7 +14,7 @@ import { scoreConfidence } from './confidence'
 import { addComeback, noVolatility, readVolatility, type Volatility } from './device-volatility'
 import { type Digests, type FingerprintProfile, profileComponents } from './fingerprint-profile'
 import { type Candidate, lookAlikeWeights, type Match, matchVisitor } from './match-visitor'
-import { networkOf } from './network-of'
+import { asnOf, networkOf } from './network-of'
 import { newRequestId, newVisitorId } from './new-id'
 import { newBrowserId, type VisitorToken } from './persistent-token'
 import { type BatchContext, type CountChange, countKey, type NewDeviceBudgets } from './population'
@@ -90,6 +90,7 @@ export interface BatchRead {
   browsers: Map<number, BrowserState>
   population: Population
   sharers: Map<string, number>
+  asnSharers: Map<number, number>
   /** New devices counted in the last hour per network and per site (population.ts). */
   newDevices: { network: Map<string, number>; site: Map<string, number> }
   /** Each address's and network's activity over the last day (ipVelocity; population.ts). */
@@ -112,6 +113,8 @@ export interface WrittenEvent {
   /** Whether this visit came back after a while or without storage (see COMEBACK_MS). */
   comeback: boolean
   browserId: string
+  /** The address's autonomous system, when the AS data has it. */
+  asn: number | null
 }
 
 export interface BatchDecision {
@@ -132,7 +135,7 @@ export interface BatchDecision {
  */
 export function decideBatch(
   prepared: PreparedJob[],
-  { rows, browsers, population, sharers, newDevices, activity, budgets }: BatchRead,
+  { rows, browsers, population, sharers, asnSharers, newDevices, activity, budgets }: BatchRead,
   now: Date,
 ): BatchDecision {
   const outcomes: BatchOutcome<IdentifyResponse>[] = []
@@ -140,8 +143,15 @@ export function decideBatch(
   const claimedDevices = new Map<string, string>()
   const stats = new Map<string, CountChange>()
   const written: WrittenEvent[] = []
+  // Candidates' addresses recur across the batch's requests: each is looked up once.
+  const asns = new Map<string, number | null>()
+  const knownAsnOf = (ip: string) => {
+    if (!asns.has(ip)) asns.set(ip, asnOf(ip))
+    return asns.get(ip) ?? null
+  }
   prepared.forEach((job, index) => {
     const workspace = job.context.workspace ?? DEFAULT_WORKSPACE
+    const asn = job.context.ip ? knownAsnOf(job.context.ip) : null
     // Visitors of another workspace are never this request's (a token minted for another site's).
     const mine = rows.filter((row) => row.jobs.includes(index) && row.workspace === workspace)
     const weights = lookAlikeWeights(
@@ -170,7 +180,13 @@ export function decideBatch(
         profile: browser ? ownProfile(browser.components) : undefined,
       },
       population,
-      context: { ip: job.context.ip, sharers: job.context.ip ? (sharers.get(job.context.ip) ?? 0) : 0 },
+      context: {
+        ip: job.context.ip,
+        sharers: job.context.ip ? (sharers.get(job.context.ip) ?? 0) : 0,
+        asn,
+        asnSharers: asn ? (asnSharers.get(asn) ?? 0) : 0,
+        asnOf: knownAsnOf,
+      },
     })
     const visitorId = match.method === 'new' ? newVisitorId() : match.visitorId
     const device = job.keys.join(' ')
@@ -253,6 +269,7 @@ export function decideBatch(
       comeback,
       // The browser keeps its own ID whoever it turns out to be; a browser without one gets a new one.
       browserId: job.token?.browserId ?? newBrowserId(),
+      asn,
     })
   })
 

@@ -353,6 +353,21 @@ describe('the client address as evidence', () => {
     expect(addressBits({ ip: '203.0.113.1', sharers: 1 }, candidate(['198.51.100.7']), 10_000)).toBe(0)
   })
 
+  it("counts the operator's network (its autonomous system) below the address's /24, by how few visitors it has", () => {
+    // 198.51.100.0/24 and 203.0.113.0/24 belong to one operator here; 192.0.2.0/24 to another.
+    const asnOf = (ip: string) => (ip.startsWith('192.0.2.') ? 64_501 : 64_500)
+    const from = (ip: string, asnSharers: number) =>
+      addressBits({ ip, sharers: 1, asn: asnOf(ip), asnSharers, asnOf }, candidate(['198.51.100.7']), 10_000)
+    const network = from('198.51.100.9', 3)
+    const operator = from('203.0.113.1', 3)
+    expect(operator).toBeGreaterThan(0)
+    expect(operator).toBeLessThan(network)
+    // An operator that carries half the day's visitors says nothing; another operator neither.
+    expect(from('203.0.113.1', 5_000)).toBeCloseTo(0, 3)
+    expect(from('192.0.2.1', 3)).toBe(0)
+    expect(from('203.0.113.1', 3_000)).toBeLessThan(operator)
+  })
+
   it('is never enough on its own', () => {
     const [mine] = stored
     if (!mine) throw new Error('population too small')
@@ -394,6 +409,27 @@ describe('the client address as evidence', () => {
     expect(home).toBeGreaterThanOrEqual(0.97)
     expect(crowded).toBeLessThan(home)
     expect(anywhere / stored.length).toBeLessThan(home)
+
+    // From another address of the operator it used (a phone's carrier gave it a new one): better
+    // than from anywhere, unless that operator carries much of the day's traffic.
+    const operator =
+      (asnSharers: number, seenOn = 64_500) =>
+      (entry: (typeof stored)[number], index: number) => {
+        const withAddress = candidates.map((candidate, other) =>
+          other === index ? { ...candidate, recentIps: ['198.51.100.7'] } : candidate,
+        )
+        const result = matchVisitor({
+          current: profile(changed(entry.values)),
+          candidates: withAddress,
+          population,
+          context: { ip: '203.0.113.50', sharers: 1, asn: 64_500, asnSharers, asnOf: () => seenOn },
+        })
+        return result.method === 'fingerprint' && result.visitorId === entry.id
+      }
+    const sameOperator = stored.filter(operator(2)).length
+    const otherOperator = stored.filter(operator(2, 64_501)).length
+    expect(sameOperator).toBeGreaterThan(otherOperator)
+    expect(stored.filter(operator(population.visitors)).length).toBe(otherOperator)
   })
 
   it('never lets the address turn a twin into the device', () => {

@@ -51,6 +51,11 @@ export interface MatchContext {
   ip: string | null
   /** Distinct visitors seen on `ip` over the last day (an office NAT or a proxy: many). */
   sharers: number
+  /** The autonomous system of `ip`, and the distinct visitors seen from it over the last day (sampled). */
+  asn?: number | null
+  asnSharers?: number
+  /** The autonomous system of a candidate's address (network-of.ts asnOf); asked only when it can count. */
+  asnOf?: (ip: string) => number | null
 }
 
 export type Match =
@@ -76,24 +81,35 @@ export const TOKEN_MIN_BITS = -12
 /** The client address is weak evidence: it can lift a candidate by a few bits at most. */
 const ADDRESS_BITS = 6
 const NETWORK_BITS = 3
+/** An autonomous system (one operator's network: a carrier, an ISP) is weaker still. */
+const OPERATOR_BITS = 2
 /**
  * Evidence from the client address: seen recently for this visitor, it adds bits in proportion
- * to how few visitors share it; never enough on its own (see matchVisitor).
+ * to how few visitors share it; never enough on its own (see matchVisitor). Failing the address
+ * and its /24, the operator's network (its autonomous system) counts the same way: a phone that
+ * moved between two of its carrier's addresses is likelier the same device than one that came
+ * from another operator, by as much as that operator's share of the day's visitors is small.
  */
 export function addressBits(context: MatchContext, candidate: Candidate, population: number): number {
   const { ip } = context
   if (!ip || candidate.recentIps.length === 0) return 0
-  const rarity = addressRarity(context, population)
+  const rarity = rarityAmong(context.sharers, population)
   if (candidate.recentIps.includes(ip)) return Math.min(ADDRESS_BITS, rarity)
   const network = networkOf(ip)
-  return candidate.recentIps.some((seen) => networkOf(seen) === network)
-    ? Math.min(NETWORK_BITS, rarity / 2)
-    : 0
+  if (candidate.recentIps.some((seen) => networkOf(seen) === network))
+    return Math.min(NETWORK_BITS, rarity / 2)
+  const { asn, asnOf } = context
+  if (!asn || !asnOf || !candidate.recentIps.some((seen) => asnOf(seen) === asn)) return 0
+  return Math.min(OPERATOR_BITS, rarityAmong(context.asnSharers ?? 0, population))
 }
 
-/** How telling an address is: in bits, by how few of the population's visitors share it. */
-function addressRarity(context: MatchContext, population: number): number {
-  const others = Math.max(context.sharers - 1, 0.5)
+/**
+ * How telling a shared address or network is, in bits: log2(m / u), where m = 1/2 is the chance
+ * that a returning device is seen on one it used lately (a documented default, MODEL.md) and u the
+ * share of the population's visitors seen on it over the day (itself not counted).
+ */
+function rarityAmong(sharers: number, population: number): number {
+  const others = Math.max(sharers - 1, 0.5)
   return Math.max(0, Math.log2((0.5 * population) / others))
 }
 

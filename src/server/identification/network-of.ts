@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js'
+import { lookUpAutonomousSystem } from '../network/network-data'
 
 /**
  * The network an address belongs to, as matching and learning group addresses: the /24 of an IPv4
@@ -15,4 +16,9 @@ export function networkOf(ip: string): string {
     return byte & (0xff << (8 - bits)) & 0xff
   })
   return `${ipaddr.fromByteArray(kept).toString()}/${prefix}`
+}
+
+/** The autonomous system an address belongs to, by the offline AS data; null when it has none. */
+export function asnOf(ip: string | null): number | null {
+  return (ip && lookUpAutonomousSystem(ip)?.asn) || null
 }

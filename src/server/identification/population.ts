@@ -70,6 +70,8 @@ export interface BatchContext {
   population: Population
   /** Distinct visitors seen on each address over the last day (sampled, at least 1 for a seen address). */
   sharers: Map<string, number>
+  /** The same for each autonomous system (by number). */
+  asnSharers: Map<number, number>
   /** New devices counted in the last hour per network and per site, each at most its budget. */
   newDevices: { network: Map<string, number>; site: Map<string, number> }
   /** What each address and each network did over the last day (ipVelocity), by address and by network. */
@@ -114,7 +116,7 @@ export async function readBatchContext(
   /** The database the cache belongs to, when `db` is one of its transactions. */
   cacheOwner: Database = db,
   now = Date.now(),
-  budgeted: { networks: string[]; sites: string[]; budgets: NewDeviceBudgets } = {
+  budgeted: { networks: string[]; sites: string[]; budgets: NewDeviceBudgets; asns?: number[] } = {
     networks: [],
     sites: [],
     budgets: { network: 0, site: 0 },
@@ -131,10 +133,10 @@ export async function readBatchContext(
   const wantTotals = !mine.totals || now - mine.totals.at > TOTALS_TTL_MS
   const since = new Date(now - SHARERS_WINDOW_MS).toISOString()
   const hourAgo = new Date(now - 3_600_000).toISOString()
-  const { networks, sites, budgets } = budgeted
+  const { networks, sites, budgets, asns = [] } = budgeted
   const wanted = [...missing.values()]
   const rows =
-    wanted.length || wantTotals || ips.length || networks.length || sites.length
+    wanted.length || wantTotals || ips.length || networks.length || sites.length || asns.length
       ? await selectRows(
           db,
           {
@@ -181,6 +183,11 @@ export async function readBatchContext(
                   where events.network = w.network and events.created_at > ${since}
                   order by created_at desc limit ${ACTIVITY_SAMPLE}) as recent) as activity
             union all
+            select 'asn', w.asn::text, '', (select count(distinct recent.visitor_id) from (
+                select visitor_id from events where events.asn = w.asn and events.created_at > ${since}
+                order by created_at desc limit ${SHARERS_SAMPLE}) as recent)::bigint, null, null, null, null
+            from unnest(${sql.param(asns)}::int[]) as w(asn)
+            union all
             select 'site', w.site, '', (select count(*) from (select 1 from events
                 where events.site_key = w.site and not events.visitor_found and events.created_at > ${hourAgo}
                 limit ${budgets.site}) as created)::bigint, null, null, null, null
@@ -190,6 +197,7 @@ export async function readBatchContext(
 
   for (const key of missing.keys()) mine.counts.set(key, { count: 0, at: now })
   const sharers = new Map<string, number>()
+  const asnSharers = new Map<number, number>()
   const activity = {
     address: new Map<string, AddressActivity>(),
     network: new Map<string, AddressActivity>(),
@@ -202,7 +210,8 @@ export async function readBatchContext(
     else if (row.kind === 'ip') {
       sharers.set(row.name, n)
       activity.address.set(row.name, row.value as AddressActivity)
-    } else if (row.kind === 'network') {
+    } else if (row.kind === 'asn') asnSharers.set(Number(row.name), n)
+    else if (row.kind === 'network') {
       newDevices.network.set(row.name, n)
       activity.network.set(row.name, row.value as AddressActivity)
     } else if (row.kind === 'site') newDevices.site.set(row.name, n)
@@ -230,6 +239,7 @@ export async function readBatchContext(
   )
   return {
     sharers,
+    asnSharers,
     activity,
     newDevices,
     population: {

@@ -4,6 +4,8 @@ import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { type DatabaseHandle, queryRows } from '../db/client'
 import { identifyVisitor } from '../identification/identify-visitor'
+import { asnOf } from '../identification/network-of'
+import { readBatchContext } from '../identification/population'
 import type { SmartSignals } from './compute-signals'
 import { type AddressActivity, addToActivity, computeIpVelocity, IP_VELOCITY_LIMITS } from './ip-velocity'
 import { SUSPECT_WEIGHTS } from './suspect-score'
@@ -143,6 +145,30 @@ describe.each(engines)('ipVelocity from stored events on %s', (engine) => {
       .map((answer) => ipVelocity(answer).address.visitors)
       .map((v) => (v as { '1h': number })['1h'])
     expect(counts.sort()).toEqual([1, 2, 3, 4])
+  })
+
+  it("stores each event's autonomous system, and counts the visitors of one over a day", async () => {
+    const strato = asnOf('85.214.132.117')
+    expect(strato).toBeGreaterThan(0)
+    await identify(30, '85.214.132.117')
+    await identify(31, '85.214.133.9')
+    await identify(32, '3.5.140.2')
+    const rows = await queryRows<{ ip: string; asn: number | null }>(
+      handle.db,
+      sql`select ip, asn from events where ip in ('85.214.132.117', '85.214.133.9', '3.5.140.2') order by ip`,
+    )
+    expect(rows).toEqual([
+      { ip: '3.5.140.2', asn: asnOf('3.5.140.2') },
+      { ip: '85.214.132.117', asn: strato },
+      { ip: '85.214.133.9', asn: strato },
+    ])
+    const context = await readBatchContext(handle.db, [], [], handle.db, Date.now(), {
+      networks: [],
+      sites: [],
+      budgets: { network: 10, site: 10 },
+      asns: [strato ?? 0],
+    })
+    expect(context.asnSharers.get(strato ?? 0)).toBe(2)
   })
 
   it('forgets events older than a day', async () => {

@@ -26,6 +26,8 @@ export const events = pgTable(
     ip: text('ip'),
     /** The address's network as matching groups them (network-of.ts: the /24 or /56): read for ipVelocity. */
     network: text('network'),
+    /** The address's autonomous system (network-data.ts), when the AS data has it: matching weighs it. */
+    asn: integer('asn'),
     userAgent: text('user_agent'),
     url: text('url'),
     siteKey: text('site_key'),
@@ -44,6 +46,7 @@ export const events = pgTable(
     index('events_linked_id').on(table.linkedId),
     index('events_ip_created').on(table.ip, table.createdAt),
     index('events_network_created').on(table.network, table.createdAt),
+    index('events_asn_created').on(table.asn, table.createdAt),
     index('events_browser').on(table.browserId, table.createdAt),
   ],
 )
