@@ -72,13 +72,6 @@ const labels: Record<
     describe: (signal) =>
       signal.reasons.length ? { text: 'Unusually busy', tone: 'warn' } : { text: 'Normal', tone: 'ok' },
   },
-  ipVelocity: {
-    title: 'Address activity',
-    describe: (signal) =>
-      signal.reasons.length
-        ? { text: 'Many visitors or accounts', tone: 'warn' }
-        : { text: addressActivity(signal.result), tone: 'ok' },
-  },
 }
 
 /** The smart signals of one identification, each with its plain-language reasons. */
@@ -139,16 +132,4 @@ export function SmartSignals({
       </article>
     </div>
   )
-}
-
-/** "3 visitors, 1 account from this address today" from an ipVelocity result (signals/ip-velocity.ts). */
-function addressActivity(result: unknown): string {
-  const day = (
-    result as { address?: { visitors?: { '24h'?: number }; accounts?: { '24h'?: number } } } | null
-  )?.address
-  const visitors = day?.visitors?.['24h']
-  if (visitors === undefined) return 'No address'
-  const accounts = day?.accounts?.['24h'] ?? 0
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
-  return `${plural(visitors, 'visitor')}, ${plural(accounts, 'account')} from this address today`
 }

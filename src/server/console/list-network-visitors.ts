@@ -10,13 +10,16 @@ import { networkOf } from '../identification/network-of'
 /** How far back a network look-up reads, and how many visitors it lists (the most recent first). */
 const LOOKUP_DAYS = 30
 const MAX_VISITORS = 50
+/** Events read per /24 (or per address), the latest first: bounds a look-up of a busy range. */
+const EVENTS_PER_NETWORK = 200
 /** The widest range a look-up takes: 256 of the /24s (IPv6: /56s) events are indexed by. */
 const WIDEST_PREFIX = { ipv4: 16, ipv6: 48 } as const
 
 /**
  * The visitors seen over the last 30 days from an address or a CIDR range, the most recent first,
- * with the addresses and linked IDs each used there. Read through the events' indexed network
- * (network-of.ts), so a range is at most 256 of them; a wider one is refused.
+ * with the addresses and linked IDs each used there, among the latest 200 events of the address or
+ * of each /24 (IPv6: /56) of the range. Read through the events' indexed address and network
+ * (network-of.ts), so a range is at most 256 networks; a wider one is refused.
  */
 export async function listNetworkVisitors({
   db,
@@ -28,7 +31,20 @@ export async function listNetworkVisitors({
   const range = normaliseNetwork(query)
   if (!range) throw new HttpError('invalid_request', `"${query}" is not an address or a CIDR range.`)
   const networks = networksWithin(range)
-  const cidr = range.includes('/') ? range : `${range}/${range.includes(':') ? 128 : 32}`
+  const since = sql`now() - make_interval(days => ${LOOKUP_DAYS})`
+  // Each /24 gives its latest events only (at most 256 × EVENTS_PER_NETWORK rows are read); an
+  // address, or a range narrower than the /24s, is then checked against the range itself.
+  const [base = '', bits] = range.split('/')
+  const narrower = bits === undefined ? null : Number(bits) > (base.includes(':') ? 56 : 24) ? range : null
+  const recent =
+    bits === undefined
+      ? sql`select visitor_id, created_at, ip, linked_id from events
+          where ip = ${range} and created_at > ${since} order by created_at desc limit ${EVENTS_PER_NETWORK}`
+      : sql`select hit.* from unnest(${sql.param(networks)}::text[]) as wanted(network)
+          cross join lateral (select visitor_id, created_at, ip, linked_id from events
+            where events.network = wanted.network and created_at > ${since}
+            order by created_at desc limit ${EVENTS_PER_NETWORK}) as hit
+          ${narrower ? sql`where tessera_try_inet(hit.ip) <<= ${narrower}::inet` : sql``}`
   const rows = await selectRows(
     db,
     {
@@ -39,9 +55,7 @@ export async function listNetworkVisitors({
       linkedIds: sql<string[]>`coalesce(array_agg(distinct linked_id order by linked_id)
         filter (where linked_id is not null), '{}')`,
     },
-    (select) => sql`select ${select} from events
-      where network = any(${sql.param(networks)}::text[]) and tessera_try_inet(ip) <<= ${cidr}::inet
-        and created_at > now() - make_interval(days => ${LOOKUP_DAYS})
+    (select) => sql`select ${select} from (${recent}) as recent
       group by visitor_id order by max(created_at) desc limit ${MAX_VISITORS + 1}`,
   )
   return {

@@ -94,8 +94,8 @@ describe('migration 0011 (Fingerprint v4)', () => {
   })
 })
 
-describe('migrations 0015 and 0016 (ipVelocity, network evidence)', () => {
-  it("gives the last 30 days of events their address's network, as identification writes it", async () => {
+describe('migrations 0015 to 0017 (ipVelocity, network evidence)', () => {
+  it("gives the last 30 days of events their address's network, as identification writes it, and the last day's their AS and country", async () => {
     const client = await PGlite.create('memory://')
     const db = drizzle({ client, schema })
     try {
@@ -110,7 +110,16 @@ describe('migrations 0015 and 0016 (ipVelocity, network evidence)', () => {
       ]
       for (const [index, ip] of addresses.entries()) {
         const age = ip === '203.0.113.9' ? '31 days' : '1 hour'
-        const signals = JSON.stringify({ ipInfo: { result: index === 0 ? { asn: 64_500 } : null } })
+        const signals = JSON.stringify({
+          ipInfo: {
+            result:
+              index === 0
+                ? { asn: 64_500, countryCode: 'DE' }
+                : index === 1
+                  ? { asn: 4_294_967_294, countryCode: 'JP' }
+                  : null,
+          },
+        })
         await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, ip,
             components, signals, created_at)
           values (${`r${index}`}, 'v1', false, 1, 'new', ${ip}, '{}', ${signals}::jsonb, now() - ${age}::interval)`)
@@ -131,11 +140,18 @@ describe('migrations 0015 and 0016 (ipVelocity, network evidence)', () => {
       ])
       expect(rows.slice(0, 2).map((row) => row.network)).toEqual(['198.51.100.0/24', '2001:db8:1::/56'])
       // Migration 0016: the AS number from the stored ipInfo signal, where it has one.
-      const asns = await queryRows<{ asn: number | null }>(
+      const places = await queryRows<{ asn: number | null; country: string | null }>(
         db,
-        sql`select asn from events order by request_id`,
+        sql`select asn, country from events order by request_id`,
       )
-      expect(asns.map((row) => row.asn)).toEqual([64_500, null, null, null, null])
+      expect(places.map((row) => [row.asn, row.country])).toEqual([
+        [64_500, 'DE'],
+        // A private-use AS number (beyond an integer) means no operator.
+        [null, 'JP'],
+        [null, null],
+        [null, null],
+        [null, null],
+      ])
     } finally {
       await client.close()
     }

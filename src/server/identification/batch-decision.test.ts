@@ -62,7 +62,7 @@ function read(rows: CandidateRow[]): BatchRead {
     browsers: new Map(),
     population: modelPopulation(),
     sharers: new Map(),
-    asnSharers: new Map(),
+    placeSharers: { asn: new Map(), country: new Map() },
     newDevices: { network: new Map(), site: new Map() },
     activity: { address: new Map(), network: new Map() },
     budgets: { network: 10, site: 5_000 },

@@ -14,7 +14,7 @@ import { scoreConfidence } from './confidence'
 import { addComeback, noVolatility, readVolatility, type Volatility } from './device-volatility'
 import { type Digests, type FingerprintProfile, profileComponents } from './fingerprint-profile'
 import { type Candidate, lookAlikeWeights, type Match, matchVisitor } from './match-visitor'
-import { asnOf, networkOf } from './network-of'
+import { networkOf, type Place, placeOf } from './network-of'
 import { newRequestId, newVisitorId } from './new-id'
 import { newBrowserId, type VisitorToken } from './persistent-token'
 import { type BatchContext, type CountChange, countKey, type NewDeviceBudgets } from './population'
@@ -90,7 +90,7 @@ export interface BatchRead {
   browsers: Map<number, BrowserState>
   population: Population
   sharers: Map<string, number>
-  asnSharers: Map<number, number>
+  placeSharers: BatchContext['placeSharers']
   /** New devices counted in the last hour per network and per site (population.ts). */
   newDevices: { network: Map<string, number>; site: Map<string, number> }
   /** Each address's and network's activity over the last day (ipVelocity; population.ts). */
@@ -113,8 +113,8 @@ export interface WrittenEvent {
   /** Whether this visit came back after a while or without storage (see COMEBACK_MS). */
   comeback: boolean
   browserId: string
-  /** The address's autonomous system, when the AS data has it. */
-  asn: number | null
+  /** The address's autonomous system and country, where the offline data has them. */
+  place: Place
 }
 
 export interface BatchDecision {
@@ -135,7 +135,7 @@ export interface BatchDecision {
  */
 export function decideBatch(
   prepared: PreparedJob[],
-  { rows, browsers, population, sharers, asnSharers, newDevices, activity, budgets }: BatchRead,
+  { rows, browsers, population, sharers, placeSharers, newDevices, activity, budgets }: BatchRead,
   now: Date,
 ): BatchDecision {
   const outcomes: BatchOutcome<IdentifyResponse>[] = []
@@ -144,14 +144,16 @@ export function decideBatch(
   const stats = new Map<string, CountChange>()
   const written: WrittenEvent[] = []
   // Candidates' addresses recur across the batch's requests: each is looked up once.
-  const asns = new Map<string, number | null>()
-  const knownAsnOf = (ip: string) => {
-    if (!asns.has(ip)) asns.set(ip, asnOf(ip))
-    return asns.get(ip) ?? null
+  const places = new Map<string, Place>()
+  const knownPlaceOf = (ip: string) => {
+    const known = places.get(ip) ?? placeOf(ip)
+    places.set(ip, known)
+    return known
   }
   prepared.forEach((job, index) => {
     const workspace = job.context.workspace ?? DEFAULT_WORKSPACE
-    const asn = job.context.ip ? knownAsnOf(job.context.ip) : null
+    const address = job.context.ip ? lookUpAddress(job.context.ip) : null
+    const place = placeOf(job.context.ip, address)
     // Visitors of another workspace are never this request's (a token minted for another site's).
     const mine = rows.filter((row) => row.jobs.includes(index) && row.workspace === workspace)
     const weights = lookAlikeWeights(
@@ -183,9 +185,12 @@ export function decideBatch(
       context: {
         ip: job.context.ip,
         sharers: job.context.ip ? (sharers.get(job.context.ip) ?? 0) : 0,
-        asn,
-        asnSharers: asn ? (asnSharers.get(asn) ?? 0) : 0,
-        asnOf: knownAsnOf,
+        place,
+        placeSharers: {
+          asn: place.asn ? (placeSharers.asn.get(place.asn) ?? 0) : 0,
+          country: place.country ? (placeSharers.country.get(place.country) ?? 0) : 0,
+        },
+        placeOf: knownPlaceOf,
       },
     })
     const visitorId = match.method === 'new' ? newVisitorId() : match.visitorId
@@ -233,7 +238,7 @@ export function decideBatch(
       // replayed elsewhere does not make it look busy. A browser without storage, by its device's.
       velocity: browser?.velocity ?? row?.velocity,
       evidence: job.context.evidence,
-      address: job.context.ip ? lookUpAddress(job.context.ip) : null,
+      address,
       blockedNetworks: job.context.blockedNetworks,
     })
     // The next request of this batch from the same address sees this one, as after a write.
@@ -269,7 +274,7 @@ export function decideBatch(
       comeback,
       // The browser keeps its own ID whoever it turns out to be; a browser without one gets a new one.
       browserId: job.token?.browserId ?? newBrowserId(),
-      asn,
+      place,
     })
   })
 

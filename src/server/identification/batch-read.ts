@@ -8,7 +8,7 @@ import { getEnv } from '../env'
 import type { VelocityRow } from '../signals/velocity'
 import type { BatchRead, BrowserState, PreparedJob } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
-import { asnOf, networkOf } from './network-of'
+import { networkOf, placeOf } from './network-of'
 import { readBatchContext } from './population'
 
 const v = alias(visitors, 'v')
@@ -99,7 +99,7 @@ export async function readBatch(
 
   const env = getEnv()
   const budgets = { network: env.TESSERA_NEW_DEVICES_PER_NETWORK, site: env.TESSERA_NEW_DEVICES_PER_SITE }
-  const { population, sharers, asnSharers, newDevices, activity } = await readBatchContext(
+  const { population, sharers, placeSharers, newDevices, activity } = await readBatchContext(
     tx,
     prepared.flatMap((job) =>
       Object.entries(job.profile.digests).map(([component, digest]) => ({ component, digest })),
@@ -109,12 +109,12 @@ export async function readBatch(
     now.getTime(),
     {
       networks: [...new Set(prepared.flatMap((job) => (job.context.ip ? [networkOf(job.context.ip)] : [])))],
-      asns: [...new Set(prepared.flatMap((job) => asnOf(job.context.ip) ?? []))],
+      places: prepared.map((job) => placeOf(job.context.ip)),
       sites: [...new Set(prepared.flatMap((job) => (job.input.siteKey ? [job.input.siteKey] : [])))],
       budgets,
     },
   )
-  return { rows, browsers, population, sharers, asnSharers, newDevices, activity, budgets }
+  return { rows, browsers, population, sharers, placeSharers, newDevices, activity, budgets }
 }
 
 /** Velocity over a set of events (`recent`: created_at, ip, linked_id), as a VelocityRow. */

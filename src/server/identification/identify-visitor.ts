@@ -1,6 +1,7 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
+import type { StoredEvent } from '@/contracts/server-api'
 import type { Database } from '../db/client'
 import { letConnectionsIn } from '../http/connection-turns'
 import { HttpError } from '../http/errors'
@@ -129,11 +130,20 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
         confidence: event.confidence,
         firstSeenAt: visitor?.firstSeenAt ?? event.createdAt,
         lastSeenAt: visitor?.lastSeenAt ?? event.createdAt,
-        signals: event.signals,
+        signals: browserSignals(event.signals),
         suspectScore: event.suspectScore,
         storedToken: signVisitorToken({ visitorId: event.visitorId, browserId }, secret),
       },
     }
   }
   return outcomes
+}
+
+/**
+ * The signals as the browser's answer carries them: how many other visitors and accounts used its
+ * address is for the site's back end (the Server API, /v4, webhooks), not for whoever sits behind
+ * that address, nor a guide to staying under the limits.
+ */
+function browserSignals(signals: StoredEvent['signals']): StoredEvent['signals'] {
+  return Object.fromEntries(Object.entries(signals).filter(([name]) => name !== 'ipVelocity'))
 }

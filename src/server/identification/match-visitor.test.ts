@@ -353,19 +353,34 @@ describe('the client address as evidence', () => {
     expect(addressBits({ ip: '203.0.113.1', sharers: 1 }, candidate(['198.51.100.7']), 10_000)).toBe(0)
   })
 
-  it("counts the operator's network (its autonomous system) below the address's /24, by how few visitors it has", () => {
+  it("counts the operator's network (its autonomous system) below the address's /24, and its country below that, by how few visitors each has", () => {
     // 198.51.100.0/24 and 203.0.113.0/24 belong to one operator here; 192.0.2.0/24 to another.
-    const asnOf = (ip: string) => (ip.startsWith('192.0.2.') ? 64_501 : 64_500)
-    const from = (ip: string, asnSharers: number) =>
-      addressBits({ ip, sharers: 1, asn: asnOf(ip), asnSharers, asnOf }, candidate(['198.51.100.7']), 10_000)
+    const placeOf = (ip: string) => ({ asn: ip.startsWith('192.0.2.') ? 64_501 : 64_500, country: 'DE' })
+    const from = (ip: string, asnSharers: number, countrySharers = 5_000) =>
+      addressBits(
+        {
+          ip,
+          sharers: 1,
+          place: placeOf(ip),
+          placeSharers: { asn: asnSharers, country: countrySharers },
+          placeOf,
+        },
+        candidate(['198.51.100.7']),
+        10_000,
+      )
     const network = from('198.51.100.9', 3)
     const operator = from('203.0.113.1', 3)
     expect(operator).toBeGreaterThan(0)
     expect(operator).toBeLessThan(network)
     // An operator that carries half the day's visitors says nothing; another operator neither.
     expect(from('203.0.113.1', 5_000)).toBeCloseTo(0, 3)
-    expect(from('192.0.2.1', 3)).toBe(0)
+    expect(from('192.0.2.1', 3)).toBeCloseTo(0, 3)
     expect(from('203.0.113.1', 3_000)).toBeLessThan(operator)
+    // Another operator of the same country: a bit at most, when few of the day's visitors are from it.
+    const country = from('192.0.2.1', 3, 3)
+    expect(country).toBeGreaterThan(0)
+    expect(country).toBeLessThanOrEqual(1)
+    expect(country).toBeLessThan(operator)
   })
 
   it('is never enough on its own', () => {
@@ -422,7 +437,13 @@ describe('the client address as evidence', () => {
           current: profile(changed(entry.values)),
           candidates: withAddress,
           population,
-          context: { ip: '203.0.113.50', sharers: 1, asn: 64_500, asnSharers, asnOf: () => seenOn },
+          context: {
+            ip: '203.0.113.50',
+            sharers: 1,
+            place: { asn: 64_500, country: null },
+            placeSharers: { asn: asnSharers, country: 0 },
+            placeOf: () => ({ asn: seenOn, country: null }),
+          },
         })
         return result.method === 'fingerprint' && result.visitorId === entry.id
       }

@@ -1,6 +1,6 @@
 import type { MatchEvidence } from '@/contracts/device'
 import type { FingerprintProfile } from './fingerprint-profile'
-import { networkOf } from './network-of'
+import { networkOf, type Place } from './network-of'
 import {
   closeRatesAmong,
   compareFacets,
@@ -51,11 +51,11 @@ export interface MatchContext {
   ip: string | null
   /** Distinct visitors seen on `ip` over the last day (an office NAT or a proxy: many). */
   sharers: number
-  /** The autonomous system of `ip`, and the distinct visitors seen from it over the last day (sampled). */
-  asn?: number | null
-  asnSharers?: number
-  /** The autonomous system of a candidate's address (network-of.ts asnOf); asked only when it can count. */
-  asnOf?: (ip: string) => number | null
+  /** The operator (autonomous system) and country of `ip`, and the distinct visitors of each over the last day (sampled). */
+  place?: Place
+  placeSharers?: { asn: number; country: number }
+  /** Where a candidate's address is (network-of.ts placeOf); asked only when it can count. */
+  placeOf?: (ip: string) => Place
 }
 
 export type Match =
@@ -81,14 +81,16 @@ export const TOKEN_MIN_BITS = -12
 /** The client address is weak evidence: it can lift a candidate by a few bits at most. */
 const ADDRESS_BITS = 6
 const NETWORK_BITS = 3
-/** An autonomous system (one operator's network: a carrier, an ISP) is weaker still. */
+/** An autonomous system (one operator's network: a carrier, an ISP) is weaker still, a country weakest. */
 const OPERATOR_BITS = 2
+const COUNTRY_BITS = 1
 /**
  * Evidence from the client address: seen recently for this visitor, it adds bits in proportion
  * to how few visitors share it; never enough on its own (see matchVisitor). Failing the address
- * and its /24, the operator's network (its autonomous system) counts the same way: a phone that
- * moved between two of its carrier's addresses is likelier the same device than one that came
- * from another operator, by as much as that operator's share of the day's visitors is small.
+ * and its /24, the operator's network (its autonomous system), then the country, count the same
+ * way: a phone that moved between two of its carrier's addresses is likelier the same device than
+ * one that came from another operator, by as much as that operator's share of the day's visitors is
+ * small, and one from the same country than one from across the world.
  */
 export function addressBits(context: MatchContext, candidate: Candidate, population: number): number {
   const { ip } = context
@@ -98,10 +100,19 @@ export function addressBits(context: MatchContext, candidate: Candidate, populat
   const network = networkOf(ip)
   if (candidate.recentIps.some((seen) => networkOf(seen) === network))
     return Math.min(NETWORK_BITS, rarity / 2)
-  const { asn, asnOf } = context
-  if (!asn || !asnOf || !candidate.recentIps.some((seen) => asnOf(seen) === asn)) return 0
-  return Math.min(OPERATOR_BITS, rarityAmong(context.asnSharers ?? 0, population))
+  const { place, placeOf } = context
+  if (!place || !placeOf || (!place.asn && !place.country)) return 0
+  // A bounded number of the candidate's addresses are looked up, whatever it has been given.
+  const seen = candidate.recentIps.slice(0, PLACES_PER_CANDIDATE)
+  if (place.asn && seen.some((other) => placeOf(other).asn === place.asn))
+    return Math.min(OPERATOR_BITS, rarityAmong(context.placeSharers?.asn ?? 0, population))
+  if (place.country && seen.some((other) => placeOf(other).country === place.country))
+    return Math.min(COUNTRY_BITS, rarityAmong(context.placeSharers?.country ?? 0, population))
+  return 0
 }
+
+/** Addresses of one candidate looked up for its operator and country. */
+const PLACES_PER_CANDIDATE = 16
 
 /**
  * How telling a shared address or network is, in bits: log2(m / u), where m = 1/2 is the chance

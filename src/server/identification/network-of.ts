@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js'
-import { lookUpAutonomousSystem } from '../network/network-data'
+import { type AddressInfo, lookUpAddress } from '../network/network-data'
 
 /**
  * The network an address belongs to, as matching and learning group addresses: the /24 of an IPv4
@@ -18,7 +18,18 @@ export function networkOf(ip: string): string {
   return `${ipaddr.fromByteArray(kept).toString()}/${prefix}`
 }
 
-/** The autonomous system an address belongs to, by the offline AS data; null when it has none. */
-export function asnOf(ip: string | null): number | null {
-  return (ip && lookUpAutonomousSystem(ip)?.asn) || null
+/** Where an address is, as matching weighs it: its operator (autonomous system) and its country. */
+export interface Place {
+  asn: number | null
+  country: string | null
+}
+
+/** AS numbers from here on are private-use or reserved: no operator (RFC 6996, RFC 7300). */
+const PRIVATE_ASNS = 4_200_000_000
+
+/** An address's operator and country, by the offline data; nulls where it has none. */
+export function placeOf(ip: string | null, info: AddressInfo | null = ip ? lookUpAddress(ip) : null): Place {
+  const asn = info?.autonomousSystem?.asn
+  const operator = asn && asn < PRIVATE_ASNS && !(asn >= 64_512 && asn <= 65_535) ? asn : null
+  return { asn: operator, country: info?.geolocation?.countryCode ?? null }
 }

@@ -2,9 +2,10 @@ import 'server-only'
 import { type SQL, sql } from 'drizzle-orm'
 import { type Database, selectRows } from '../db/client'
 import { processWide } from '../process-wide'
-import { ACTIVITY_SAMPLE, type AddressActivity } from '../signals/ip-velocity'
+import { ACCOUNT_DIGEST_LENGTH, ACTIVITY_SAMPLE, type AddressActivity } from '../signals/ip-velocity'
 import { type FacetName, facets } from './component-model'
 import type { ChangeRates } from './device-volatility'
+import type { Place } from './network-of'
 import type { Population } from './score-evidence'
 
 /** Value counts move slowly for matching's purpose: a minute-old count weighs evidence just as well. */
@@ -24,6 +25,34 @@ const PRIOR_PAIRS = 50
 const SHARERS_WINDOW_MS = 86_400_000
 const SHARERS_SAMPLE = 200
 
+/** A moment as milliseconds since the epoch (a float8). */
+const epochMs = (moment: SQL) => sql`extract(epoch from ${moment})::float8 * 1000`
+
+/** The distinct visitors, the events and the oldest event among the latest SHARERS_SAMPLE events of the day where `where`. */
+const sampleOf = (
+  where: SQL,
+  since: string,
+) => sql`select count(distinct recent.visitor_id)::bigint as sharers,
+    count(*)::float8 as sampled, ${epochMs(sql`min(recent.created_at)`)} as oldest
+  from (select visitor_id, created_at from events where ${where} and events.created_at > ${since}
+    order by created_at desc limit ${SHARERS_SAMPLE}) as recent`
+
+/**
+ * The distinct visitors of an address (an operator, a country) over the day, from its latest
+ * SHARERS_SAMPLE events: as counted when they cover the day; scaled to the day when a full sample
+ * covers less of it (a carrier's 200 latest events may span minutes). Repeat visitors make the
+ * scaling count high, which only makes the evidence weaker.
+ */
+export function dailyVisitors(
+  row: { n: number | string; first: number | null; second: number | null },
+  now: number,
+) {
+  const distinct = Number(row.n)
+  if (Number(row.first) < SHARERS_SAMPLE || row.second === null) return distinct
+  const span = Math.max(now - Number(row.second), 60_000)
+  return distinct * Math.max(1, SHARERS_WINDOW_MS / span)
+}
+
 /** An address's or a network's events (`recent`) as an AddressActivity (signals/ip-velocity.ts). */
 const activityOf = (now: number) => {
   const since5m = new Date(now - 300_000).toISOString()
@@ -31,6 +60,9 @@ const activityOf = (now: number) => {
   const distinct = (column: string, filter: SQL) =>
     sql`coalesce(array_agg(distinct recent.${sql.raw(column)}) filter (where ${filter}), '{}')`
   const notNull = (column: string) => sql`recent.${sql.raw(column)} is not null`
+  // Linked IDs by a short digest (accountDigest): an integrator's IDs may be long, 500 of them no burden.
+  const accounts = (filter: SQL) =>
+    sql`coalesce(array_agg(distinct left(md5(recent.linked_id), ${ACCOUNT_DIGEST_LENGTH})) filter (where ${filter}), '{}')`
   const lastHour = sql`recent.created_at > ${since1h}`
   return sql`jsonb_build_object(
     'events5m', count(*) filter (where recent.created_at > ${since5m}),
@@ -38,8 +70,8 @@ const activityOf = (now: number) => {
     'events24h', count(*),
     'visitors1h', ${distinct('visitor_id', lastHour)},
     'visitors24h', ${distinct('visitor_id', sql`true`)},
-    'accounts1h', ${distinct('linked_id', sql`${notNull('linked_id')} and ${lastHour}`)},
-    'accounts24h', ${distinct('linked_id', notNull('linked_id'))})`
+    'accounts1h', ${accounts(sql`${notNull('linked_id')} and ${lastHour}`)},
+    'accounts24h', ${accounts(notNull('linked_id'))})`
 }
 
 export interface FacetCounts {
@@ -70,8 +102,8 @@ export interface BatchContext {
   population: Population
   /** Distinct visitors seen on each address over the last day (sampled, at least 1 for a seen address). */
   sharers: Map<string, number>
-  /** The same for each autonomous system (by number). */
-  asnSharers: Map<number, number>
+  /** The same for each autonomous system (by number) and each country (by code) of the batch. */
+  placeSharers: { asn: Map<number, number>; country: Map<string, number> }
   /** New devices counted in the last hour per network and per site, each at most its budget. */
   newDevices: { network: Map<string, number>; site: Map<string, number> }
   /** What each address and each network did over the last day (ipVelocity), by address and by network. */
@@ -116,7 +148,7 @@ export async function readBatchContext(
   /** The database the cache belongs to, when `db` is one of its transactions. */
   cacheOwner: Database = db,
   now = Date.now(),
-  budgeted: { networks: string[]; sites: string[]; budgets: NewDeviceBudgets; asns?: number[] } = {
+  budgeted: { networks: string[]; sites: string[]; budgets: NewDeviceBudgets; places?: Place[] } = {
     networks: [],
     sites: [],
     budgets: { network: 0, site: 0 },
@@ -133,10 +165,12 @@ export async function readBatchContext(
   const wantTotals = !mine.totals || now - mine.totals.at > TOTALS_TTL_MS
   const since = new Date(now - SHARERS_WINDOW_MS).toISOString()
   const hourAgo = new Date(now - 3_600_000).toISOString()
-  const { networks, sites, budgets, asns = [] } = budgeted
+  const { networks, sites, budgets, places = [] } = budgeted
+  const asns = [...new Set(places.flatMap((place) => place.asn ?? []))]
+  const countries = [...new Set(places.flatMap((place) => place.country ?? []))]
   const wanted = [...missing.values()]
   const rows =
-    wanted.length || wantTotals || ips.length || networks.length || sites.length || asns.length
+    wanted.length || wantTotals || ips.length || networks.length || sites.length || places.length
       ? await selectRows(
           db,
           {
@@ -166,10 +200,12 @@ export async function readBatchContext(
             union all
             select 'pairs', facet, '', 0, pairs, differed, close, null from facet_pairs where ${wantTotals}::boolean
             union all
-            select 'ip', w.ip, '', activity.sharers, null, null, null, activity.value
+            select 'ip', w.ip, '', activity.sharers, activity.sampled, activity.oldest, null, activity.value
             from unnest(${sql.param(ips)}::text[]) as w(ip)
             cross join lateral (select count(distinct recent.visitor_id) filter (where recent.rank <= ${SHARERS_SAMPLE})
-                  as sharers, ${activityOf(now)} as value
+                  as sharers, (count(*) filter (where recent.rank <= ${SHARERS_SAMPLE}))::float8 as sampled,
+                  ${epochMs(sql`min(recent.created_at) filter (where recent.rank <= ${SHARERS_SAMPLE})`)} as oldest,
+                  ${activityOf(now)} as value
                 from (select visitor_id, linked_id, created_at, row_number() over (order by created_at desc) as rank
                   from events where events.ip = w.ip and events.created_at > ${since}
                   order by created_at desc limit ${ACTIVITY_SAMPLE}) as recent) as activity
@@ -183,10 +219,13 @@ export async function readBatchContext(
                   where events.network = w.network and events.created_at > ${since}
                   order by created_at desc limit ${ACTIVITY_SAMPLE}) as recent) as activity
             union all
-            select 'asn', w.asn::text, '', (select count(distinct recent.visitor_id) from (
-                select visitor_id from events where events.asn = w.asn and events.created_at > ${since}
-                order by created_at desc limit ${SHARERS_SAMPLE}) as recent)::bigint, null, null, null, null
+            select 'asn', w.asn::text, '', sample.sharers, sample.sampled, sample.oldest, null, null
             from unnest(${sql.param(asns)}::int[]) as w(asn)
+            cross join lateral (${sampleOf(sql`events.asn = w.asn`, since)}) as sample
+            union all
+            select 'country', w.country, '', sample.sharers, sample.sampled, sample.oldest, null, null
+            from unnest(${sql.param(countries)}::text[]) as w(country)
+            cross join lateral (${sampleOf(sql`events.country = w.country`, since)}) as sample
             union all
             select 'site', w.site, '', (select count(*) from (select 1 from events
                 where events.site_key = w.site and not events.visitor_found and events.created_at > ${hourAgo}
@@ -197,7 +236,7 @@ export async function readBatchContext(
 
   for (const key of missing.keys()) mine.counts.set(key, { count: 0, at: now })
   const sharers = new Map<string, number>()
-  const asnSharers = new Map<number, number>()
+  const placeSharers = { asn: new Map<number, number>(), country: new Map<string, number>() }
   const activity = {
     address: new Map<string, AddressActivity>(),
     network: new Map<string, AddressActivity>(),
@@ -208,9 +247,10 @@ export async function readBatchContext(
     const n = Number(row.n)
     if (row.kind === 'count') mine.counts.set(countKey(row.name, row.detail), { count: n, at: now })
     else if (row.kind === 'ip') {
-      sharers.set(row.name, n)
+      sharers.set(row.name, dailyVisitors(row, now))
       activity.address.set(row.name, row.value as AddressActivity)
-    } else if (row.kind === 'asn') asnSharers.set(Number(row.name), n)
+    } else if (row.kind === 'asn') placeSharers.asn.set(Number(row.name), dailyVisitors(row, now))
+    else if (row.kind === 'country') placeSharers.country.set(row.name, dailyVisitors(row, now))
     else if (row.kind === 'network') {
       newDevices.network.set(row.name, n)
       activity.network.set(row.name, row.value as AddressActivity)
@@ -239,7 +279,7 @@ export async function readBatchContext(
   )
   return {
     sharers,
-    asnSharers,
+    placeSharers,
     activity,
     newDevices,
     population: {

@@ -96,7 +96,8 @@ export async function countStaleVisitors(db: Database): Promise<number> {
  * Rebuilds old visitors at start-up, a pass at a time, until none is left; reports progress so an
  * upgrade is never silent. After each pass it pauses at least as long as the pass took (and at
  * least `pauseMs`), so it holds the database at most half the time however loaded the server is,
- * and identifications keep their turn. The visitors left are counted once, then counted down.
+ * and identifications keep their turn. The visitors left are counted once, then counted down (an
+ * estimate for the log).
  */
 export function runRekeying(
   db: Database,
@@ -109,7 +110,8 @@ export function runRekeying(
   let stopped = false
   const pass = async () => {
     let remaining = await countStaleVisitors(db)
-    while (!stopped && remaining > 0) {
+    // Until a pass finds none: servers still on the older version may store more meanwhile.
+    while (!stopped) {
       const started = performance.now()
       const { rebuilt } = await rekeyVisitors({ db })
       if (rebuilt === 0) return

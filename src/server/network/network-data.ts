@@ -173,14 +173,3 @@ export function lookUpAddress(address: string, data: NetworkData = networkData()
     torExit: data.torExits.has(text),
   }
 }
-
-/** Only the autonomous system of an address (no city lookup): what matching weighs. */
-export function lookUpAutonomousSystem(
-  address: string,
-  data: NetworkData = networkData(),
-): AutonomousSystem | null {
-  const parsed = parseAddress(address)
-  if (!parsed) return null
-  const integer = parsed.toByteArray().reduce((sum, byte) => (sum << 8n) | BigInt(byte), 0n)
-  return findAutonomousSystem(parsed.kind() === 'ipv4' ? data.asnV4 : data.asnV6, integer)
-}

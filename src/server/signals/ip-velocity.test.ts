@@ -4,20 +4,26 @@ import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { type DatabaseHandle, queryRows } from '../db/client'
 import { identifyVisitor } from '../identification/identify-visitor'
-import { asnOf } from '../identification/network-of'
-import { readBatchContext } from '../identification/population'
+import { placeOf } from '../identification/network-of'
+import { dailyVisitors, readBatchContext } from '../identification/population'
 import type { SmartSignals } from './compute-signals'
-import { type AddressActivity, addToActivity, computeIpVelocity, IP_VELOCITY_LIMITS } from './ip-velocity'
+import {
+  type AddressActivity,
+  accountDigest,
+  addToActivity,
+  computeIpVelocity,
+  IP_VELOCITY_LIMITS,
+} from './ip-velocity'
 import { SUSPECT_WEIGHTS } from './suspect-score'
 
-const activity = (visitors: string[], accounts: string[] = []): AddressActivity => ({
+const activity = (visitors: string[], linkedIds: string[] = []): AddressActivity => ({
   events5m: visitors.length,
   events1h: visitors.length,
   events24h: visitors.length,
   visitors1h: visitors,
   visitors24h: visitors,
-  accounts1h: accounts,
-  accounts24h: accounts,
+  accounts1h: linkedIds.map(accountDigest),
+  accounts24h: linkedIds.map(accountDigest),
 })
 
 describe('computeIpVelocity', () => {
@@ -93,6 +99,22 @@ describe('computeIpVelocity', () => {
   })
 })
 
+describe('the visitors of an address, an operator or a country over a day', () => {
+  const now = Date.parse('2026-11-26T12:00:00Z')
+  it('are the sampled count when the sample covers the day, and scaled to the day when it covers less', () => {
+    expect(dailyVisitors({ n: 40, first: 120, second: now - 20 * 3_600_000 }, now)).toBe(40)
+    // 200 events (a full sample) within the last hour: 150 visitors an hour, 3 600 a day.
+    expect(dailyVisitors({ n: 150, first: 200, second: now - 3_600_000 }, now)).toBe(3_600)
+    // A full sample within seconds is scaled as a minute's.
+    expect(dailyVisitors({ n: 10, first: 200, second: now - 1_000 }, now)).toBe(14_400)
+  })
+
+  it('have no operator for a private-use AS number, which the AS data gives some ranges', () => {
+    expect(placeOf('103.138.210.1').asn).toBeNull()
+    expect(placeOf('85.214.132.117').asn).toBeGreaterThan(0)
+  })
+})
+
 const postgresUrl = inject('postgresUrl')
 const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
 
@@ -110,8 +132,15 @@ describe.each(engines)('ipVelocity from stored events on %s', (engine) => {
       context: { ip, userAgent: 'test' },
     })
   type Result = { address: { visitors: object; accounts: object; events: object }; network: object }
-  const ipVelocity = (answer: { signals: Record<string, { result: unknown }> }) =>
-    answer.signals.ipVelocity?.result as Result
+  /** The stored event's ipVelocity: the browser's own answer does not carry it. */
+  const ipVelocity = async (answer: { requestId: string; signals: Record<string, unknown> }) => {
+    expect(answer.signals).not.toHaveProperty('ipVelocity')
+    const [row] = await queryRows<{ result: Result }>(
+      handle.db,
+      sql`select signals->'ipVelocity'->'result' as result from events where request_id = ${answer.requestId}`,
+    )
+    return row?.result as Result
+  }
 
   it('counts the visitors and accounts of an address and of its /24, and no one else’s', async () => {
     await identify(1, '198.51.100.10', 'alice')
@@ -120,12 +149,12 @@ describe.each(engines)('ipVelocity from stored events on %s', (engine) => {
     await identify(3, '198.51.100.20')
     await identify(4, '192.0.2.10', 'carol')
     const answer = await identify(5, '198.51.100.10', 'dave')
-    expect(ipVelocity(answer).address).toEqual({
+    expect((await ipVelocity(answer)).address).toEqual({
       events: { '5m': 4, '1h': 4, '24h': 4 },
       visitors: { '1h': 3, '24h': 3 },
       accounts: { '1h': 3, '24h': 3 },
     })
-    expect(ipVelocity(answer).network).toEqual({
+    expect((await ipVelocity(answer)).network).toEqual({
       prefix: '198.51.100.0/24',
       visitors: { '1h': 4, '24h': 4 },
       accounts: { '1h': 3, '24h': 3 },
@@ -141,34 +170,35 @@ describe.each(engines)('ipVelocity from stored events on %s', (engine) => {
     const answers = await Promise.all(
       [10, 11, 12, 13].map((seed) => identify(seed, '2001:db8:77::1', `batch-${seed}`)),
     )
-    const counts = answers
-      .map((answer) => ipVelocity(answer).address.visitors)
-      .map((v) => (v as { '1h': number })['1h'])
+    const results = await Promise.all(answers.map(ipVelocity))
+    const counts = results.map((result) => (result.address.visitors as { '1h': number })['1h'])
     expect(counts.sort()).toEqual([1, 2, 3, 4])
   })
 
-  it("stores each event's autonomous system, and counts the visitors of one over a day", async () => {
-    const strato = asnOf('85.214.132.117')
-    expect(strato).toBeGreaterThan(0)
+  it("stores each event's operator and country, and counts the visitors of each over a day", async () => {
+    const strato = placeOf('85.214.132.117')
+    expect(strato.asn).toBeGreaterThan(0)
+    expect(strato.country).toBe('DE')
     await identify(30, '85.214.132.117')
     await identify(31, '85.214.133.9')
     await identify(32, '3.5.140.2')
-    const rows = await queryRows<{ ip: string; asn: number | null }>(
+    const rows = await queryRows<{ ip: string; asn: number | null; country: string | null }>(
       handle.db,
-      sql`select ip, asn from events where ip in ('85.214.132.117', '85.214.133.9', '3.5.140.2') order by ip`,
+      sql`select ip, asn, country from events where ip in ('85.214.132.117', '85.214.133.9', '3.5.140.2') order by ip`,
     )
     expect(rows).toEqual([
-      { ip: '3.5.140.2', asn: asnOf('3.5.140.2') },
-      { ip: '85.214.132.117', asn: strato },
-      { ip: '85.214.133.9', asn: strato },
+      { ip: '3.5.140.2', ...placeOf('3.5.140.2') },
+      { ip: '85.214.132.117', ...strato },
+      { ip: '85.214.133.9', ...strato },
     ])
     const context = await readBatchContext(handle.db, [], [], handle.db, Date.now(), {
       networks: [],
       sites: [],
       budgets: { network: 10, site: 10 },
-      asns: [strato ?? 0],
+      places: [strato],
     })
-    expect(context.asnSharers.get(strato ?? 0)).toBe(2)
+    expect(context.placeSharers.asn.get(strato.asn ?? 0)).toBe(2)
+    expect(context.placeSharers.country.get('DE')).toBe(2)
   })
 
   it('forgets events older than a day', async () => {
@@ -177,7 +207,7 @@ describe.each(engines)('ipVelocity from stored events on %s', (engine) => {
       sql`update events set created_at = now() - interval '25 hours' where ip = '203.0.113.50'`,
     )
     const answer = await identify(21, '203.0.113.50')
-    expect(ipVelocity(answer).address.visitors).toEqual({ '1h': 1, '24h': 1 })
-    expect(ipVelocity(answer).address.accounts).toEqual({ '1h': 0, '24h': 0 })
+    expect((await ipVelocity(answer)).address.visitors).toEqual({ '1h': 1, '24h': 1 })
+    expect((await ipVelocity(answer)).address.accounts).toEqual({ '1h': 0, '24h': 0 })
   })
 })

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { networkOf } from '../identification/network-of'
 
 /**
@@ -12,12 +13,19 @@ export interface AddressActivity {
   events24h: number
   visitors1h: string[]
   visitors24h: string[]
+  /** Linked IDs, each by its accountDigest. */
   accounts1h: string[]
   accounts24h: string[]
 }
 
 /** Events read per address and per network: enough to tell a home from a farm, bounded for a NAT. */
 export const ACTIVITY_SAMPLE = 500
+/** Accounts are told apart by the first hex digits of their linked ID's MD5 (not a secret: a short key). */
+export const ACCOUNT_DIGEST_LENGTH = 16
+
+export function accountDigest(linkedId: string): string {
+  return createHash('md5').update(linkedId).digest('hex').slice(0, ACCOUNT_DIGEST_LENGTH)
+}
 
 type Windows = { '1h': number; '24h': number }
 
@@ -52,6 +60,7 @@ export function computeIpVelocity(
   current: { visitorId: string; linkedId?: string },
 ): IpVelocitySignal {
   if (!ip) return { result: null, reasons: [] }
+  const account = current.linkedId === undefined ? undefined : accountDigest(current.linkedId)
   const distinct = (seen: string[] | undefined, value: string | undefined) =>
     new Set([...(seen ?? []), ...(value ? [value] : [])]).size
   const windows = (row: AddressActivity | undefined) => ({
@@ -60,8 +69,8 @@ export function computeIpVelocity(
       '24h': distinct(row?.visitors24h, current.visitorId),
     },
     accounts: {
-      '1h': distinct(row?.accounts1h, current.linkedId),
-      '24h': distinct(row?.accounts24h, current.linkedId),
+      '1h': distinct(row?.accounts1h, account),
+      '24h': distinct(row?.accounts24h, account),
     },
   })
   const { address, network } = activity
@@ -101,14 +110,15 @@ export function addToActivity(
   const add = (seen: string[], value: string | undefined) =>
     value && !seen.includes(value) ? [...seen, value] : seen
   const base = row ?? emptyActivity()
+  const account = current.linkedId === undefined ? undefined : accountDigest(current.linkedId)
   return {
     events5m: base.events5m + 1,
     events1h: base.events1h + 1,
     events24h: base.events24h + 1,
     visitors1h: add(base.visitors1h, current.visitorId),
     visitors24h: add(base.visitors24h, current.visitorId),
-    accounts1h: add(base.accounts1h, current.linkedId),
-    accounts24h: add(base.accounts24h, current.linkedId),
+    accounts1h: add(base.accounts1h, account),
+    accounts24h: add(base.accounts24h, account),
   }
 }
 

@@ -28,6 +28,8 @@ export const events = pgTable(
     network: text('network'),
     /** The address's autonomous system (network-data.ts), when the AS data has it: matching weighs it. */
     asn: integer('asn'),
+    /** The address's country (ISO 3166 code) by the offline city data, when it places the address. */
+    country: text('country'),
     userAgent: text('user_agent'),
     url: text('url'),
     siteKey: text('site_key'),
@@ -47,6 +49,7 @@ export const events = pgTable(
     index('events_ip_created').on(table.ip, table.createdAt),
     index('events_network_created').on(table.network, table.createdAt),
     index('events_asn_created').on(table.asn, table.createdAt),
+    index('events_country_created').on(table.country, table.createdAt),
     index('events_browser').on(table.browserId, table.createdAt),
   ],
 )
