@@ -38,10 +38,11 @@ const sampleOf = (
     order by created_at desc limit ${SHARERS_SAMPLE}) as recent`
 
 /**
- * The distinct visitors of an address (an operator, a country) over the day, from its latest
- * SHARERS_SAMPLE events: as counted when they cover the day; scaled to the day when a full sample
- * covers less of it (a carrier's 200 latest events may span minutes). Repeat visitors make the
- * scaling count high, which only makes the evidence weaker.
+ * The distinct visitors of an operator (a country) over the day, from its latest SHARERS_SAMPLE
+ * events: as counted when they cover the day; scaled to the day when a full sample covers less of
+ * it (a carrier's 200 latest events may span minutes). Repeat visitors make the scaled count high,
+ * which only makes the evidence weaker. An address's sharers are not scaled: a burst from one
+ * office is not a day's crowd, and its evidence is capped by its own sample.
  */
 export function dailyVisitors(
   row: { n: number | string; first: number | null; second: number | null },
@@ -200,12 +201,10 @@ export async function readBatchContext(
             union all
             select 'pairs', facet, '', 0, pairs, differed, close, null from facet_pairs where ${wantTotals}::boolean
             union all
-            select 'ip', w.ip, '', activity.sharers, activity.sampled, activity.oldest, null, activity.value
+            select 'ip', w.ip, '', activity.sharers, null, null, null, activity.value
             from unnest(${sql.param(ips)}::text[]) as w(ip)
             cross join lateral (select count(distinct recent.visitor_id) filter (where recent.rank <= ${SHARERS_SAMPLE})
-                  as sharers, (count(*) filter (where recent.rank <= ${SHARERS_SAMPLE}))::float8 as sampled,
-                  ${epochMs(sql`min(recent.created_at) filter (where recent.rank <= ${SHARERS_SAMPLE})`)} as oldest,
-                  ${activityOf(now)} as value
+                  as sharers, ${activityOf(now)} as value
                 from (select visitor_id, linked_id, created_at, row_number() over (order by created_at desc) as rank
                   from events where events.ip = w.ip and events.created_at > ${since}
                   order by created_at desc limit ${ACTIVITY_SAMPLE}) as recent) as activity
@@ -247,7 +246,7 @@ export async function readBatchContext(
     const n = Number(row.n)
     if (row.kind === 'count') mine.counts.set(countKey(row.name, row.detail), { count: n, at: now })
     else if (row.kind === 'ip') {
-      sharers.set(row.name, dailyVisitors(row, now))
+      sharers.set(row.name, n)
       activity.address.set(row.name, row.value as AddressActivity)
     } else if (row.kind === 'asn') placeSharers.asn.set(Number(row.name), dailyVisitors(row, now))
     else if (row.kind === 'country') placeSharers.country.set(row.name, dailyVisitors(row, now))

@@ -99,7 +99,7 @@ describe('computeIpVelocity', () => {
   })
 })
 
-describe('the visitors of an address, an operator or a country over a day', () => {
+describe('the visitors of an operator or a country over a day', () => {
   const now = Date.parse('2026-11-26T12:00:00Z')
   it('are the sampled count when the sample covers the day, and scaled to the day when it covers less', () => {
     expect(dailyVisitors({ n: 40, first: 120, second: now - 20 * 3_600_000 }, now)).toBe(40)
