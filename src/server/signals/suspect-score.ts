@@ -3,7 +3,7 @@ import { IP_VELOCITY_LIMITS } from './ip-velocity'
 import { VELOCITY_LIMITS } from './velocity'
 
 /**
- * The suspect score's weights: one table, listed in the README. Each visitor's score is the sum of
+ * The suspect score's weights: one table, listed in docs/signals.md. Each visitor's score is the sum of
  * the rows whose condition holds, so every score can be explained line by line.
  */
 export const SUSPECT_WEIGHTS = [
