@@ -125,7 +125,9 @@ export const FingerprintEvent = z
       .number()
       .int()
       .optional()
-      .openapi({ description: "Tessera's suspect score (its own weights, listed in Tessera's docs/signals.md)." }),
+      .openapi({
+        description: "Tessera's suspect score (its own weights, listed in Tessera's docs/signals.md).",
+      }),
   })
   .openapi('FingerprintEvent', {
     description:
