@@ -121,13 +121,9 @@ export const FingerprintEvent = z
         description:
           "The visitor's events and distinct IP addresses, and the events from this event's address (among its latest 500 of the day).",
       }),
-    suspect_score: z
-      .number()
-      .int()
-      .optional()
-      .openapi({
-        description: "Tessera's suspect score (its own weights, listed in Tessera's docs/signals.md).",
-      }),
+    suspect_score: z.number().int().optional().openapi({
+      description: "Tessera's suspect score (its own weights, listed in Tessera's docs/signals.md).",
+    }),
   })
   .openapi('FingerprintEvent', {
     description:
