@@ -1,0 +1,218 @@
+'use client'
+
+import { useCallback, useState } from 'react'
+import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
+import { formatCount, formatPercent, formatTime } from '../format'
+import { LoadedView } from '../LoadedView'
+import { ErrorNote } from '../Notes'
+import tables from '../Table.module.css'
+import { useLoaded } from '../useLoaded'
+import { AddressCell } from './AddressCell'
+import { callConsole } from './api'
+import styles from './console.module.css'
+import { SignalBadges } from './RecentEvents'
+
+/** One visitor's facts, history and signals, with "forget this visitor". */
+export function VisitorPanel({
+  query,
+  onQuery,
+  onClose,
+  onForgotten,
+}: {
+  query: string
+  onQuery: (query: string) => void
+  onClose: () => void
+  onForgotten: (visitorId: string) => void
+}) {
+  const load = useCallback(
+    () => callConsole<VisitorPanelData>(`/api/console/lookup?q=${encodeURIComponent(query)}`),
+    [query],
+  )
+  const { loaded } = useLoaded(load)
+
+  return (
+    <LoadedView loaded={loaded} loading={`Looking up “${query}”…`}>
+      {(data) => (
+        <section
+          className={`card ${styles.panel}`}
+          aria-labelledby="panel-heading"
+          ref={(element) => element?.scrollIntoView({ block: 'nearest' })}
+        >
+          <div className={styles.panelHeader}>
+            <h3 id="panel-heading">
+              Visitor <code>{data.visitorId}</code>
+            </h3>
+            <button type="button" className="button button-secondary" onClick={onClose}>
+              Close
+            </button>
+          </div>
+          <VisitorFacts data={data} onQuery={onQuery} />
+          <h4>History and signals</h4>
+          <VisitorHistory events={data.events} />
+          <ScoreExplained latest={data.events[0]} />
+          <ForgetVisitor visitorId={data.visitorId} events={data.events.length} onForgotten={onForgotten} />
+        </section>
+      )}
+    </LoadedView>
+  )
+}
+
+/** First and last seen, visits, accounts, linked IDs, and addresses that open their network's visitors. */
+function VisitorFacts({ data, onQuery }: { data: VisitorPanelData; onQuery: (query: string) => void }) {
+  return (
+    <dl className={styles.facts}>
+      <div>
+        <dt>First seen</dt>
+        <dd>{formatTime(data.firstSeenAt)}</dd>
+      </div>
+      <div>
+        <dt>Last seen</dt>
+        <dd>{formatTime(data.lastSeenAt)}</dd>
+      </div>
+      <div>
+        <dt>Visits</dt>
+        <dd>{formatCount(data.visits)}</dd>
+      </div>
+      <div>
+        <dt>Accounts created</dt>
+        <dd>{data.accounts.length ? data.accounts.map((account) => account.email).join(', ') : 'none'}</dd>
+      </div>
+      <div>
+        <dt>Linked IDs</dt>
+        <dd>{data.linkedIds.length ? data.linkedIds.join(', ') : 'none'}</dd>
+      </div>
+      <div>
+        <dt>IP addresses</dt>
+        <dd>
+          {data.ips.length === 0
+            ? 'none'
+            : data.ips.map((entry, index) => (
+                <span key={entry.ip}>
+                  {index > 0 && ', '}
+                  <button
+                    type="button"
+                    className={styles.linkButton}
+                    title={`Every visitor seen from ${entry.ip}`}
+                    onClick={() => onQuery(entry.ip)}
+                  >
+                    {entry.ip}
+                  </button>{' '}
+                  ({formatCount(entry.events)})
+                </span>
+              ))}
+        </dd>
+      </div>
+    </dl>
+  )
+}
+
+/** The visitor's latest events: how each was matched, its address and signals. */
+function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
+  return (
+    <div className={tables.frame}>
+      <table className={tables.table}>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">How matched</th>
+            <th scope="col">Confidence</th>
+            <th scope="col">IP</th>
+            <th scope="col">Signals</th>
+            <th scope="col">Suspect score</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.requestId}>
+              <td>{formatTime(event.createdAt)}</td>
+              <td>
+                {event.method === 'new'
+                  ? 'new visitor'
+                  : event.method === 'token'
+                    ? 'stored ID'
+                    : 'fingerprint'}
+              </td>
+              <td>{formatPercent(event.confidence)}</td>
+              <AddressCell ip={event.ip} ipInfo={event.signals.ipInfo} />
+              <td>
+                <SignalBadges signals={event.signals} />
+              </td>
+              <td>
+                <span title={event.scoreBreakdown.map((row) => `+${row.points}: ${row.because}`).join('\n')}>
+                  {event.suspectScore}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** The latest event's suspect score, row by row; nothing when it is 0. */
+function ScoreExplained({ latest }: { latest: VisitorPanelData['events'][number] | undefined }) {
+  if (!latest || latest.scoreBreakdown.length === 0) return null
+  return (
+    <div>
+      <h4>Latest suspect score, explained</h4>
+      <ul className={styles.reasons}>
+        {latest.scoreBreakdown.map((row) => (
+          <li key={row.because}>
+            +{row.points} ({row.signal}): {row.because}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/** "Forget this visitor", behind a question whose safe answer is "keep it". */
+function ForgetVisitor({
+  visitorId,
+  events,
+  onForgotten,
+}: {
+  visitorId: string
+  events: number
+  onForgotten: (visitorId: string) => void
+}) {
+  const [confirming, setConfirming] = useState(false)
+  const [forgetError, setForgetError] = useState<string | null>(null)
+
+  async function forget() {
+    setForgetError(null)
+    try {
+      await callConsole(`/api/console/visitors/${encodeURIComponent(visitorId)}`, { method: 'DELETE' })
+      onForgotten(visitorId)
+    } catch (error) {
+      setForgetError(error instanceof Error ? error.message : 'The visitor could not be forgotten.')
+    }
+  }
+
+  return (
+    <>
+      <div className={styles.dangerZone}>
+        {confirming ? (
+          <>
+            <p>
+              Delete visitor <code>{visitorId}</code> and all {formatCount(events)} of its events? This cannot
+              be undone.
+            </p>
+            <button type="button" className="button button-danger" onClick={forget}>
+              Yes, forget this visitor
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </>
+        ) : (
+          <button type="button" className="button button-secondary" onClick={() => setConfirming(true)}>
+            Forget this visitor…
+          </button>
+        )}
+      </div>
+      {forgetError && <ErrorNote>{forgetError}</ErrorNote>}
+    </>
+  )
+}
