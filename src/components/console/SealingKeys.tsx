@@ -83,50 +83,18 @@ const event = await unsealEventsResponse(Buffer.from(sealedResult, 'base64'), [
         <EmptyNote>Sealing is off: no key yet.</EmptyNote>
       ) : (
         <ul className={styles.list} aria-label="Sealing keys">
-          {keys.map((key) => {
-            const isSealing = key.id === sealing?.id
-            const warning = isSealing
-              ? next
-                ? `Remove ${key.id}? ${next.id} seals from then on: remove it only once every back end has ${next.id}.`
-                : `Remove ${key.id}? Sealing stops, and back ends that expect sealed results will refuse them.`
-              : `Remove ${key.id}? The rotation is cancelled; ${sealing?.id ?? 'the current key'} keeps sealing.`
-            return (
-              <li key={key.id}>
-                <span>
-                  <code>{key.id}</code> · created {formatTime(key.createdAt)}{' '}
-                  <span className="badge">
-                    {isSealing ? 'seals now' : 'next: seals once the key above is removed'}
-                  </span>{' '}
-                  <span className="badge">{key.encrypted ? 'encrypted at rest' : 'stored unencrypted'}</span>
-                </span>
-                {confirming === key.id ? (
-                  <fieldset className={styles.confirm}>
-                    <legend>{warning}</legend>
-                    <button type="button" className="button button-danger" onClick={() => removeKey(key.id)}>
-                      Remove {key.id}
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-secondary"
-                      // Keyboard focus lands on the safe choice when the question appears.
-                      ref={(button) => button?.focus()}
-                      onClick={() => setConfirming(null)}
-                    >
-                      Keep it
-                    </button>
-                  </fieldset>
-                ) : (
-                  <button
-                    type="button"
-                    className="button button-secondary"
-                    onClick={() => setConfirming(key.id)}
-                  >
-                    Remove
-                  </button>
-                )}
-              </li>
-            )
-          })}
+          {keys.map((key) => (
+            <SealingKeyItem
+              key={key.id}
+              sealingKey={key}
+              sealingId={sealing?.id}
+              nextId={next?.id}
+              confirming={confirming === key.id}
+              onAsk={() => setConfirming(key.id)}
+              onKeep={() => setConfirming(null)}
+              onRemove={() => removeKey(key.id)}
+            />
+          ))}
         </ul>
       )}
       <div className={styles.row}>
@@ -161,6 +129,63 @@ const event = await unsealEventsResponse(Buffer.from(sealedResult, 'base64'), [
         </details>
       )}
     </section>
+  )
+}
+
+/** One key: its role in the rotation, how it is stored, and "Remove" behind a question. */
+function SealingKeyItem({
+  sealingKey,
+  sealingId,
+  nextId,
+  confirming,
+  onAsk,
+  onKeep,
+  onRemove,
+}: {
+  sealingKey: SitePartProps['site']['sealingKeys'][number]
+  sealingId: string | undefined
+  nextId: string | undefined
+  confirming: boolean
+  onAsk: () => void
+  onKeep: () => void
+  onRemove: () => void
+}) {
+  const { id } = sealingKey
+  const isSealing = id === sealingId
+  const warning = isSealing
+    ? nextId
+      ? `Remove ${id}? ${nextId} seals from then on: remove it only once every back end has ${nextId}.`
+      : `Remove ${id}? Sealing stops, and back ends that expect sealed results will refuse them.`
+    : `Remove ${id}? The rotation is cancelled; ${sealingId ?? 'the current key'} keeps sealing.`
+  return (
+    <li>
+      <span>
+        <code>{id}</code> · created {formatTime(sealingKey.createdAt)}{' '}
+        <span className="badge">{isSealing ? 'seals now' : 'next: seals once the key above is removed'}</span>{' '}
+        <span className="badge">{sealingKey.encrypted ? 'encrypted at rest' : 'stored unencrypted'}</span>
+      </span>
+      {confirming ? (
+        <fieldset className={styles.confirm}>
+          <legend>{warning}</legend>
+          <button type="button" className="button button-danger" onClick={onRemove}>
+            Remove {id}
+          </button>
+          <button
+            type="button"
+            className="button button-secondary"
+            // Keyboard focus lands on the safe choice when the question appears.
+            ref={(button) => button?.focus()}
+            onClick={onKeep}
+          >
+            Keep it
+          </button>
+        </fieldset>
+      ) : (
+        <button type="button" className="button button-secondary" onClick={onAsk}>
+          Remove
+        </button>
+      )}
+    </li>
   )
 }
 
