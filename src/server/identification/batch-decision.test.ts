@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { modelPopulation } from '../../../tests/support/model-population'
 import { asComponents, type Device, realisticDevice } from '../../../tests/support/realistic-devices'
+import { lookUpAddress } from '../network/network-data'
 import type { VelocityRow } from '../signals/velocity'
 import { type BatchRead, type CandidateRow, decideBatch, type PreparedJob } from './batch-decision'
 import { blockingKeys } from './blocking-keys'
 import { profileComponents } from './fingerprint-profile'
+import { placeOf } from './network-of'
 
 // The decision is pure: what a batch read goes in, what the write must store comes out.
 
@@ -28,6 +30,8 @@ function job(values: Device, token?: { visitorId: string; browserId: string }): 
     profile,
     keys: blockingKeys(profile.digests),
     token,
+    address: lookUpAddress('198.51.100.7'),
+    place: placeOf('198.51.100.7'),
   }
 }
 

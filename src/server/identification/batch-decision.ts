@@ -1,7 +1,7 @@
 import 'server-only'
 import type { ComponentResult, IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { StoredEvent } from '@/contracts/server-api'
-import { lookUpAddress } from '../network/network-data'
+import type { AddressInfo } from '../network/network-data'
 import { computeSignals } from '../signals/compute-signals'
 import { addToActivity } from '../signals/ip-velocity'
 import type { RequestEvidence } from '../signals/request-evidence'
@@ -48,6 +48,9 @@ export interface PreparedJob {
   profile: FingerprintProfile
   keys: string[]
   token: VisitorToken | undefined
+  /** The client address looked up once (network-data.ts), and its operator and country for matching. */
+  address: AddressInfo | null
+  place: Place
 }
 
 /** A stored visitor that some request of the batch may be, with its recent activity. */
@@ -152,8 +155,7 @@ export function decideBatch(
   }
   prepared.forEach((job, index) => {
     const workspace = job.context.workspace ?? DEFAULT_WORKSPACE
-    const address = job.context.ip ? lookUpAddress(job.context.ip) : null
-    const place = placeOf(job.context.ip, address)
+    const { address, place } = job
     // Visitors of another workspace are never this request's (a token minted for another site's).
     const mine = rows.filter((row) => row.jobs.includes(index) && row.workspace === workspace)
     const weights = lookAlikeWeights(

@@ -8,7 +8,7 @@ import { getEnv } from '../env'
 import type { VelocityRow } from '../signals/velocity'
 import type { BatchRead, BrowserState, PreparedJob } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
-import { networkOf, placeOf } from './network-of'
+import { networkOf } from './network-of'
 import { readBatchContext } from './population'
 
 const v = alias(visitors, 'v')
@@ -109,7 +109,7 @@ export async function readBatch(
     now.getTime(),
     {
       networks: [...new Set(prepared.flatMap((job) => (job.context.ip ? [networkOf(job.context.ip)] : [])))],
-      places: prepared.map((job) => placeOf(job.context.ip)),
+      places: prepared.map((job) => job.place),
       sites: [...new Set(prepared.flatMap((job) => (job.input.siteKey ? [job.input.siteKey] : [])))],
       budgets,
     },

@@ -5,6 +5,7 @@ import type { StoredEvent } from '@/contracts/server-api'
 import type { Database } from '../db/client'
 import { letConnectionsIn } from '../http/connection-turns'
 import { HttpError } from '../http/errors'
+import { lookUpAddress } from '../network/network-data'
 import { processWide } from '../process-wide'
 import { decideBatch, type IdentifyContext, type PreparedJob } from './batch-decision'
 import { type BatchOutcome, createBatchQueue } from './batch-queue'
@@ -13,6 +14,7 @@ import { writeBatch } from './batch-write'
 import { blockingKeys } from './blocking-keys'
 import { profileComponents } from './fingerprint-profile'
 import { getIdentitySecret } from './identity-secret'
+import { placeOf } from './network-of'
 import { signVisitorToken, verifyVisitorToken } from './persistent-token'
 import { applyCommittedCounts } from './population'
 
@@ -91,10 +93,13 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
   const now = new Date()
   const prepared: PreparedJob[] = jobs.map(({ input, context }) => {
     const profile = profileComponents(input.components)
+    const address = context.ip ? lookUpAddress(context.ip) : null
     return {
       input,
       context,
       profile,
+      address,
+      place: placeOf(context.ip, address),
       keys: blockingKeys(profile.digests, context.workspace),
       token: verifyVisitorToken(context.cookieToken, secret) ?? verifyVisitorToken(input.storedToken, secret),
     }

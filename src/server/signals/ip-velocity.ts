@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { networkOf } from '../identification/network-of'
+import { withCurrent } from './velocity'
 
 /**
  * What one address's (or one network's) latest events of the last day show, before the current
@@ -61,16 +62,14 @@ export function computeIpVelocity(
 ): IpVelocitySignal {
   if (!ip) return { result: null, reasons: [] }
   const account = current.linkedId === undefined ? undefined : accountDigest(current.linkedId)
-  const distinct = (seen: string[] | undefined, value: string | undefined) =>
-    new Set([...(seen ?? []), ...(value ? [value] : [])]).size
   const windows = (row: AddressActivity | undefined) => ({
     visitors: {
-      '1h': distinct(row?.visitors1h, current.visitorId),
-      '24h': distinct(row?.visitors24h, current.visitorId),
+      '1h': withCurrent(row?.visitors1h, current.visitorId),
+      '24h': withCurrent(row?.visitors24h, current.visitorId),
     },
     accounts: {
-      '1h': distinct(row?.accounts1h, account),
-      '24h': distinct(row?.accounts24h, account),
+      '1h': withCurrent(row?.accounts1h, account),
+      '24h': withCurrent(row?.accounts24h, account),
     },
   })
   const { address, network } = activity

@@ -23,8 +23,6 @@ export function computeVelocity(
   past: VelocityRow | undefined,
   current: { ip: string | null; linkedId?: string },
 ): VelocitySignal {
-  const withCurrent = (values: string[] | undefined, value: string | null | undefined) =>
-    new Set([...(values ?? []), ...(value ? [value] : [])]).size
   const result = {
     events: {
       '5m': (past?.events5m ?? 0) + 1,
@@ -47,6 +45,11 @@ export function computeVelocity(
     reasons.push(`${result.distinctLinkedIds['24h']} different accounts (linked IDs) in 24 hours.`)
   }
   return { result, reasons }
+}
+
+/** How many distinct values were seen, the current one counted in once. */
+export function withCurrent(values: readonly string[] | undefined, value: string | null | undefined): number {
+  return new Set([...(values ?? []), ...(value ? [value] : [])]).size
 }
 
 /** Above these, velocity counts towards the suspect score. */
