@@ -5,6 +5,7 @@ import * as events from '@/app/api/console/events/route'
 import * as keyById from '@/app/api/console/keys/[keyId]/route'
 import * as keys from '@/app/api/console/keys/route'
 import * as lookup from '@/app/api/console/lookup/route'
+import * as network from '@/app/api/console/network/route'
 import * as overview from '@/app/api/console/overview/route'
 import * as password from '@/app/api/console/password/route'
 import * as rules from '@/app/api/console/rules/route'
@@ -174,6 +175,23 @@ const endpoints: FuzzEndpoint[] = [
     headers: signedIn,
     caseHeaders: sessionCookie,
     query: fc.record({ q: fc.oneof(fc.ipV4(), edge.plausibleText) }),
+  },
+  {
+    method: 'GET',
+    path: '/api/console/network',
+    handler: network.GET,
+    headers: signedIn,
+    caseHeaders: sessionCookie,
+    query: fc.record({
+      q: fc.oneof(
+        fc.ipV4(),
+        fc.ipV6(),
+        fc
+          .tuple(fc.oneof(fc.ipV4(), fc.ipV6()), fc.integer({ min: -1, max: 140 }))
+          .map(([ip, bits]) => `${ip}/${bits}`),
+        edge.plausibleText,
+      ),
+    }),
   },
   {
     method: 'GET',
