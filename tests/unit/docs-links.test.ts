@@ -53,6 +53,14 @@ describe('documentation links', () => {
     expect(broken).toEqual([])
   })
 
+  it('the README links every docs/ page', () => {
+    const readmeLinks = new Set(
+      linksOf(readFileSync(path.join(root, 'README.md'), 'utf8')).map((link) => link.split('#')[0]),
+    )
+    const unlinked = pages.filter((page) => page.startsWith('docs/') && !readmeLinks.has(page))
+    expect(unlinked).toEqual([])
+  })
+
   it('finds a link that points nowhere', () => {
     expect(linksOf('see [this](docs/none.md) and `[not](code.md)`')).toEqual(['docs/none.md'])
     expect(
