@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { SignalResult } from './identify'
 import { normaliseNetwork } from './network-range'
 import { isOrigin } from './origin'
 import { weakOperatorPasswordFeedback } from './password-strength'
+import { StoredSignals } from './signals'
 import { SignupPolicy } from './signup-policy'
 
 const origin = z
@@ -198,7 +198,7 @@ export const VisitorPanel = z.object({
       confidence: z.number(),
       method: z.string(),
       suspectScore: z.number().int(),
-      signals: z.record(z.string(), SignalResult),
+      signals: StoredSignals,
       scoreBreakdown: z.array(z.object({ signal: z.string(), points: z.number(), because: z.string() })),
     }),
   ),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BrowserSignals } from './signals'
 
 /** A JSON value as the agent sends it. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
@@ -59,17 +60,6 @@ export const NonceQuery = z.object({
 export const NonceResponse = z.object({ nonce: z.string(), expiresAt: z.string() })
 export type NonceResponse = z.infer<typeof NonceResponse>
 
-export const SignalResult = z.object({
-  result: JsonValue,
-  reasons: z.array(z.string()),
-  /** What kind of thing was found, where a signal names one (the bot signal: e.g. `Headless Chromium`). */
-  kind: z.string().optional(),
-  /** How sure a detection is, where a signal says (vpn, proxy): Fingerprint's low / medium / high. */
-  confidence: z.enum(['low', 'medium', 'high']).optional(),
-  /** What a signal found besides its result (vpn: the browser's time zone, the address's country, the methods that fired). */
-  details: z.record(z.string(), JsonValue).optional(),
-})
-
 /** The answer of `POST /api/v1/identify`. */
 export const IdentifyResponse = z.object({
   requestId: z.string(),
@@ -78,7 +68,7 @@ export const IdentifyResponse = z.object({
   confidence: z.object({ score: z.number().min(0).max(1) }),
   firstSeenAt: z.string(),
   lastSeenAt: z.string(),
-  signals: z.record(z.string(), SignalResult),
+  signals: BrowserSignals,
   suspectScore: z.number().int(),
   /** Signed visitor token for the agent's localStorage/IndexedDB copies. */
   storedToken: z.string(),

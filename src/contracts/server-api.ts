@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi'
 import { z } from 'zod'
-import { JsonValue, SignalResult } from './identify'
+import { JsonValue } from './identify'
+import { StoredSignals } from './signals'
 
 extendZodWithOpenApi(z)
 
@@ -21,7 +22,7 @@ export const StoredEvent = z
     siteKey: z.string().nullable(),
     tag: z.record(z.string(), JsonValue).nullable(),
     linkedId: z.string().nullable(),
-    signals: z.record(z.string(), SignalResult),
+    signals: StoredSignals,
     suspectScore: z.number().int(),
   })
   .openapi('Event')

@@ -13,8 +13,9 @@ export type {
   Event,
   EventPage,
   EventSearchQuery,
+  IpInfo,
   JsonValue,
-  SignalResult,
+  Signals,
   VisitorHistory,
   VisitorHistoryQuery,
 } from './types'

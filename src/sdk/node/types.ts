@@ -5,16 +5,73 @@
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 
-/** A smart signal: its result and the reasons for it, in plain language. */
-export interface SignalResult {
-  result: JsonValue
-  reasons: string[]
-  /** What kind of thing was found, where a signal names one (the bot signal: e.g. `Headless Chromium`). */
-  kind?: string
-  /** How sure a detection is, where a signal says (vpn, proxy): Fingerprint's low / medium / high. */
-  confidence?: 'low' | 'medium' | 'high'
-  /** What a signal found besides its result (vpn: the browser's time zone, the address's country, the methods that fired). */
-  details?: Record<string, JsonValue>
+/** Counts over the last 5 minutes, hour and day. */
+export type Windows = { '5m': number; '1h': number; '24h': number }
+/** A yes/no finding with the reasons for it, in plain language. */
+export type Flag = { result: boolean; reasons: string[] }
+export type Confidence = 'low' | 'medium' | 'high'
+
+/** Where the address is and who runs its network. */
+export interface IpInfo {
+  address: string
+  version: 4 | 6
+  countryCode: string | null
+  countryName: string | null
+  region: string | null
+  city: string | null
+  latitude: number | null
+  longitude: number | null
+  timezone: string | null
+  asn: number | null
+  asnOrganization: string | null
+  asnType: 'hosting' | 'vpn' | 'relay' | 'isp' | null
+}
+
+/**
+ * Every smart signal, each with its result and the reasons for it in plain language. An event
+ * stored before a signal existed lacks it (signals are only added). Described in docs/signals.md.
+ */
+export interface Signals {
+  bot?: { result: 'notDetected' | 'good' | 'bad'; kind?: string; reasons: string[] }
+  tampering?: Flag
+  privacyBrowser?: Flag
+  privateMode?: Flag
+  virtualMachine?: Flag
+  velocity?: {
+    result: { events: Windows; distinctIps: Windows; distinctLinkedIds: { '24h': number } }
+    reasons: string[]
+  }
+  ipVelocity?: {
+    result: {
+      address: {
+        events: Windows
+        visitors: { '1h': number; '24h': number }
+        accounts: { '1h': number; '24h': number }
+      }
+      network: {
+        prefix: string
+        visitors: { '1h': number; '24h': number }
+        accounts: { '1h': number; '24h': number }
+      }
+    } | null
+    reasons: string[]
+  }
+  ipInfo?: { result: IpInfo | null; reasons: string[] }
+  datacenter?: { result: boolean; kind?: string; reasons: string[] }
+  vpn?: {
+    result: boolean
+    confidence: Confidence
+    details: {
+      originTimezone: string | null
+      originCountry: string | null
+      methods: { timezoneMismatch: boolean; publicVpn: boolean; relay: boolean }
+    }
+    reasons: string[]
+  }
+  proxy?: { result: boolean; confidence: Confidence; reasons: string[] }
+  tor?: Flag
+  ipBlocklist?: Flag
+  agentProof?: { result: 'valid' | 'missing' | 'invalid' | 'expired' | 'reused'; reasons: string[] }
 }
 
 /** One identification event (`GET /api/v1/events/{requestId}`). */
@@ -30,7 +87,7 @@ export interface Event {
   siteKey: string | null
   tag: Record<string, JsonValue> | null
   linkedId: string | null
-  signals: Record<string, SignalResult>
+  signals: Signals
   suspectScore: number
 }
 

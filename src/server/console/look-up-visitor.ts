@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm'
 import type { VisitorPanel } from '@/contracts/console'
 import { type Database, selectRows } from '../db/client'
 import { accounts, events, visitors } from '../db/schema'
-import type { SmartSignals } from '../signals/compute-signals'
 import { explainSuspectScore } from '../signals/suspect-score'
 
 /** Finds the visitor behind a visitor ID, request ID, account email, linked ID or IP address. */
@@ -84,11 +83,7 @@ export async function readVisitorPanel({
     accounts: accountRows,
     events: latest.map((event) => ({
       ...event,
-      scoreBreakdown: isSmartSignals(event.signals) ? explainSuspectScore(event.signals).contributions : [],
+      scoreBreakdown: explainSuspectScore(event.signals).contributions,
     })),
   }
-}
-
-function isSmartSignals(signals: unknown): signals is SmartSignals {
-  return typeof signals === 'object' && signals !== null && 'bot' in signals && 'velocity' in signals
 }

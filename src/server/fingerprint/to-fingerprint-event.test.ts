@@ -141,8 +141,8 @@ describe('toFingerprintEvent', () => {
         url: null,
         tag: null,
         linkedId: null,
-        // An event stored before a signal existed, or with a result of another shape.
-        signals: { bot: { result: 'notDetected', reasons: [] }, tampering: { result: 'maybe', reasons: [] } },
+        // An event stored before most signals existed.
+        signals: { bot: { result: 'notDetected', reasons: [] } },
       },
       { firstSeenAt: '2026-03-01T12:00:00.250Z', lastSeenAt: null, suspect: null },
     )
@@ -167,7 +167,7 @@ describe('toFingerprintEvent', () => {
     const event: Event = toFingerprintEvent(stored)
     const good = toFingerprintEvent({
       ...stored,
-      signals: { bot: { result: 'good', kind: 'Googlebot', reasons: [] } as StoredEvent['signals'][string] },
+      signals: { bot: { result: 'good', kind: 'Googlebot', reasons: [] } },
     })
     expect(event.identification?.visitor_id).toBe(stored.visitorId)
     expect(good).toMatchObject({ bot: 'good', bot_type: 'googlebot' })

@@ -1,6 +1,5 @@
 import 'server-only'
 import type { FingerprintEvent } from '@/contracts/fingerprint-v4'
-import type { Json } from '@/contracts/identify'
 import type { StoredEvent } from '@/contracts/server-api'
 
 /** What the stored event does not carry itself: the visitor's history on the site, the suspect flag. */
@@ -51,26 +50,22 @@ export function toFingerprintEvent(event: StoredEvent, context: EventContext = {
   }
 }
 
-type Signal = StoredEvent['signals'][string] | undefined
-
-function resultOf(signal: Signal): Json | undefined {
-  return signal?.result
-}
+type Signals = StoredEvent['signals']
 
 /** v4's `bot`, and `bot_type` when a bot was detected and Tessera named its kind. */
-function botOf(signal: Signal): Pick<FingerprintEvent, 'bot' | 'bot_type'> {
-  const result = resultOf(signal)
-  if (result !== 'notDetected' && result !== 'good' && result !== 'bad') return {}
-  const kind = signal && 'kind' in signal ? signal.kind : undefined
+function botOf(bot: Signals['bot']): Pick<FingerprintEvent, 'bot' | 'bot_type'> {
+  if (!bot) return {}
   return {
-    bot: BOT_RESULTS[result],
-    ...(result !== 'notDetected' && typeof kind === 'string' && { bot_type: slug(kind) }),
+    bot: BOT_RESULTS[bot.result],
+    ...(bot.result !== 'notDetected' && bot.kind && { bot_type: slug(bot.kind) }),
   }
 }
 
-function flag<Name extends string>(name: Name, signal: Signal): Partial<Record<Name, boolean>> {
-  const result = resultOf(signal)
-  return typeof result === 'boolean' ? ({ [name]: result } as Record<Name, boolean>) : {}
+function flag<Name extends string>(
+  name: Name,
+  signal: { result: boolean } | undefined,
+): Partial<Record<Name, boolean>> {
+  return signal ? ({ [name]: signal.result } as Record<Name, boolean>) : {}
 }
 
 /** `Selenium/WebDriver` → `selenium_webdriver`, in the style of v4's `bot_type` values. */
@@ -81,29 +76,27 @@ function slug(kind: string): string {
     .replace(/^_|_$/g, '')
 }
 
+type Windows = { '5m': number; '1h': number; '24h': number }
+const windows = ({ '5m': five, '1h': hour, '24h': day }: Windows) => ({
+  '5_minutes': five,
+  '1_hour': hour,
+  '24_hours': day,
+})
+
 /**
  * Tessera's `{ events, distinctIps }` per 5m/1h/24h as v4's `events` and `distinct_ip`, and the
  * address's own events (ipVelocity) as `ip_events`.
  */
-function velocityOf(signal: Signal, ipSignal: Signal): FingerprintEvent['velocity'] {
-  const result = resultOf(signal)
-  if (!isRecord(result)) return undefined
-  const address = resultOf(ipSignal)
-  const windows = (value: Json | undefined) => {
-    if (!isRecord(value)) return undefined
-    const [five, hour, day] = [value['5m'], value['1h'], value['24h']]
-    if (typeof five !== 'number' || typeof hour !== 'number') return undefined
-    return { '5_minutes': five, '1_hour': hour, ...(typeof day === 'number' && { '24_hours': day }) }
-  }
-  const events = windows(result.events)
-  const distinctIp = windows(result.distinctIps)
-  const ipEvents =
-    isRecord(address) && isRecord(address.address) ? windows(address.address.events) : undefined
-  if (!events && !distinctIp) return undefined
+function velocityOf(
+  velocity: Signals['velocity'],
+  ipVelocity: Signals['ipVelocity'],
+): FingerprintEvent['velocity'] {
+  if (!velocity) return undefined
+  const address = ipVelocity?.result?.address
   return {
-    ...(distinctIp && { distinct_ip: distinctIp }),
-    ...(events && { events }),
-    ...(ipEvents && { ip_events: ipEvents }),
+    distinct_ip: windows(velocity.result.distinctIps),
+    events: windows(velocity.result.events),
+    ...(address && { ip_events: windows(address.events) }),
   }
 }
 
@@ -121,65 +114,49 @@ type NetworkFields = Pick<
 >
 
 /** v4's network fields from Tessera's ipInfo, datacenter, vpn, proxy and tor signals (absent on older events). */
-function networkOf(signals: StoredEvent['signals']): NetworkFields {
-  const info = resultOf(signals.ipInfo)
-  const datacenter = resultOf(signals.datacenter)
-  const vpn = signals.vpn
-  const methods = isRecord(vpn?.details?.methods) ? vpn.details.methods : undefined
-  const text = (value: Json | undefined) => (typeof value === 'string' && value ? value : undefined)
-  const number = (value: Json | undefined) => (typeof value === 'number' ? value : undefined)
-  const tor = resultOf(signals.tor)
-  const proxy = resultOf(signals.proxy)
+function networkOf({ ipInfo: info, datacenter, vpn, proxy, tor }: Signals): NetworkFields {
+  const place = info?.result
   let ipInfo: FingerprintEvent['ip_info']
-  if (isRecord(info) && typeof info.address === 'string') {
-    const countryCode = text(info.countryCode)
-    const geolocation = countryCode
+  if (place) {
+    const geolocation = place.countryCode
       ? {
-          latitude: number(info.latitude),
-          longitude: number(info.longitude),
-          timezone: text(info.timezone),
-          city_name: text(info.city),
-          country_code: countryCode,
-          country_name: text(info.countryName),
+          latitude: place.latitude ?? undefined,
+          longitude: place.longitude ?? undefined,
+          timezone: place.timezone || undefined,
+          city_name: place.city || undefined,
+          country_code: place.countryCode,
+          country_name: place.countryName || undefined,
           // v4's subdivisions need an ISO code the data does not have: the region stays in /api/v1's ipInfo.
         }
       : undefined
-    const asn = number(info.asn)
     const version = {
-      address: info.address,
+      address: place.address,
       ...(geolocation && { geolocation }),
-      ...(asn !== undefined && { asn: String(asn) }),
-      ...(text(info.asnOrganization) && { asn_name: text(info.asnOrganization) }),
-      ...(text(info.asnType) && { asn_type: text(info.asnType) }),
-      ...(typeof datacenter === 'boolean' && { datacenter_result: datacenter }),
-      ...(datacenter === true &&
-        text(signals.datacenter?.kind) && { datacenter_name: signals.datacenter?.kind }),
+      ...(place.asn !== null && { asn: String(place.asn) }),
+      ...(place.asnOrganization && { asn_name: place.asnOrganization }),
+      ...(place.asnType && { asn_type: place.asnType }),
+      ...(datacenter && { datacenter_result: datacenter.result }),
+      ...(datacenter?.result && datacenter.kind && { datacenter_name: datacenter.kind }),
     }
-    ipInfo = info.version === 6 ? { v6: version } : { v4: version }
+    ipInfo = place.version === 6 ? { v6: version } : { v4: version }
   }
+  const methods = vpn?.details.methods
   return {
     ...(ipInfo && { ip_info: ipInfo }),
-    ...(typeof vpn?.result === 'boolean' && {
+    ...(vpn && {
       vpn: vpn.result,
-      ...(vpn.confidence && { vpn_confidence: vpn.confidence }),
-      ...(text(vpn.details?.originTimezone) && { vpn_origin_timezone: text(vpn.details?.originTimezone) }),
-      ...(text(vpn.details?.originCountry) && { vpn_origin_country: text(vpn.details?.originCountry) }),
+      vpn_confidence: vpn.confidence,
+      ...(vpn.details.originTimezone && { vpn_origin_timezone: vpn.details.originTimezone }),
+      ...(vpn.details.originCountry && { vpn_origin_country: vpn.details.originCountry }),
       ...(methods && {
         vpn_methods: {
-          timezone_mismatch: methods.timezoneMismatch === true,
-          public_vpn: methods.publicVpn === true,
-          relay: methods.relay === true,
+          timezone_mismatch: methods.timezoneMismatch,
+          public_vpn: methods.publicVpn,
+          relay: methods.relay,
         },
       }),
     }),
-    ...(typeof proxy === 'boolean' && {
-      proxy,
-      ...(signals.proxy?.confidence && { proxy_confidence: signals.proxy.confidence }),
-    }),
-    ...(typeof tor === 'boolean' && { ip_blocklist: { tor_node: tor } }),
+    ...(proxy && { proxy: proxy.result, proxy_confidence: proxy.confidence }),
+    ...(tor && { ip_blocklist: { tor_node: tor.result } }),
   }
-}
-
-function isRecord(value: Json | undefined): value is { [key: string]: Json } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

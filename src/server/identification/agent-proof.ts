@@ -1,9 +1,9 @@
 import 'server-only'
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import type { AgentProofVerdict } from '@/contracts/signals'
 import type { Database } from '../db/client'
 import { processWide } from '../process-wide'
 import { getServerSecret } from '../settings/server-secret'
-import type { AgentProofVerdict } from '../signals/request-evidence'
 
 /**
  * How long an issued nonce may be used. The agent asks for one while it collects and sends it

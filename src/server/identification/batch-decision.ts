@@ -1,6 +1,7 @@
 import 'server-only'
 import type { ComponentResult, IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { StoredEvent } from '@/contracts/server-api'
+import type { SmartSignals } from '@/contracts/signals'
 import type { AddressInfo } from '../network/network-data'
 import { computeSignals } from '../signals/compute-signals'
 import { addToActivity } from '../signals/ip-velocity'
@@ -103,7 +104,8 @@ export interface BatchRead {
 
 export interface WrittenEvent {
   index: number
-  event: StoredEvent
+  /** The event as stored, with every signal (an event read back may lack signals newer than it). */
+  event: StoredEvent & { signals: SmartSignals }
   job: PreparedJob
   match: Match
   /** The visitor's profile and blocking keys after this visit (unchanged when it may not move them). */
@@ -247,7 +249,7 @@ export function decideBatch(
     if (job.context.ip)
       activity.address.set(job.context.ip, addToActivity(activity.address.get(job.context.ip), here))
     if (network) activity.network.set(network, addToActivity(activity.network.get(network), here))
-    const event: StoredEvent = {
+    const event: WrittenEvent['event'] = {
       requestId: newRequestId(now),
       visitorId,
       visitorFound: match.method !== 'new',

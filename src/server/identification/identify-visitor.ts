@@ -1,7 +1,7 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
-import type { StoredEvent } from '@/contracts/server-api'
+import type { BrowserSignals, SmartSignals } from '@/contracts/signals'
 import type { Database } from '../db/client'
 import { letConnectionsIn } from '../http/connection-turns'
 import { HttpError } from '../http/errors'
@@ -149,6 +149,6 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
  * address is for the site's back end (the Server API, /v4, webhooks), not for whoever sits behind
  * that address, nor a guide to staying under the limits.
  */
-function browserSignals(signals: StoredEvent['signals']): StoredEvent['signals'] {
-  return Object.fromEntries(Object.entries(signals).filter(([name]) => name !== 'ipVelocity'))
+function browserSignals({ ipVelocity: _, ...signals }: SmartSignals): BrowserSignals {
+  return signals
 }

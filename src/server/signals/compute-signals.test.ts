@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ComponentResult, Json } from '@/contracts/identify'
+import { BrowserSignals, SmartSignals, StoredSignals } from '@/contracts/signals'
 import { computeSignals } from './compute-signals'
 import { standardOffset } from './detect-tampering'
 import { explainSuspectScore } from './suspect-score'
@@ -182,5 +183,53 @@ describe('velocity and the suspect score', () => {
       ['velocity', 5],
     ])
     expect(explained.score).toBe(20)
+  })
+})
+
+describe('the signals contract (contracts/signals.ts)', () => {
+  it('describes exactly what the detectors compute, for an ordinary browser and a suspicious one', () => {
+    const evidence = {
+      headers: {
+        userAgent: chrome,
+        acceptLanguage: 'en-US',
+        clientHints: null,
+        clientHintsMobile: null,
+        clientHintsPlatform: null,
+      },
+      agentProof: 'reused' as const,
+      offShape: [],
+      forwarding: { untrusted: 2, via: true },
+    }
+    for (const signals of [
+      signalsOf(browser()),
+      computeSignals(browser({ webdriver: true, userAgent: chrome.replace('Chrome/', 'HeadlessChrome/') }), {
+        ip: '2001:db8::1',
+        linkedId: 'account-1',
+        visitorId: 'v1',
+        evidence,
+        blockedNetworks: ['2001:db8::/32'],
+        address: {
+          address: '2001:db8::1',
+          version: 6,
+          geolocation: { countryCode: 'JP', region: null, city: 'Tokyo', latitude: 35.7, longitude: 139.7 },
+          autonomousSystem: { asn: 64496, organization: 'Example Hosting' },
+          torExit: true,
+        },
+      }),
+    ]) {
+      // Parsing drops any key the contract does not declare: equal means nothing is undeclared.
+      expect(SmartSignals.parse(signals)).toEqual(signals)
+      const { ipVelocity: _, ...browserSide } = signals
+      expect(BrowserSignals.parse(browserSide)).toEqual(browserSide)
+    }
+  })
+
+  it("explains a stored event's score even when the event predates most signals", () => {
+    const stored = StoredSignals.parse({ bot: { result: 'bad', reasons: ['x'] } })
+    expect(explainSuspectScore(stored)).toEqual({
+      score: 10,
+      contributions: [{ signal: 'bot', points: 10, because: 'a bad bot (automation) is detected' }],
+    })
+    expect(explainSuspectScore({}).score).toBe(0)
   })
 })

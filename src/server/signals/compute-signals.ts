@@ -1,31 +1,15 @@
 import type { ComponentResult } from '@/contracts/identify'
 import { matchingNetwork } from '@/contracts/network-range'
+import type { AgentProofVerdict, SmartSignals } from '@/contracts/signals'
 import type { AddressInfo } from '../network/network-data'
-import { type BotSignal, detectBot } from './detect-bot'
+import { detectBot } from './detect-bot'
 import { detectPrivacyBrowser, detectPrivateMode, detectVirtualMachine } from './detect-environment'
-import { detectNetwork, type NetworkSignals } from './detect-network'
-import { detectTampering, type FlagSignal } from './detect-tampering'
-import { type AddressActivity, computeIpVelocity, type IpVelocitySignal } from './ip-velocity'
+import { detectNetwork } from './detect-network'
+import { detectTampering } from './detect-tampering'
+import { type AddressActivity, computeIpVelocity } from './ip-velocity'
 import { ComponentReader } from './read-components'
-import type { AgentProofVerdict, RequestEvidence } from './request-evidence'
-import { computeVelocity, type VelocityRow, type VelocitySignal } from './velocity'
-
-export type SmartSignals = NetworkSignals & {
-  /** The address is in the site's own blocklist (the console's Sites panel). */
-  ipBlocklist: { result: boolean; reasons: string[] }
-  bot: BotSignal
-  tampering: FlagSignal
-  privacyBrowser: FlagSignal
-  privateMode: FlagSignal
-  virtualMachine: FlagSignal
-  velocity: VelocitySignal
-  /** How many visitors and accounts the address and its network showed over the last day. */
-  ipVelocity: IpVelocitySignal
-  /** Only for a call through the identify route, which checks the agent's proof (agent-proof.ts). */
-  agentProof?: AgentProofSignal
-}
-
-export type AgentProofSignal = { result: AgentProofVerdict; reasons: string[] }
+import type { RequestEvidence } from './request-evidence'
+import { computeVelocity, type VelocityRow } from './velocity'
 
 const proofReasons: Record<AgentProofVerdict, string[]> = {
   valid: [],

@@ -1,13 +1,8 @@
+import type { BotSignal } from '@/contracts/signals'
 import { detectInconsistency } from './detect-inconsistency'
 import type { ComponentReader } from './read-components'
 import type { RequestEvidence } from './request-evidence'
 import { readStealthTraces } from './stealth-traces'
-
-export type BotSignal = {
-  result: 'notDetected' | 'good' | 'bad'
-  kind?: string
-  reasons: string[]
-}
 
 const declaredCrawlers =
   /(Googlebot|bingbot|DuckDuckBot|Baiduspider|YandexBot|Applebot|facebookexternalhit|Twitterbot|LinkedInBot|Slackbot|Discordbot)/i

@@ -1,4 +1,4 @@
-import type { FlagSignal } from './detect-tampering'
+import type { FlagSignal } from '@/contracts/signals'
 import type { ComponentReader } from './read-components'
 
 /** Privacy-hardened browsers: randomised canvas or audio. A signal, never fraud by itself. */

@@ -1,45 +1,9 @@
 import { getCountry, getTimezone } from 'countries-and-timezones'
+import type { Confidence, IpInfo, NetworkSignals } from '@/contracts/signals'
 import { classifyNetwork } from '../network/hosting-networks'
 import type { AddressInfo } from '../network/network-data'
 import type { ComponentReader } from './read-components'
 import type { RequestEvidence } from './request-evidence'
-
-export type Confidence = 'low' | 'medium' | 'high'
-
-/** Where the address is and who runs its network: null where the databases do not know it (a private address). */
-export type IpInfo = {
-  address: string
-  version: 4 | 6
-  countryCode: string | null
-  countryName: string | null
-  region: string | null
-  city: string | null
-  latitude: number | null
-  longitude: number | null
-  /** The country's time zone where it has one (the databases hold none of their own). */
-  timezone: string | null
-  asn: number | null
-  asnOrganization: string | null
-  /** hosting, vpn or relay where the network is known to be one; isp otherwise. */
-  asnType: 'hosting' | 'vpn' | 'relay' | 'isp' | null
-}
-
-export type NetworkSignals = {
-  ipInfo: { result: IpInfo | null; reasons: string[] }
-  datacenter: { result: boolean; kind?: string; reasons: string[] }
-  vpn: {
-    result: boolean
-    confidence: Confidence
-    details: {
-      originTimezone: string | null
-      originCountry: string | null
-      methods: { timezoneMismatch: boolean; publicVpn: boolean; relay: boolean }
-    }
-    reasons: string[]
-  }
-  proxy: { result: boolean; confidence: Confidence; reasons: string[] }
-  tor: { result: boolean; reasons: string[] }
-}
 
 /** The IANA zones a country uses ([] for a code the zone data does not know). */
 function zonesOf(code: string): string[] {

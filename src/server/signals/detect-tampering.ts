@@ -1,10 +1,6 @@
+import type { FlagSignal } from '@/contracts/signals'
 import type { ComponentReader } from './read-components'
 import { readStealthTraces } from './stealth-traces'
-
-export type FlagSignal = {
-  result: boolean
-  reasons: string[]
-}
 
 function osFromUserAgent(userAgent: string): string | undefined {
   if (/Windows NT/.test(userAgent)) return 'Windows'

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { SmartSignals } from '@/contracts/signals'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { type DatabaseHandle, queryRows } from '../db/client'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { placeOf } from '../identification/network-of'
 import { dailyVisitors, readBatchContext } from '../identification/population'
-import type { SmartSignals } from './compute-signals'
 import {
   type AddressActivity,
   accountDigest,

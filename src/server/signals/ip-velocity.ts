@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { IpVelocitySignal } from '@/contracts/signals'
 import { networkOf } from '../identification/network-of'
 import { withCurrent } from './velocity'
 
@@ -26,18 +27,6 @@ export const ACCOUNT_DIGEST_LENGTH = 16
 
 export function accountDigest(linkedId: string): string {
   return createHash('md5').update(linkedId).digest('hex').slice(0, ACCOUNT_DIGEST_LENGTH)
-}
-
-type Windows = { '1h': number; '24h': number }
-
-export type IpVelocitySignal = {
-  result: {
-    /** Identifications from this very address, and the visitors and accounts behind them. */
-    address: { events: { '5m': number; '1h': number; '24h': number }; visitors: Windows; accounts: Windows }
-    /** The same over the address's /24 (IPv4) or /56 (IPv6). */
-    network: { prefix: string; visitors: Windows; accounts: Windows }
-  } | null
-  reasons: string[]
 }
 
 /**

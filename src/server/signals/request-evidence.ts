@@ -1,12 +1,12 @@
-/**
- * Whether the identify call carried the agent's proof that it ran (identification/agent-proof.ts):
- * a nonce this server issued for the site, to the same User-Agent, unexpired and not used before.
- */
-export type AgentProofVerdict = 'valid' | 'missing' | 'invalid' | 'expired' | 'reused'
+import type { AgentProofVerdict } from '@/contracts/signals'
 
 /** What the identify route saw beside the components: the request's own headers, the proof. */
 export interface RequestEvidence {
   headers: RequestHeaders
+  /**
+   * Whether the call carried the agent's proof that it ran (identification/agent-proof.ts): a nonce
+   * this server issued for the site, to the same User-Agent, unexpired and not used before.
+   */
   agentProof: AgentProofVerdict
   /** The agent's signals whose value did not have the agent's shape (dropped before matching). */
   offShape: string[]

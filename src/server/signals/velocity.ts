@@ -1,3 +1,4 @@
+import type { VelocitySignal } from '@/contracts/signals'
 /** Recent activity of one visitor, as read from its stored events (before the current one). */
 export interface VelocityRow {
   events5m: number
@@ -7,15 +8,6 @@ export interface VelocityRow {
   ips1h: string[]
   ips24h: string[]
   linked24h: string[]
-}
-
-export type VelocitySignal = {
-  result: {
-    events: { '5m': number; '1h': number; '24h': number }
-    distinctIps: { '5m': number; '1h': number; '24h': number }
-    distinctLinkedIds: { '24h': number }
-  }
-  reasons: string[]
 }
 
 /** Past activity plus the current event (its IP and linked ID counted once). */

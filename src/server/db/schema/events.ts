@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgTable, real, text } from 'drizzle-orm/pg-core'
 import type { MatchEvidence } from '../../../contracts/device'
 import type { StoredEvent } from '../../../contracts/server-api'
+import type { StoredSignals } from '../../../contracts/signals'
 import { timestamptz } from './timestamptz'
 import { visitors } from './visitors'
 
@@ -36,7 +37,7 @@ export const events = pgTable(
     tag: jsonb('tag').$type<NonNullable<StoredEvent['tag']>>(),
     linkedId: text('linked_id'),
     components: jsonb('components').notNull(),
-    signals: jsonb('signals').$type<StoredEvent['signals']>().notNull().default({}),
+    signals: jsonb('signals').$type<StoredSignals>().notNull().default({}),
     suspectScore: integer('suspect_score').notNull().default(0),
     /** Set by the integrator (`PATCH /v4/events/{id}`); NULL until then. */
     suspect: boolean('suspect'),

@@ -1,5 +1,5 @@
+import type { AgentProofVerdict } from '@/contracts/signals'
 import type { RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
-import type { AgentProofVerdict } from '../../signals/request-evidence'
 
 /** What the server knows about a sign-up attempt, all of it looked up by the server itself. */
 export interface SignupFacts {
