@@ -22,7 +22,7 @@ export function AccountMenu({ username }: { username: string }) {
   const { puzzle, solution, onSolved, afterFailure, challenged, waiting } = usePasswordPuzzle()
 
   async function signOut() {
-    await callConsole('/api/console/session', { method: 'DELETE' })
+    await callConsole('DELETE /api/console/session')
     router.refresh()
   }
 
@@ -30,8 +30,7 @@ export function AccountMenu({ username }: { username: string }) {
     setChanged(false)
     const ok = await submit(event, async (data, form) => {
       try {
-        await callConsole('/api/console/password', {
-          method: 'POST',
+        await callConsole('POST /api/console/password', {
           body: {
             currentPassword: String(data.get('currentPassword') ?? ''),
             newPassword: String(data.get('newPassword') ?? ''),

@@ -1,7 +1,6 @@
 'use client'
 
 import { useCallback } from 'react'
-import type { NetworkVisitors } from '@/contracts/console'
 import { formatCount, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote } from '../Notes'
@@ -20,10 +19,7 @@ export function NetworkVisitorsPanel({
   onQuery: (query: string) => void
   onClose: () => void
 }) {
-  const load = useCallback(
-    () => callConsole<NetworkVisitors>(`/api/console/network?q=${encodeURIComponent(query)}`),
-    [query],
-  )
+  const load = useCallback(() => callConsole('GET /api/console/network', { query: { q: query } }), [query])
   return (
     <LoadedView loaded={useLoaded(load).loaded} loading={`Looking up visitors from ${query}…`}>
       {(data) => (

@@ -2,7 +2,7 @@
 
 import { useState } from 'react'
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import type { Overview as OverviewData, OverviewPoint, Range } from '@/contracts/console'
+import type { OverviewPoint, Range } from '@/contracts/console'
 import { formatBucket, formatCount, formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote } from '../Notes'
@@ -34,7 +34,7 @@ const chartSeries: {
 /** Totals and the time series, refreshed every ten seconds. */
 export function Overview() {
   const [range, setRange] = useState<Range>('24h')
-  const { loaded } = usePolling<OverviewData>(`/api/console/overview?range=${range}`)
+  const { loaded } = usePolling('GET /api/console/overview', { query: { range } })
 
   return (
     <section aria-labelledby="overview-heading" className={styles.section}>

@@ -2,7 +2,7 @@
 
 import { useCallback, useState } from 'react'
 import { ProofOfWork } from '../ProofOfWork'
-import { ConsoleError } from './api'
+import { ConsoleError, consoleUrl } from './api'
 import styles from './console.module.css'
 
 /**
@@ -54,7 +54,7 @@ export function PasswordPuzzle({
         key={puzzle}
         onSolved={onSolved}
         solvedText={solvedText}
-        challengeUrl={`/api/console/session/challenge?username=${encodeURIComponent(username)}`}
+        challengeUrl={consoleUrl('GET /api/console/session/challenge', { query: { username } })}
       />
     </div>
   )

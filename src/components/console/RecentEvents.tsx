@@ -2,7 +2,6 @@
 
 import { useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
-import type { EventPage } from '@/contracts/server-api'
 import { FormField } from '../FormField'
 import { formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
@@ -16,9 +15,7 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
   const [signal, setSignal] = useState<EventFilter>('all')
   const [cursors, setCursors] = useState<string[]>([])
   const cursor = cursors[cursors.length - 1]
-  const { loaded } = usePolling<EventPage>(
-    `/api/console/events?signal=${signal}${cursor ? `&cursor=${cursor}` : ''}`,
-  )
+  const { loaded } = usePolling('GET /api/console/events', { query: { signal, cursor } })
 
   return (
     <section aria-labelledby="events-heading" className={styles.section}>

@@ -1,7 +1,7 @@
 'use client'
 
 import { type FormEvent, useState } from 'react'
-import type { PolicyChange, PolicyWithAudit } from '@/contracts/console'
+import type { PolicyChange } from '@/contracts/console'
 import { type RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
 import { FormField } from '../FormField'
 import { type FormErrors, focusFirstError, noErrors, splitErrors } from '../form-errors'
@@ -107,7 +107,7 @@ export function RulesEditor() {
       return
     }
     try {
-      await callConsole('/api/console/rules', { method: 'PUT', body: parsed.data })
+      await callConsole('PUT /api/console/rules', { body: parsed.data })
       setErrors(noErrors)
       setSaved(true)
       await reload()
@@ -195,7 +195,7 @@ export function RulesEditor() {
 }
 
 function loadRules() {
-  return callConsole<PolicyWithAudit>('/api/console/rules')
+  return callConsole('GET /api/console/rules')
 }
 
 function describeChange(entry: PolicyChange): string {

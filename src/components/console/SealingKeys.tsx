@@ -27,17 +27,14 @@ export function SealingKeys({
 
   async function createKey() {
     await run(async () => {
-      setCreated(
-        await callConsole<CreatedSealingKey>('/api/console/sealing-keys', {
-          method: 'POST',
-          body: { siteId: site.id },
-        }),
-      )
+      setCreated(await callConsole('POST /api/console/sealing-keys', { body: { siteId: site.id } }))
     })
   }
 
   async function removeKey(id: string) {
-    const removed = await run(() => callConsole(`/api/console/sealing-keys/${id}`, { method: 'DELETE' }))
+    const removed = await run(() =>
+      callConsole('DELETE /api/console/sealing-keys/:keyId', { params: { keyId: id } }),
+    )
     if (removed) setConfirming(null)
   }
 

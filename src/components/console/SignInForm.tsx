@@ -28,8 +28,7 @@ export function SignInForm() {
     setPending(true)
     setErrors(noErrors)
     try {
-      await callConsole('/api/console/session', {
-        method: 'POST',
+      await callConsole('POST /api/console/session', {
         body: {
           username: username.trim() || 'admin',
           password: String(form.get('password') ?? ''),

@@ -1,6 +1,5 @@
 'use client'
 
-import type { SignupDecisionList } from '@/contracts/console'
 import { formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import tables from '../Table.module.css'
@@ -11,7 +10,7 @@ const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied
 
 /** The latest sign-up decisions and why each was made. */
 export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: string) => void }) {
-  const { loaded } = usePolling<SignupDecisionList>('/api/console/decisions')
+  const { loaded } = usePolling('GET /api/console/decisions', {})
   return (
     <section aria-labelledby="decisions-heading" className={styles.section}>
       <h2 id="decisions-heading">Sign-up decisions</h2>

@@ -23,8 +23,8 @@ export function SiteBlocklist({ site, onChange }: { site: SiteSummary; onChange:
       onSubmit={async (event) => {
         setSaved(false)
         const ok = await submit(event, async (data) => {
-          await callConsole(`/api/console/sites/${site.id}/blocklist`, {
-            method: 'PUT',
+          await callConsole('PUT /api/console/sites/:siteId/blocklist', {
+            params: { siteId: site.id },
             body: { blockedNetworks: splitEntries(String(data.get('blockedNetworks') ?? '')) },
           })
           await onChange()

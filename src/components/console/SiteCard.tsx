@@ -1,7 +1,7 @@
 'use client'
 
 import { useState } from 'react'
-import type { CreatedApiKey, SiteSummary } from '@/contracts/console'
+import type { SiteSummary } from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
 import { FormField } from '../FormField'
 import fieldStyles from '../FormField.module.css'
@@ -89,8 +89,8 @@ function OriginsForm({ site, onChange }: { site: SiteSummary; onChange: () => Pr
       onSubmit={async (event) => {
         setSaved(false)
         const ok = await submit(event, async (data) => {
-          await callConsole(`/api/console/sites/${site.id}`, {
-            method: 'PATCH',
+          await callConsole('PATCH /api/console/sites/:siteId', {
+            params: { siteId: site.id },
             body: { name: site.name, allowedOrigins: splitEntries(String(data.get('allowedOrigins') ?? '')) },
           })
           await onChange()
@@ -158,8 +158,8 @@ function IdentitySharing({
           value={sharing[0]?.id ?? ''}
           onChange={(event) =>
             run(() =>
-              callConsole(`/api/console/sites/${site.id}/workspace`, {
-                method: 'PUT',
+              callConsole('PUT /api/console/sites/:siteId/workspace', {
+                params: { siteId: site.id },
                 body: { shareWith: event.target.value || null },
               }),
             )
@@ -213,7 +213,9 @@ function ApiKeys({ site, run, onChange }: SitePartProps) {
                 <button
                   type="button"
                   className="button button-secondary"
-                  onClick={() => run(() => callConsole(`/api/console/keys/${key.id}`, { method: 'DELETE' }))}
+                  onClick={() =>
+                    run(() => callConsole('DELETE /api/console/keys/:keyId', { params: { keyId: key.id } }))
+                  }
                 >
                   Revoke
                 </button>
@@ -226,8 +228,7 @@ function ApiKeys({ site, run, onChange }: SitePartProps) {
         className={styles.stack}
         onSubmit={(event) =>
           submit(event, async (data, form) => {
-            const created = await callConsole<CreatedApiKey>('/api/console/keys', {
-              method: 'POST',
+            const created = await callConsole('POST /api/console/keys', {
               body: { siteId: site.id, name: String(data.get('name') ?? '') },
             })
             setNewKey(created.key)

@@ -1,6 +1,5 @@
 'use client'
 
-import type { SiteList } from '@/contracts/console'
 import { FormField } from '../FormField'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
@@ -14,7 +13,7 @@ import { usePolling } from './usePolling'
 
 /** Sites (public keys, allowed origins), secret API keys and webhooks. */
 export function SitesManager({ origin, publicPaths }: { origin: string; publicPaths: PublicPaths }) {
-  const { loaded, reload } = usePolling<SiteList>('/api/console/sites', 60_000)
+  const { loaded, reload } = usePolling('GET /api/console/sites', {}, 60_000)
   const { errors, submit } = useFormAction(['name', 'allowedOrigins'], 'The site could not be created.')
 
   return (
@@ -40,8 +39,7 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
         aria-labelledby="new-site-heading"
         onSubmit={(event) =>
           submit(event, async (data, form) => {
-            await callConsole('/api/console/sites', {
-              method: 'POST',
+            await callConsole('POST /api/console/sites', {
               body: {
                 name: String(data.get('name') ?? ''),
                 allowedOrigins: splitEntries(String(data.get('allowedOrigins') ?? '')),

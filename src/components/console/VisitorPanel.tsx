@@ -24,10 +24,7 @@ export function VisitorPanel({
   onClose: () => void
   onForgotten: (visitorId: string) => void
 }) {
-  const load = useCallback(
-    () => callConsole<VisitorPanelData>(`/api/console/lookup?q=${encodeURIComponent(query)}`),
-    [query],
-  )
+  const load = useCallback(() => callConsole('GET /api/console/lookup', { query: { q: query } }), [query])
   const { loaded } = useLoaded(load)
 
   return (
@@ -183,7 +180,7 @@ function ForgetVisitor({
   async function forget() {
     setForgetError(null)
     try {
-      await callConsole(`/api/console/visitors/${encodeURIComponent(visitorId)}`, { method: 'DELETE' })
+      await callConsole('DELETE /api/console/visitors/:visitorId', { params: { visitorId } })
       onForgotten(visitorId)
     } catch (error) {
       setForgetError(error instanceof Error ? error.message : 'The visitor could not be forgotten.')

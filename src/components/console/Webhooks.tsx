@@ -1,7 +1,7 @@
 'use client'
 
 import { useCallback, useState } from 'react'
-import type { CreatedWebhook, SiteSummary, WebhookDeliveryList, WebhookFormat } from '@/contracts/console'
+import type { SiteSummary, WebhookFormat } from '@/contracts/console'
 import { FormField } from '../FormField'
 import fieldStyles from '../FormField.module.css'
 import { formatCount, formatTime } from '../format'
@@ -57,7 +57,11 @@ export function Webhooks({ site, run, onChange }: SitePartProps) {
               key={webhook.id}
               webhook={webhook}
               onDelete={() =>
-                run(() => callConsole(`/api/console/webhooks/${webhook.id}`, { method: 'DELETE' }))
+                run(() =>
+                  callConsole('DELETE /api/console/webhooks/:webhookId', {
+                    params: { webhookId: webhook.id },
+                  }),
+                )
               }
             />
           ))}
@@ -69,8 +73,7 @@ export function Webhooks({ site, run, onChange }: SitePartProps) {
           submit(event, async (data, form) => {
             const format: WebhookFormat =
               data.get('format') === 'fingerprint-v4' ? 'fingerprint-v4' : 'tessera'
-            const answer = await callConsole<CreatedWebhook>('/api/console/webhooks', {
-              method: 'POST',
+            const answer = await callConsole('POST /api/console/webhooks', {
               body: { siteId: site.id, url: String(data.get('url') ?? ''), format },
             })
             setCreated({ secret: answer.secret, format })
@@ -144,7 +147,8 @@ function WebhookItem({
 /** A webhook's recent deliveries, loaded when opened. */
 function DeliveryLog({ webhookId }: { webhookId: string }) {
   const load = useCallback(
-    async () => (await callConsole<WebhookDeliveryList>(`/api/console/webhooks/${webhookId}`)).deliveries,
+    async () =>
+      (await callConsole('GET /api/console/webhooks/:webhookId', { params: { webhookId } })).deliveries,
     [webhookId],
   )
   const { loaded } = useLoaded(load)

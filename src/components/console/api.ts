@@ -1,23 +1,79 @@
+import type { ConsoleAnswer, ConsoleEndpoint, ConsoleRequest } from '@/contracts/console-endpoints'
 import { type FormErrors, splitErrors } from '../form-errors'
 
-/** Calls a console endpoint; throws an Error carrying the server's plain message on failure. */
-export async function callConsole<T>(
-  path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<T> {
-  const response = await fetch(path, {
-    method: init.method ?? 'GET',
-    headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+/** The request after the endpoint: left out where the endpoint takes no parameters, query or body. */
+export type RequestArguments<Endpoint extends ConsoleEndpoint> =
+  Partial<ConsoleRequest<Endpoint>> extends ConsoleRequest<Endpoint>
+    ? [request?: ConsoleRequest<Endpoint>]
+    : [request: ConsoleRequest<Endpoint>]
+
+/**
+ * Any endpoint's request, as the implementations below read it; each function's overload types
+ * the request and the answer per endpoint, from the table.
+ */
+interface AnyRequest {
+  params?: Record<string, string>
+  query?: object
+  body?: unknown
+}
+
+/**
+ * Calls a console endpoint of the table (contracts/console-endpoints.ts), e.g.
+ * `callConsole('PATCH /api/console/sites/:siteId', { params: { siteId }, body })`; resolves to its
+ * answer's type and throws a ConsoleError carrying the server's plain message on failure.
+ * The answer is not parsed here: the schemas stay out of the browser's bundle, and
+ * endpoints.test.ts parses every route's real answer with them.
+ */
+export function callConsole<Endpoint extends ConsoleEndpoint>(
+  endpoint: Endpoint,
+  ...request: RequestArguments<Endpoint>
+): Promise<ConsoleAnswer<Endpoint>>
+export function callConsole(endpoint: ConsoleEndpoint, request: AnyRequest = {}): Promise<unknown> {
+  return send(endpoint, urlOf(endpoint, request), request.body)
+}
+
+/** An endpoint's URL: its path with each `:name` filled in, then its query. */
+export function consoleUrl<Endpoint extends ConsoleEndpoint>(
+  endpoint: Endpoint,
+  request: ConsoleRequest<Endpoint>,
+): string
+export function consoleUrl(endpoint: ConsoleEndpoint, request: AnyRequest): string {
+  return urlOf(endpoint, request)
+}
+
+/** GETs an endpoint at a URL made by consoleUrl: for a caller that keys its memo on the URL (usePolling). */
+export function readConsole<Endpoint extends ConsoleEndpoint & `GET ${string}`>(
+  endpoint: Endpoint,
+  url: string,
+): Promise<ConsoleAnswer<Endpoint>>
+export function readConsole(endpoint: ConsoleEndpoint, url: string): Promise<unknown> {
+  return send(endpoint, url)
+}
+
+function urlOf(endpoint: ConsoleEndpoint, { params = {}, query = {} }: AnyRequest): string {
+  const path = endpoint
+    .slice(endpoint.indexOf(' ') + 1)
+    .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value))
+  const queryString = search.toString()
+  return queryString ? `${path}?${queryString}` : path
+}
+
+async function send(endpoint: ConsoleEndpoint, url: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(url, {
+    method: endpoint.slice(0, endpoint.indexOf(' ')),
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
     cache: 'no-store',
   })
-  if (response.status === 204) return undefined as T
-  const body = await response.json().catch(() => undefined)
+  if (response.status === 204) return undefined
+  const answer = await response.json().catch(() => undefined)
   if (!response.ok) {
-    const message = body?.error?.message ?? `The server answered ${response.status}.`
-    throw new ConsoleError(message, response.status, body?.error?.code, body?.error?.details)
+    const message = answer?.error?.message ?? `The server answered ${response.status}.`
+    throw new ConsoleError(message, response.status, answer?.error?.code, answer?.error?.details)
   }
-  return body as T
+  return answer
 }
 
 export class ConsoleError extends Error {

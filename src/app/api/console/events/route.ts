@@ -1,4 +1,4 @@
-import { ConsoleEventsQuery } from '@/contracts/console'
+import { type AnswerOf, consoleEndpoints } from '@/contracts/console-endpoints'
 import { decodeCursor } from '@/server/api/event-rows'
 import { consoleHandler } from '@/server/console/console-handler'
 import { listRecentEvents } from '@/server/console/list-recent-events'
@@ -7,8 +7,11 @@ import { json } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
+const endpoint = consoleEndpoints['GET /api/console/events']
+
 /** Recent events across all sites, newest first, filterable by signal. */
 export const GET = consoleHandler(async ({ db, request }) => {
-  const { signal, cursor } = parseParams(queryOf(request), ConsoleEventsQuery)
-  return json(await listRecentEvents({ db, signal, cursor: cursor ? decodeCursor(cursor) : undefined }))
+  const { signal, cursor } = parseParams(queryOf(request), endpoint.query)
+  const page = await listRecentEvents({ db, signal, cursor: cursor ? decodeCursor(cursor) : undefined })
+  return json(page satisfies AnswerOf<typeof endpoint>)
 })

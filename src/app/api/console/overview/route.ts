@@ -1,4 +1,4 @@
-import { OverviewQuery } from '@/contracts/console'
+import { type AnswerOf, consoleEndpoints } from '@/contracts/console-endpoints'
 import { consoleHandler } from '@/server/console/console-handler'
 import { readOverview } from '@/server/console/read-overview'
 import { parseParams, queryOf } from '@/server/http/parse-query'
@@ -6,7 +6,9 @@ import { json } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
+const endpoint = consoleEndpoints['GET /api/console/overview']
+
 export const GET = consoleHandler(async ({ db, request }) => {
-  const { range } = parseParams(queryOf(request), OverviewQuery)
-  return json(await readOverview({ db, range }))
+  const { range } = parseParams(queryOf(request), endpoint.query)
+  return json((await readOverview({ db, range })) satisfies AnswerOf<typeof endpoint>)
 })

@@ -1,4 +1,4 @@
-import { ChangePasswordRequest } from '@/contracts/console'
+import { type AnswerOf, consoleEndpoints } from '@/contracts/console-endpoints'
 import { changePassword } from '@/server/console/change-password'
 import { consoleHandler } from '@/server/console/console-handler'
 import { sessionTokenOf } from '@/server/console/sessions'
@@ -8,8 +8,10 @@ import { json } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
+const endpoint = consoleEndpoints['POST /api/console/password']
+
 export const POST = consoleHandler(async ({ db, operator, request }) => {
-  const input = await parseRequest(request, ChangePasswordRequest, { maxBytes: 4096 })
+  const input = await parseRequest(request, endpoint.body, { maxBytes: 4096 })
   await changePassword({
     db,
     operatorId: operator.id,
@@ -17,5 +19,5 @@ export const POST = consoleHandler(async ({ db, operator, request }) => {
     sessionToken: sessionTokenOf(request),
     ip: clientAddress(request.headers),
   })
-  return json({ changed: true })
+  return json({ changed: true } satisfies AnswerOf<typeof endpoint>)
 })

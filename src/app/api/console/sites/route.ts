@@ -1,4 +1,4 @@
-import { SiteInput } from '@/contracts/console'
+import { type AnswerOf, consoleEndpoints } from '@/contracts/console-endpoints'
 import { consoleHandler } from '@/server/console/console-handler'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
@@ -7,10 +7,16 @@ import { listSites } from '@/server/sites/list-sites'
 
 export const dynamic = 'force-dynamic'
 
+const listEndpoint = consoleEndpoints['GET /api/console/sites']
+const createEndpoint = consoleEndpoints['POST /api/console/sites']
+
 /** Sites with their keys and webhooks; and whether sealing keys are encrypted at rest (TESSERA_ENCRYPTION_KEY). */
-export const GET = consoleHandler(async ({ db }) => json(await listSites({ db })))
+export const GET = consoleHandler(async ({ db }) =>
+  json((await listSites({ db })) satisfies AnswerOf<typeof listEndpoint>),
+)
 
 export const POST = consoleHandler(async ({ db, request }) => {
-  const input = await parseRequest(request, SiteInput)
-  return json(await createSite({ db, ...input }), { status: 201 })
+  const input = await parseRequest(request, createEndpoint.body)
+  const created = await createSite({ db, ...input })
+  return json(created satisfies AnswerOf<typeof createEndpoint>, { status: 201 })
 })

@@ -1,4 +1,4 @@
-import { CreateWebhookRequest } from '@/contracts/console'
+import { type AnswerOf, consoleEndpoints } from '@/contracts/console-endpoints'
 import { consoleHandler } from '@/server/console/console-handler'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
@@ -7,8 +7,11 @@ import { createWebhook } from '@/server/webhooks/create-webhook'
 
 export const dynamic = 'force-dynamic'
 
+const endpoint = consoleEndpoints['POST /api/console/webhooks']
+
 export const POST = consoleHandler(async ({ db, request }) => {
-  const input = await parseRequest(request, CreateWebhookRequest)
+  const input = await parseRequest(request, endpoint.body)
   await assertSiteExists({ db, siteId: input.siteId })
-  return json(await createWebhook({ db, ...input }), { status: 201 })
+  const created = await createWebhook({ db, ...input })
+  return json(created satisfies AnswerOf<typeof endpoint>, { status: 201 })
 })

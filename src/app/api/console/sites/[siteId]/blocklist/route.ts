@@ -1,4 +1,4 @@
-import { SiteBlocklistInput, SiteIdParam } from '@/contracts/console'
+import { type AnswerOf, consoleEndpoints } from '@/contracts/console-endpoints'
 import { consoleHandler } from '@/server/console/console-handler'
 import { parseRequest } from '@/server/http/parse-request'
 import { json } from '@/server/http/respond'
@@ -6,8 +6,10 @@ import { setSiteBlocklist } from '@/server/sites/manage-sites'
 
 export const dynamic = 'force-dynamic'
 
-export const PUT = consoleHandler(SiteIdParam, async ({ db, request }, { siteId }) => {
-  const { blockedNetworks } = await parseRequest(request, SiteBlocklistInput)
+const endpoint = consoleEndpoints['PUT /api/console/sites/:siteId/blocklist']
+
+export const PUT = consoleHandler(endpoint.params, async ({ db, request }, { siteId }) => {
+  const { blockedNetworks } = await parseRequest(request, endpoint.body)
   await setSiteBlocklist({ db, siteId, blockedNetworks })
-  return json({ updated: true })
+  return json({ updated: true } satisfies AnswerOf<typeof endpoint>)
 })

@@ -1,0 +1,244 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { ConsoleError, callConsole, consoleUrl } from '@/components/console/api'
+import { type ConsoleEndpoint, consoleEndpoints } from '@/contracts/console-endpoints'
+import { OPERATOR_PASSWORD, startedTessera } from '../../../../tests/support/console-factories'
+import { closeProcessDatabase, freshProcessDatabase } from '../../../../tests/support/process-database'
+import { syntheticDevice } from '../../../../tests/support/synthetic-devices'
+import { POST as identify } from '../v1/identify/route'
+
+// The console's endpoint table (contracts/console-endpoints.ts) against the routes it describes:
+// the same endpoints, the same path parameters, and the answers the routes really give.
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+type Handler = (request: Request, route: { params: Promise<Record<string, string>> }) => Promise<Response>
+type RouteModule = Partial<Record<(typeof METHODS)[number], Handler>>
+
+const routesFolder = import.meta.dirname
+const base = 'http://127.0.0.1:3000'
+const endpoints = Object.keys(consoleEndpoints) as ConsoleEndpoint[]
+
+/** The route files under src/app/api/console, as paths relative to it (`sites/[siteId]/route.ts`). */
+function routeFiles(folder = routesFolder): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(folder, entry.name)
+    if (entry.isDirectory()) return routeFiles(file)
+    return entry.name === 'route.ts' ? [path.relative(routesFolder, file)] : []
+  })
+}
+
+/** `sites/[siteId]/route.ts` → `/api/console/sites/:siteId`, as the table writes paths. */
+function pathOf(routeFile: string): string {
+  const folder = path.dirname(routeFile).split(path.sep).join('/')
+  return `/api/console/${folder}`.replace(/\[(\w+)\]/g, ':$1')
+}
+
+function routeFileOf(endpoint: ConsoleEndpoint): string {
+  const [, endpointPath = ''] = endpoint.split(' ')
+  const folder = endpointPath.replace('/api/console/', '').replace(/:(\w+)/g, '[$1]')
+  return path.join(routesFolder, folder, 'route.ts')
+}
+
+const loadRoute = (endpoint: ConsoleEndpoint): Promise<RouteModule> => import(routeFileOf(endpoint))
+
+describe('the console endpoint table', () => {
+  it('lists every handler of every console route, and nothing else', async () => {
+    const handlers: string[] = []
+    for (const file of routeFiles()) {
+      const route: RouteModule = await import(path.join(routesFolder, file))
+      for (const method of METHODS)
+        if (typeof route[method] === 'function') handlers.push(`${method} ${pathOf(file)}`)
+    }
+    expect(handlers.sort()).toEqual([...endpoints].sort())
+  })
+
+  it('has a parameter schema for exactly the path’s parameters, and each route reads its own entry', () => {
+    for (const endpoint of endpoints) {
+      const contract = consoleEndpoints[endpoint]
+      const named = [...endpoint.matchAll(/:(\w+)/g)].map((match) => match[1])
+      const checked = 'params' in contract ? Object.keys(contract.params.shape) : []
+      expect(checked, endpoint).toEqual(named)
+      // A route that validates or answers with a schema of its own would drift from its clients.
+      if (Object.keys(contract).length > 0)
+        expect(readFileSync(routeFileOf(endpoint), 'utf8'), endpoint).toContain(
+          `consoleEndpoints['${endpoint}']`,
+        )
+    }
+  })
+
+  it('builds URLs as the routes read them: parameters filled in and encoded, the query after', () => {
+    expect(consoleUrl('GET /api/console/webhooks/:webhookId', { params: { webhookId: 'a/b c' } })).toBe(
+      '/api/console/webhooks/a%2Fb%20c',
+    )
+    expect(consoleUrl('GET /api/console/events', { query: { signal: 'bot', cursor: undefined } })).toBe(
+      '/api/console/events?signal=bot',
+    )
+    expect(consoleUrl('GET /api/console/lookup', { query: { q: '198.51.100.0/24 & more' } })).toBe(
+      '/api/console/lookup?q=198.51.100.0%2F24+%26+more',
+    )
+    expect(consoleUrl('GET /api/console/decisions', {})).toBe('/api/console/decisions')
+  })
+})
+
+/** Which endpoint of the table a browser's request reaches, with its path parameters. */
+function endpointOf(method: string, pathname: string) {
+  for (const endpoint of endpoints) {
+    const [endpointMethod, pattern = ''] = endpoint.split(' ')
+    const names = [...pattern.matchAll(/:(\w+)/g)].map((match) => match[1] ?? '')
+    const match = new RegExp(`^${pattern.replace(/:\w+/g, '([^/]+)')}$`).exec(pathname)
+    if (endpointMethod === method && match) {
+      const values = match.slice(1).map(decodeURIComponent)
+      return { endpoint, params: Object.fromEntries(names.map((name, index) => [name, values[index] ?? ''])) }
+    }
+  }
+  throw new Error(`No console endpoint is ${method} ${pathname}.`)
+}
+
+/**
+ * Runs `calls` with fetch answered by the console's route handlers in this process, as a browser
+ * reaches them (its cookies kept), and holds every successful answer to its table entry: the
+ * answer schema's parse gives it back unchanged (zod drops unknown keys, so an extra field shows),
+ * and an entry without one answers 204. Returns the endpoints called; fetch is restored after.
+ */
+async function throughConsoleRoutes(calls: () => Promise<void>): Promise<Set<ConsoleEndpoint>> {
+  const cookies = new Map<string, string>()
+  const called = new Set<ConsoleEndpoint>()
+  const fetching = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init = {}) => {
+    const url = new URL(String(input), base)
+    const method = init.method ?? 'GET'
+    const { endpoint, params } = endpointOf(method, url.pathname)
+    const handler = (await loadRoute(endpoint))[method as (typeof METHODS)[number]]
+    if (!handler) throw new Error(`The route of ${endpoint} has no ${method} handler.`)
+    const headers = new Headers(init.headers)
+    headers.set('x-forwarded-for', '10.0.0.1')
+    if (cookies.size > 0)
+      headers.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '))
+    const response = await handler(new Request(url, { ...init, headers }), {
+      params: Promise.resolve(params),
+    })
+    for (const cookie of response.headers.getSetCookie()) {
+      const [name = '', value = ''] = (cookie.split(';')[0] ?? '').split('=')
+      if (value) cookies.set(name, value)
+      else cookies.delete(name)
+    }
+    if (response.ok) {
+      const contract = consoleEndpoints[endpoint]
+      if ('answer' in contract) {
+        const answer = await response.clone().json()
+        expect(contract.answer.parse(answer), endpoint).toEqual(answer)
+      } else expect(response.status, endpoint).toBe(204)
+      called.add(endpoint)
+    }
+    return response
+  })
+  try {
+    await calls()
+  } finally {
+    fetching.mockRestore()
+  }
+  return called
+}
+
+async function identifyFrom(ip: string, seed: number) {
+  const response = await identify(
+    new Request(`${base}/api/v1/identify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ components: syntheticDevice(seed), linkedId: `account-${seed}` }),
+    }),
+  )
+  expect(response.status).toBe(200)
+  return (await response.json()) as { requestId: string; visitorId: string }
+}
+
+describe('the console’s client, through the real routes', () => {
+  beforeEach(async () => {
+    await startedTessera(await freshProcessDatabase())
+  })
+  afterAll(closeProcessDatabase)
+
+  it('calls every endpoint of the table and gets the answer its entry describes', async () => {
+    const visit = await identifyFrom('198.51.100.23', 6101)
+    await identifyFrom('198.51.100.24', 6102)
+
+    const called = await throughConsoleRoutes(async () => {
+      await callConsole('GET /api/console/session/challenge', { query: { username: 'admin' } })
+      await callConsole('POST /api/console/session', { body: { password: OPERATOR_PASSWORD } })
+      expect(await callConsole('GET /api/console/session')).toEqual({ username: 'admin' })
+
+      const overview = await callConsole('GET /api/console/overview', { query: { range: '7d' } })
+      expect(overview.totals.identifications).toBe(2)
+      const page = await callConsole('GET /api/console/events', { query: { signal: 'all' } })
+      expect(page.events.map((event) => event.requestId)).toContain(visit.requestId)
+      const panel = await callConsole('GET /api/console/lookup', { query: { q: visit.requestId } })
+      expect(panel.linkedIds).toEqual(['account-6101'])
+      const network = await callConsole('GET /api/console/network', { query: { q: '198.51.100.0/24' } })
+      expect(network.visitors).toHaveLength(2)
+      await callConsole('GET /api/console/decisions')
+
+      const { policy } = await callConsole('GET /api/console/rules')
+      await callConsole('PUT /api/console/rules', { body: { ...policy, botRule: 'challenge' } })
+      expect((await callConsole('GET /api/console/rules')).audit).toHaveLength(1)
+
+      const { sites } = await callConsole('GET /api/console/sites')
+      const defaultSiteId = sites.find((site) => site.isDefault)?.id ?? ''
+      const site = await callConsole('POST /api/console/sites', {
+        body: { name: 'Shop', allowedOrigins: ['https://shop.example'] },
+      })
+      const params = { siteId: site.id }
+      await callConsole('PATCH /api/console/sites/:siteId', {
+        params,
+        body: { name: 'Shop', allowedOrigins: [] },
+      })
+      await callConsole('PUT /api/console/sites/:siteId/blocklist', {
+        params,
+        body: { blockedNetworks: ['203.0.113.9/24'] },
+      })
+      await callConsole('PUT /api/console/sites/:siteId/workspace', {
+        params,
+        body: { shareWith: defaultSiteId },
+      })
+      const key = await callConsole('POST /api/console/keys', { body: { siteId: site.id, name: 'checkout' } })
+      const sealingKey = await callConsole('POST /api/console/sealing-keys', { body: { siteId: site.id } })
+      const webhook = await callConsole('POST /api/console/webhooks', {
+        body: { siteId: site.id, url: 'https://hooks.example/tessera' },
+      })
+      const listed = await callConsole('GET /api/console/sites')
+      const mine = listed.sites.find((entry) => entry.id === site.id)
+      expect([mine?.apiKeys.length, mine?.sealingKeys.length, mine?.webhooks.length]).toEqual([1, 1, 1])
+      expect(mine?.blockedNetworks).toEqual(['203.0.113.0/24'])
+
+      const log = await callConsole('GET /api/console/webhooks/:webhookId', {
+        params: { webhookId: webhook.id },
+      })
+      expect(log.deliveries).toEqual([])
+      await callConsole('DELETE /api/console/webhooks/:webhookId', { params: { webhookId: webhook.id } })
+      await callConsole('DELETE /api/console/keys/:keyId', { params: { keyId: key.id } })
+      await callConsole('DELETE /api/console/sealing-keys/:keyId', { params: { keyId: sealingKey.id } })
+      await callConsole('DELETE /api/console/visitors/:visitorId', { params: { visitorId: visit.visitorId } })
+
+      await callConsole('POST /api/console/password', {
+        body: { currentPassword: OPERATOR_PASSWORD, newPassword: 'quartz-ember-harbour-51' },
+      })
+      expect(await callConsole('DELETE /api/console/session')).toBeUndefined()
+    })
+    expect([...called].sort()).toEqual([...endpoints].sort())
+  })
+
+  it('fails with the server’s own message, code and details', async () => {
+    await throughConsoleRoutes(async () => {
+      await callConsole('POST /api/console/session', { body: { password: OPERATOR_PASSWORD } })
+      const failure = await callConsole('POST /api/console/sites', {
+        body: { name: 'Shop', allowedOrigins: ['https://shop.example/path'] },
+      }).catch((error: unknown) => error)
+      expect(failure).toBeInstanceOf(ConsoleError)
+      expect(failure).toMatchObject({ status: 400, code: 'invalid_request', message: /scheme and host/ })
+      await callConsole('DELETE /api/console/session')
+      await expect(callConsole('GET /api/console/sites')).rejects.toMatchObject({
+        status: 401,
+        code: 'unauthorized',
+      })
+    })
+  })
+})
