@@ -157,3 +157,55 @@ describe('migrations 0015 to 0017 (ipVelocity, network evidence)', () => {
     }
   })
 })
+
+describe('migrations 0018–0019 (component snapshots)', () => {
+  it('moves every stored event into a shared snapshot and gives back exactly what each event stored', async () => {
+    const client = await PGlite.create('memory://')
+    const db = drizzle({ client, schema })
+    try {
+      await migrate(db, { migrationsFolder: migrationsUpTo('0017_event_country') })
+      await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}'), ('v2', '{}')`)
+      const device = (duration: number, screen: number[]) => ({
+        screen: { value: screen, duration },
+        fonts: { value: ['Arial', 'Noto Sans', 'ü—€'], duration: duration * 2 },
+        audio: { error: 'Timeout: no answer within 400 ms', duration: 400.1 },
+        canvas: { value: { text: 'a1b2', nested: { deep: [1, 2.5, null, true] } }, duration: 0.1 },
+      })
+      const stored = {
+        r1: device(1.5, [1920, 1080]),
+        r2: device(17.3, [1920, 1080]),
+        r3: device(2, [1280, 800]),
+      }
+      for (const [requestId, components] of Object.entries(stored))
+        await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, components)
+          values (${requestId}, ${requestId === 'r3' ? 'v2' : 'v1'}, false, 1, 'new', ${JSON.stringify(components)}::jsonb)`)
+
+      await migrate(db, { migrationsFolder: migrations })
+
+      const snapshots = await queryRows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from component_snapshots`,
+      )
+      expect(snapshots[0]?.n).toBe(2)
+      const rows = await queryRows<{ request_id: string; components: unknown }>(
+        db,
+        sql`select request_id, tessera_components(s.components, e.durations) as components
+            from events e join component_snapshots s on s.digest = e.snapshot order by request_id`,
+      )
+      expect(Object.fromEntries(rows.map((row) => [row.request_id, row.components]))).toEqual(stored)
+      // A snapshot written by identification now has the digest the migration gave the same values.
+      const [again] = await queryRows<{ same: boolean }>(
+        db,
+        sql`select md5(tessera_snapshot(${JSON.stringify(device(99, [1920, 1080]))}::jsonb)::text)::uuid
+              = (select snapshot from events where request_id = 'r1') as same`,
+      )
+      expect(again?.same).toBe(true)
+      // Deleting the visitor deletes its events by cascade, and their snapshot with the last one.
+      await db.execute(sql`delete from visitors where id = 'v2'`)
+      const left = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from component_snapshots`)
+      expect(left[0]?.n).toBe(1)
+    } finally {
+      await client.close()
+    }
+  })
+})

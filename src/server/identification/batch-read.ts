@@ -8,6 +8,7 @@ import { getEnv } from '../env'
 import type { VelocityRow } from '../signals/velocity'
 import type { BatchRead, BrowserState, PreparedJob } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
+import { eventComponents } from './component-snapshots'
 import { networkOf } from './network-of'
 import { readBatchContext } from './population'
 
@@ -150,13 +151,13 @@ async function readBrowsers(
       visitorId: sql<string>`latest.visitor_id`,
       since: sql<string>`first.created_at`,
       created: sql<boolean>`coalesce(first.method = 'new' and first.visitor_id = latest.visitor_id, false)`,
-      components: sql<Record<string, ComponentResult>>`latest.components`,
+      components: sql<Record<string, ComponentResult>>`${eventComponents('latest')}`,
       velocity: sql<VelocityRow>`activity.velocity`,
     },
     (select) => sql`select ${select}
       from unnest(${sql.param(jobs)}::int[], ${sql.param(browserIds)}::text[], ${sql.param(workspaces)}::text[])
         as b(job, browser_id, workspace)
-      join lateral (select e.visitor_id, e.components from events e join visitors on visitors.id = e.visitor_id
+      join lateral (select e.visitor_id, e.snapshot, e.durations from events e join visitors on visitors.id = e.visitor_id
         where e.browser_id = b.browser_id and visitors.workspace = b.workspace
         order by e.created_at desc limit 1) as latest on true
       join lateral (select created_at, method, visitor_id from events

@@ -5,6 +5,7 @@ import { type Database, type InputColumns, type RowOf, selectRows, unnestRows } 
 import { visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
+import { snapshotDigest } from './component-snapshots'
 import { MODEL_VERSION } from './model-version'
 import { networkOf } from './network-of'
 
@@ -49,14 +50,13 @@ const eventColumns: InputColumns<Written> = {
   site_key: ['text', ({ event }) => event.siteKey],
   tag: ['jsonb', ({ event }) => json(event.tag)],
   linked_id: ['text', ({ event }) => event.linkedId],
-  components: ['jsonb', ({ job }) => JSON.stringify(job.input.components)],
   signals: ['jsonb', ({ event }) => JSON.stringify(event.signals)],
   suspect_score: ['int', ({ event }) => event.suspectScore],
 }
 
 /**
  * Stores a batch's decision in one statement: visitors, their blocking keys, value statistics,
- * events and the sites' webhook outbox rows (so an acknowledged event is
+ * component snapshots (each once), events and the sites' webhook outbox rows (so an acknowledged event is
  * never without its deliveries). Returns each stored visitor's first and last visit.
  */
 export function writeBatch(tx: Database, { written, changes }: BatchDecision): Promise<SavedVisitor[]> {
@@ -69,6 +69,7 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
     written,
     {
       ...eventColumns,
+      components: ['jsonb', ({ job }) => JSON.stringify(job.input.components)],
       webhook_payload: ['jsonb', ({ event }) => JSON.stringify({ type: 'identification', event })],
     },
     'input',
@@ -111,14 +112,19 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
           insert into component_stats (component, digest, visitors)
           select * from ${changeInput}
           on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
-        new_events as (select * from ${eventInput}),
+        new_events as (select *, ${snapshotDigest(sql`components`)} as snapshot from ${eventInput}),
+        snapshots as (
+          insert into component_snapshots (digest, components)
+          select distinct on (snapshot) snapshot, tessera_snapshot(components) from new_events
+          on conflict do nothing),
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)
           select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
           from new_events e join sites s on s.public_key = e.site_key join webhooks w on w.site_id = s.id
           where w.enabled),
         event as (
-          insert into events (${eventNames}) select ${eventNames} from new_events)
+          insert into events (${eventNames}, snapshot, durations)
+          select ${eventNames}, snapshot, tessera_durations(components) from new_events)
         select ${select} from visitor`,
   )
 }

@@ -1,8 +1,10 @@
 import 'server-only'
 import { desc, eq, sql } from 'drizzle-orm'
+import type { ComponentResult } from '@/contracts/identify'
 import { eventColumns } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
 import { events, visitors } from '../db/schema'
+import { eventComponents } from './component-snapshots'
 
 /**
  * What one browser produced, as one JSON document for the visitor to download: its own events
@@ -23,7 +25,8 @@ export async function exportVisitorData({
       ...eventColumns,
       method: events.method,
       evidence: events.evidence,
-      components: events.components,
+      // As identify checked and stored them (kept in their snapshot: component-snapshots.ts).
+      components: sql<Record<string, ComponentResult>>`${eventComponents('events')}`,
     })
     .from(events)
     .where(eq(events.browserId, browserId))

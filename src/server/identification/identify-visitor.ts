@@ -2,7 +2,7 @@ import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { BrowserSignals, SmartSignals } from '@/contracts/signals'
-import type { Database } from '../db/client'
+import { type Database, violatedConstraint } from '../db/client'
 import { letConnectionsIn } from '../http/connection-turns'
 import { HttpError } from '../http/errors'
 import { lookUpAddress } from '../network/network-data'
@@ -12,6 +12,7 @@ import { type BatchOutcome, createBatchQueue } from './batch-queue'
 import { readBatch } from './batch-read'
 import { writeBatch } from './batch-write'
 import { blockingKeys } from './blocking-keys'
+import { SNAPSHOT_REFERENCE } from './component-snapshots'
 import { profileComponents } from './fingerprint-profile'
 import { getIdentitySecret } from './identity-secret'
 import { placeOf } from './network-of'
@@ -107,14 +108,21 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
   // One transaction per batch. Its first statement locks each request's exact device (sorted, so
   // batches never deadlock), so two app servers sharing one PostgreSQL cannot both store the same
   // new device as a new visitor: the second waits for the first's commit, then finds it.
-  const { decision, saved } = await db.transaction(async (tx) => {
-    await tx.execute(
-      sql`select pg_advisory_xact_lock(lock) from (
+  const attempt = () =>
+    db.transaction(async (tx) => {
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(lock) from (
             select distinct hashtextextended(device, 0) as lock from unnest(${sql.param(prepared.map((job) => job.keys.join(' ')))}::text[]) as device
             order by lock) as locks`,
-    )
-    const decision = decideBatch(prepared, await readBatch(tx, db, prepared, now), now)
-    return { decision, saved: await writeBatch(tx, decision) }
+      )
+      const decision = decideBatch(prepared, await readBatch(tx, db, prepared, now), now)
+      return { decision, saved: await writeBatch(tx, decision) }
+    })
+  // A snapshot whose last event retention or forgetting deleted while this batch reused it: the
+  // foreign key refused the write (nothing was stored), and the batch runs again, storing it anew.
+  const { decision, saved } = await attempt().catch((error) => {
+    if (violatedConstraint(error) === SNAPSHOT_REFERENCE) return attempt()
+    throw error
   })
 
   const { outcomes, written, changes } = decision

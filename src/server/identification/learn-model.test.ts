@@ -22,22 +22,28 @@ const forged: MatchEvidence = {
 }
 
 let counter = 0
+/** The snapshot of no components: md5 of `{}`. */
+const EMPTY_SNAPSHOT = '99914b93-2bd3-7a50-b983-c5e7c90ae93b'
+
 async function storeComeback(
   db: Database,
   event: { method: string; confidence: number; browserId: string; ip: string; at: Date; browserSince?: Date },
 ) {
   const visitor = `visitor-${++counter}`
+  await db.execute(
+    sql`insert into component_snapshots (digest, components) values (${EMPTY_SNAPSHOT}, '{}') on conflict do nothing`,
+  )
   await db.execute(sql`insert into visitors (id, profile) values (${visitor}, '{}'::jsonb)`)
   if (event.browserSince) {
     // The browser's first event: when its token was minted.
     await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence,
-        method, browser_id, components) values (${`first-${counter}`}, ${visitor}, ${event.browserSince.toISOString()},
-        false, 0.99, 'new', ${event.browserId}, '{}'::jsonb)`)
+        method, browser_id, snapshot, durations) values (${`first-${counter}`}, ${visitor}, ${event.browserSince.toISOString()},
+        false, 0.99, 'new', ${event.browserId}, ${EMPTY_SNAPSHOT}, '{}')`)
   }
   await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method,
-      evidence, comeback, browser_id, ip, components)
+      evidence, comeback, browser_id, ip, snapshot, durations)
     values (${`comeback-${counter}`}, ${visitor}, ${event.at.toISOString()}, true, ${event.confidence},
-      ${event.method}, ${JSON.stringify(forged)}::jsonb, true, ${event.browserId}, ${event.ip}, '{}'::jsonb)`)
+      ${event.method}, ${JSON.stringify(forged)}::jsonb, true, ${event.browserId}, ${event.ip}, ${EMPTY_SNAPSHOT}, '{}')`)
 }
 
 async function learnedHardware(db: Database) {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { ComponentResult } from '@/contracts/identify'
 import { type Database, selectRows } from '../db/client'
 import { deviceKeys } from './blocking-keys'
+import { eventComponents } from './component-snapshots'
 import { profileComponents } from './fingerprint-profile'
 import { MODEL_VERSION } from './model-version'
 
@@ -26,13 +27,13 @@ export async function rekeyVisitors({ db }: { db: Database }): Promise<{ rebuilt
         previous: sql<Record<string, string[]>>`v.previous`,
         workspace: sql<string>`v.workspace`,
         counted: sql<boolean>`v.counted`,
-        components: sql<Record<string, ComponentResult> | null>`latest.components`,
+        components: sql<Record<string, ComponentResult> | null>`${eventComponents('latest')}`,
       },
       (select) => sql`select ${select} from (
           select id, profile, parts, previous, workspace, counted from visitors where model_version < ${MODEL_VERSION}
           order by id limit ${PER_PASS} for update skip locked) as v
         left join lateral (
-          select components from events where events.visitor_id = v.id order by created_at desc limit 1
+          select snapshot, durations from events where events.visitor_id = v.id order by created_at desc limit 1
         ) as latest on true`,
     )
     if (stale.length === 0) return { rebuilt: 0 }

@@ -1,10 +1,21 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, jsonb, pgTable, real, text } from 'drizzle-orm/pg-core'
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, real, text, uuid } from 'drizzle-orm/pg-core'
 import type { MatchEvidence } from '../../../contracts/device'
 import type { StoredEvent } from '../../../contracts/server-api'
 import type { StoredSignals } from '../../../contracts/signals'
 import { timestamptz } from './timestamptz'
 import { visitors } from './visitors'
+
+/**
+ * What the agent collected, stored once however many events repeat it: each component's value or
+ * error, without its duration (an event keeps its own). `digest` is md5 of the jsonb's text, as a
+ * uuid (component-snapshots.ts). A snapshot no event references any more is deleted with the last
+ * one (the trigger of migration 0018), so retention and forgetting remove it too.
+ */
+export const componentSnapshots = pgTable('component_snapshots', {
+  digest: uuid('digest').primaryKey(),
+  components: jsonb('components').notNull(),
+})
 
 /** One identification: what the agent sent, what the server decided. */
 export const events = pgTable(
@@ -36,7 +47,11 @@ export const events = pgTable(
     siteKey: text('site_key'),
     tag: jsonb('tag').$type<NonNullable<StoredEvent['tag']>>(),
     linkedId: text('linked_id'),
-    components: jsonb('components').notNull(),
+    /** The components as collected: their snapshot, and each one's duration in the snapshot's key order. */
+    snapshot: uuid('snapshot')
+      .notNull()
+      .references(() => componentSnapshots.digest),
+    durations: doublePrecision('durations').array().notNull(),
     signals: jsonb('signals').$type<StoredSignals>().notNull().default({}),
     suspectScore: integer('suspect_score').notNull().default(0),
     /** Set by the integrator (`PATCH /v4/events/{id}`); NULL until then. */
@@ -52,5 +67,6 @@ export const events = pgTable(
     index('events_asn_created').on(table.asn, table.createdAt),
     index('events_country_created').on(table.country, table.createdAt),
     index('events_browser').on(table.browserId, table.createdAt),
+    index('events_snapshot').on(table.snapshot),
   ],
 )

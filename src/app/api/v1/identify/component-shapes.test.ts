@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { getDb, queryRows } from '@/server/db/client'
+import { eventComponents } from '@/server/identification/component-snapshots'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
 import { asComponents, realisticDevice } from '../../../../../tests/support/realistic-devices'
 import { GET as exportDevice } from '../device/export/route'
@@ -24,7 +25,8 @@ function post(body: unknown) {
 async function storedComponents(requestId: string) {
   const [row] = await queryRows<{ components: Record<string, unknown>; bytes: number }>(
     await getDb(),
-    sql`select components, octet_length(components::text) as bytes from events where request_id = ${requestId}`,
+    sql`select c.components, octet_length(c.components::text) as bytes
+      from events, lateral (select ${eventComponents('events')} as components) as c where request_id = ${requestId}`,
   )
   return row
 }

@@ -1,0 +1,21 @@
+import 'server-only'
+import { type SQL, sql } from 'drizzle-orm'
+
+// An event's components live in a content-addressed snapshot (db/schema/events.ts, migration 0018):
+// the values once, however many events repeat them, and each event's durations beside it. These
+// are the only places that know it; readers get the components exactly as the agent sent them.
+
+/** The components of the event aliased `event`, as sent (a subquery: no join needed). */
+export function eventComponents(event: string): SQL {
+  const alias = sql.raw(event)
+  return sql`(select tessera_components(s.components, ${alias}.durations) from component_snapshots s
+    where s.digest = ${alias}.snapshot)`
+}
+
+/** The snapshot digest of components (jsonb, as sent) in a write: md5 of the snapshot's text. */
+export function snapshotDigest(components: SQL): SQL {
+  return sql`md5(tessera_snapshot(${components})::text)::uuid`
+}
+
+/** The foreign key a write trips when the last event of its snapshot was deleted meanwhile. */
+export const SNAPSHOT_REFERENCE = 'events_snapshot_component_snapshots_digest_fk'
