@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { ComponentResult, JsonValue } from './identify'
+import { StoredSignals } from './signals'
 
 /** How a facet of a visit compares with a stored device's, from best to worst. */
 export const Level = z.enum(['exact', 'previous', 'close', 'different'])
@@ -57,3 +59,43 @@ export const DeviceReport = z.object({
   ),
 })
 export type DeviceReport = z.infer<typeof DeviceReport>
+
+/** One stored identification, as the export gives it: the Server API's event fields and how it was matched. */
+export const ExportedEvent = z.object({
+  requestId: z.string(),
+  visitorId: z.string(),
+  visitorFound: z.boolean(),
+  createdAt: z.string(),
+  /** The match's probability, 0 to 1 (the Server API answers it as `{ score }`). */
+  confidence: z.number(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  url: z.string().nullable(),
+  siteKey: z.string().nullable(),
+  tag: z.record(z.string(), JsonValue).nullable(),
+  linkedId: z.string().nullable(),
+  signals: StoredSignals,
+  suspectScore: z.number().int(),
+  method: z.enum(['token', 'fingerprint', 'new']),
+  evidence: MatchEvidence.nullable(),
+  /** What the agent collected, as identify checked and stored it: each component's value or error, and duration. */
+  components: z.record(z.string(), ComponentResult),
+})
+export type ExportedEvent = z.infer<typeof ExportedEvent>
+
+/**
+ * GET /api/v1/device/export ("Export my data"): what the calling browser produced, newest first.
+ * The visitor's dates and fingerprint digests are missing when its row is gone; the digests are
+ * null unless this browser made the visit they follow.
+ */
+export const DeviceExport = z.object({
+  exportedAt: z.string(),
+  visitor: z.object({
+    visitorId: z.string(),
+    firstSeenAt: z.string().optional(),
+    lastSeenAt: z.string().optional(),
+    fingerprintDigests: z.record(z.string(), z.string()).nullable().optional(),
+  }),
+  events: z.array(ExportedEvent),
+})
+export type DeviceExport = z.infer<typeof DeviceExport>

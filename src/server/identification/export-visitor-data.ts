@@ -1,5 +1,6 @@
 import 'server-only'
 import { desc, eq, sql } from 'drizzle-orm'
+import type { DeviceExport } from '@/contracts/device'
 import type { ComponentResult } from '@/contracts/identify'
 import { eventColumns } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
@@ -19,7 +20,7 @@ export async function exportVisitorData({
   db: Database
   visitorId: string
   browserId: string
-}) {
+}): Promise<DeviceExport | undefined> {
   const produced = await db
     .select({
       ...eventColumns,
