@@ -71,6 +71,10 @@ async function bootTessera() {
     learned: (pass) => log.debug(pass, 'matching model learned'),
     failed: (error) => log.warn({ err: error }, 'learning the matching model failed'),
   })
+  const { runSketchCompaction } = await import('./console/compact-sketches')
+  runSketchCompaction(db, (error) =>
+    log.warn({ err: error }, "compacting the console's visitor sketches failed"),
+  )
   const { runRetention } = await import('./retention/purge-expired-data')
   runRetention(db, env.TESSERA_RETENTION_DAYS, (removed) => {
     if (Object.values(removed).some((count) => count > 0))

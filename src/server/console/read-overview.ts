@@ -1,7 +1,8 @@
 import 'server-only'
-import { type SQL, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { NetworkType, Overview, Range } from '@/contracts/console'
 import { type Database, selectRows } from '../db/client'
+import { VisitorSketch } from './visitor-sketch'
 
 const ranges = {
   '24h': { interval: '24 hours', unit: 'hour' },
@@ -9,110 +10,100 @@ const ranges = {
   '30d': { interval: '30 days', unit: 'day' },
 } as const
 
-/** Figures and a time series of identifications over the chosen range. */
+/** The countries listed, most identifications first (a null code: addresses no database places). */
+const TOP_COUNTRIES = 8
+
+/**
+ * Figures and a time series over the chosen range, from the rollups kept as events and sign-up
+ * decisions are stored (db/schema/rollups.ts): no raw event is read, however many there are. The
+ * range starts at the beginning of the UTC hour it reaches back to.
+ */
 export async function readOverview({ db, range }: { db: Database; range: Range }): Promise<Overview> {
   const { interval, unit } = ranges[range]
-  const since = sql`now() - ${interval}::interval`
-  const [totals] = await selectRows(
-    db,
-    {
-      identifications: sql<number>`count(*)::int`,
-      visitors: sql<number>`count(distinct visitor_id)::int`,
-      returning: sql<number>`count(*) filter (where visitor_found)::int`,
-      bots: sql<number>`count(*) filter (where signals->'bot'->>'result' = 'bad')::int`,
-    },
-    (select) => sql`select ${select} from events where created_at >= ${since}`,
-  )
+  const since = sql`tessera_hour(now() - ${interval}::interval)`
   // Hours and days of UTC, as timestamps: read like every other moment (ISO 8601).
-  const bucket = sql`date_trunc(${unit}, created_at at time zone 'UTC') at time zone 'UTC'`
-  const series = await selectRows(
+  const bucket = sql`date_trunc(${unit}, hour at time zone 'UTC') at time zone 'UTC'`
+  const rows = await selectRows(
     db,
     {
-      bucket: sql<string>`coalesce(i.bucket, d.bucket)`,
-      identifications: sql<number>`coalesce(i.identifications, 0)`,
-      visitors: sql<number>`coalesce(i.visitors, 0)`,
-      bots: sql<number>`coalesce(i.bots, 0)`,
-      allow: sql<number>`coalesce(d.allow, 0)`,
-      challenge: sql<number>`coalesce(d.challenge, 0)`,
-      deny: sql<number>`coalesce(d.deny, 0)`,
+      bucket: sql<string | null>`bucket`,
+      type: sql<NetworkType | null>`network_type`,
+      country: sql<string | null>`country`,
+      grouping: sql<number>`grouping(bucket, network_type, country)`,
+      identifications: sql<number>`sum(identifications)::int`,
+      returned: sql<number>`sum(returned)::int`,
+      bots: sql<number>`sum(bots)::int`,
+      allow: sql<number>`sum(allow)::int`,
+      challenge: sql<number>`sum(challenge)::int`,
+      deny: sql<number>`sum(deny)::int`,
     },
-    (select) => sql`with identifications as (
-        select ${bucket} as bucket, count(*)::int as identifications, count(distinct visitor_id)::int as visitors,
-          count(*) filter (where signals->'bot'->>'result' = 'bad')::int as bots
-        from events where created_at >= ${since} group by 1),
-      decisions as (
-        select ${bucket} as bucket, count(*) filter (where outcome = 'allow')::int as allow,
-          count(*) filter (where outcome = 'challenge')::int as challenge,
-          count(*) filter (where outcome = 'deny')::int as deny
-        from signup_decisions where created_at >= ${since} group by 1)
-      select ${select} from identifications i full join decisions d on d.bucket = i.bucket order by 1`,
+    (select) => sql`select ${select} from (
+        select ${bucket} as bucket, network_type, country, identifications, returned, bots, allow, challenge, deny
+        from event_rollups where hour >= ${since}) as rolled
+      group by grouping sets ((bucket), (network_type), (country), ())
+      order by identifications desc, bucket, network_type, country`,
   )
-  const [signups] = await selectRows(
-    db,
-    {
-      allow: sql<number>`count(*) filter (where outcome = 'allow')::int`,
-      challenge: sql<number>`count(*) filter (where outcome = 'challenge')::int`,
-      deny: sql<number>`count(*) filter (where outcome = 'deny')::int`,
-    },
-    (select) => sql`select ${select} from signup_decisions where created_at >= ${since}`,
-  )
-  const identifications = totals?.identifications ?? 0
-  const networks = await readNetworks(db, since)
+  // grouping(): a bit per column left out, bucket's the highest.
+  const byBucket = rows.filter((row) => row.grouping === 0b011)
+  const byType = rows.filter((row) => row.grouping === 0b101)
+  const byCountry = rows.filter((row) => row.grouping === 0b110)
+  const total = rows.find((row) => row.grouping === 0b111)
+  const visitors = await readVisitors(db, since, bucket)
+
+  const identifications = total?.identifications ?? 0
+  const outcomes = ({ allow, challenge, deny }: (typeof rows)[number]) => ({ allow, challenge, deny })
+  const breakdown = (row: (typeof rows)[number]) => ({
+    identifications: row.identifications,
+    ...outcomes(row),
+  })
   return {
     range,
     totals: {
       identifications,
-      visitors: totals?.visitors ?? 0,
-      returningShare: identifications === 0 ? 0 : (totals?.returning ?? 0) / identifications,
-      bots: totals?.bots ?? 0,
+      visitors: visitors.total,
+      returningShare: identifications === 0 ? 0 : (total?.returned ?? 0) / identifications,
+      bots: total?.bots ?? 0,
     },
-    series,
-    signups: signups ?? { allow: 0, challenge: 0, deny: 0 },
-    networks,
+    series: byBucket
+      .flatMap((row) => (row.bucket ? [{ ...row, bucket: row.bucket }] : []))
+      .sort((a, b) => Date.parse(a.bucket) - Date.parse(b.bucket))
+      .map((row) => ({
+        bucket: row.bucket,
+        identifications: row.identifications,
+        visitors: visitors.byBucket.get(Date.parse(row.bucket)) ?? 0,
+        bots: row.bots,
+        ...outcomes(row),
+      })),
+    signups: total ? outcomes(total) : { allow: 0, challenge: 0, deny: 0 },
+    networks: {
+      byType: byType
+        .filter((row) => row.identifications > 0 && row.type)
+        .map((row) => ({ type: row.type as NetworkType, ...breakdown(row) })),
+      byCountry: byCountry
+        .filter((row) => row.identifications > 0)
+        .slice(0, TOP_COUNTRIES)
+        .map((row) => ({ country: row.country || null, ...breakdown(row) })),
+    },
   }
 }
 
-/** The countries listed, most identifications first (a null code: addresses no database places). */
-const TOP_COUNTRIES = 8
-
-/** Identifications and their sign-up decisions by network type and by country (NetworkType). */
-async function readNetworks(db: Database, since: SQL): Promise<Overview['networks']> {
-  const signal = (name: string) => sql.raw(`e.signals->'${name}'->>'result'`)
-  const place = sql`e.signals->'ipInfo'->'result'`
-  const rows = await selectRows(
+/** Distinct visitors per bucket and over the range: the hours' sketches merged. */
+async function readVisitors(db: Database, since: ReturnType<typeof sql>, bucket: ReturnType<typeof sql>) {
+  const sketches = await selectRows(
     db,
-    {
-      type: sql<NetworkType | null>`type`,
-      country: sql<string | null>`country`,
-      byType: sql<boolean>`grouping(type) = 0`,
-      identifications: sql<number>`count(*)::int`,
-      allow: sql<number>`count(*) filter (where outcome = 'allow')::int`,
-      challenge: sql<number>`count(*) filter (where outcome = 'challenge')::int`,
-      deny: sql<number>`count(*) filter (where outcome = 'deny')::int`,
-    },
-    (select) => sql`select ${select} from (
-        select ${place}->>'countryCode' as country, d.outcome, case
-            when (${signal('tor')})::boolean then 'tor'
-            when (${signal('vpn')})::boolean and e.signals->'vpn'->>'confidence' <> 'low' then 'vpn'
-            when (${signal('datacenter')})::boolean then 'datacenter'
-            when ${place}->>'countryCode' is not null or ${place}->>'asn' is not null then 'residential'
-            else 'unknown' end as type
-        from events e left join signup_decisions d on d.request_id = e.request_id
-        where e.created_at >= ${since}) as classed
-      group by grouping sets ((type), (country))
-      order by identifications desc, type, country`,
+    { bucket: sql<string>`${bucket}`, sketch: sql<Uint8Array>`sketch` },
+    (select) => sql`select ${select} from visitor_sketches where hour >= ${since}`,
   )
-  const breakdown = ({ identifications, allow, challenge, deny }: (typeof rows)[number]) => ({
-    identifications,
-    allow,
-    challenge,
-    deny,
-  })
+  const total = new VisitorSketch()
+  const buckets = new Map<number, VisitorSketch>()
+  for (const row of sketches) {
+    const sketch = VisitorSketch.decode(row.sketch)
+    const at = Date.parse(row.bucket)
+    buckets.set(at, (buckets.get(at) ?? new VisitorSketch()).merge(sketch))
+    total.merge(sketch)
+  }
   return {
-    byType: rows.flatMap((row) => (row.byType && row.type ? [{ type: row.type, ...breakdown(row) }] : [])),
-    byCountry: rows
-      .filter((row) => !row.byType)
-      .slice(0, TOP_COUNTRIES)
-      .map((row) => ({ country: row.country, ...breakdown(row) })),
+    total: total.estimate(),
+    byBucket: new Map([...buckets].map(([at, sketch]) => [at, sketch.estimate()])),
   }
 }

@@ -158,7 +158,7 @@ describe('migrations 0015 to 0017 (ipVelocity, network evidence)', () => {
   })
 })
 
-describe('migrations 0018–0019 (component snapshots)', () => {
+describe('migrations 0018–0020 (component snapshots, console rollups)', () => {
   it('moves every stored event into a shared snapshot and gives back exactly what each event stored', async () => {
     const client = await PGlite.create('memory://')
     const db = drizzle({ client, schema })
@@ -200,6 +200,13 @@ describe('migrations 0018–0019 (component snapshots)', () => {
               = (select snapshot from events where request_id = 'r1') as same`,
       )
       expect(again?.same).toBe(true)
+      // Migration 0020: what was stored is in the console's rollups: three identifications, two visitors.
+      const [rolled] = await queryRows<{ identifications: number; sketch: number }>(
+        db,
+        sql`select (select sum(identifications)::int from event_rollups) as identifications,
+              (select sum(length(sketch))::int from visitor_sketches) as sketch`,
+      )
+      expect(rolled).toEqual({ identifications: 3, sketch: 1 + 2 * 8 })
       // Deleting the visitor deletes its events by cascade, and their snapshot with the last one.
       await db.execute(sql`delete from visitors where id = 'v2'`)
       const left = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from component_snapshots`)

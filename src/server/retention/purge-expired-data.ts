@@ -16,7 +16,7 @@ export interface Purged {
  * Deletes, in one statement, everything with personal data past the retention period:
  * identification events, visitors not seen within it (with their keys and their share of the
  * value statistics), sign-up decisions, webhook deliveries (a delivery is finished or failed
- * within about a day, so any state), used challenges; unlinks accounts from purged visitors and
+ * within about a day, so any state), used challenges, the console's rollups of those hours; unlinks accounts from purged visitors and
  * clears account device marks and creating browsers past the account rule's window; and drops expired operator
  * sessions and rate-limit counters whatever the retention period. Returns what was removed.
  */
@@ -62,6 +62,9 @@ export async function purgeExpiredData({
         decisions as (delete from signup_decisions where created_at < ${cutoff} returning 1),
         deliveries as (delete from webhook_deliveries where created_at < ${cutoff} returning 1),
         challenges as (delete from used_challenges where used_at < ${cutoff}),
+        -- The console's rollups of hours wholly past the cutoff.
+        rollups as (delete from event_rollups where hour < tessera_hour(${cutoff})),
+        sketches as (delete from visitor_sketches where hour < tessera_hour(${cutoff})),
         sessions as (delete from operator_sessions where expires_at < ${moment} returning 1),
         limits as (delete from rate_limits where expire < ${moment} returning 1)
         select ${select}`,
