@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { Client } from 'pg'
 import { afterAll, beforeAll, describe, inject } from 'vitest'
-import { type Database, type DatabaseHandle, openDatabase } from '@/server/db/client'
+import { type Database, type DatabaseHandle, type DatabaseOptions, openDatabase } from '@/server/db/client'
 
 export type Engine = 'pglite' | 'postgres'
 
@@ -12,8 +12,9 @@ export type Engine = 'pglite' | 'postgres'
 export async function openTestDatabase(
   engine: Engine,
   postgresUrl: string,
+  options: Pick<DatabaseOptions, 'onQuery'> = {},
 ): Promise<DatabaseHandle & { url?: string }> {
-  if (engine === 'pglite') return openDatabase({ dataDir: 'memory://' })
+  if (engine === 'pglite') return openDatabase({ dataDir: 'memory://', ...options })
   const name = `tessera_test_${randomBytes(6).toString('hex')}`
   const admin = new Client({ connectionString: postgresUrl })
   await admin.connect()
@@ -21,7 +22,7 @@ export async function openTestDatabase(
   await admin.end()
   const url = new URL(postgresUrl)
   url.pathname = `/${name}`
-  const handle = await openDatabase({ url: url.toString() })
+  const handle = await openDatabase({ url: url.toString(), ...options })
   return {
     ...handle,
     // For tests that need a second app server on the same database.

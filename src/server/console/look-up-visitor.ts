@@ -1,6 +1,7 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { VisitorPanel } from '@/contracts/console'
+import { normaliseEmail } from '@/contracts/signup'
 import { type Database, selectRows } from '../db/client'
 import { accounts, events, visitors } from '../db/schema'
 import { explainSuspectScore } from '../signals/suspect-score'
@@ -20,7 +21,7 @@ export async function findVisitorId({
           select id as visitor_id, 1 as rank, last_seen_at as at from visitors where id = ${query}
           union all select visitor_id, 2, created_at from events where request_id = ${query}
           union all (select visitor_id, 3, created_at from accounts
-                     where lower(email) = lower(${query}) and visitor_id is not null limit 1)
+                     where email_normalised = ${normaliseEmail(query)} and visitor_id is not null limit 1)
           union all (select visitor_id, 4, created_at from events where linked_id = ${query} order by created_at desc limit 1)
           union all (select visitor_id, 5, created_at from events where ip = ${query} order by created_at desc limit 1)
         ) as found order by rank, at desc limit 1`,

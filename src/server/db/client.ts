@@ -23,6 +23,8 @@ export interface DatabaseOptions {
   url?: string
   /** PGlite data directory; `memory://` keeps everything in memory (tests). */
   dataDir?: string
+  /** Sees every statement the app runs after migration, with its parameters (tests of query plans). */
+  onQuery?: (query: string, params: unknown[]) => void
 }
 
 const migrationsFolder = path.join(process.cwd(), 'src/server/db/migrations')
@@ -31,10 +33,13 @@ const MIGRATION_LOCK_ID = 0x7e55e7a
 
 /** Opens a database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.url ? openPostgres(options.url) : openPglite(options.dataDir ?? 'memory://')
+  const logger = options.onQuery && { logQuery: options.onQuery }
+  return options.url ? openPostgres(options.url, logger) : openPglite(options.dataDir ?? 'memory://', logger)
 }
 
-async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+type QueryLogger = { logQuery(query: string, params: unknown[]): void } | undefined
+
+async function openPglite(dataDir: string, logger: QueryLogger): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
@@ -49,10 +54,14 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     await client.close()
     throw error
   }
-  return { db, engine: 'pglite', close: () => client.close() }
+  return {
+    db: logger ? drizzle({ client, schema, logger }) : db,
+    engine: 'pglite',
+    close: () => client.close(),
+  }
 }
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
+async function openPostgres(url: string, logger: QueryLogger): Promise<DatabaseHandle> {
   const { Pool } = await import('pg')
   const { drizzle } = await import('drizzle-orm/node-postgres')
   const { migrate } = await import('drizzle-orm/node-postgres/migrator')
@@ -71,7 +80,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   }
   await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID])
   connection.release()
-  const db = drizzle({ client: pool, schema })
+  const db = drizzle({ client: pool, schema, ...(logger && { logger }) })
   return { db, engine: 'postgres', close: () => pool.end() }
 }
 

@@ -1,0 +1,156 @@
+import { sql } from 'drizzle-orm'
+import { Client } from 'pg'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { type DatabaseHandle, queryRows } from '@/server/db/client'
+import { openTestDatabase } from '../../../tests/support/test-database'
+import type { ApiCaller } from '../api/authenticate-api-key'
+import { readEvent } from '../api/read-event'
+import { readVisitorHistory } from '../api/read-visitor-history'
+import { searchEvents } from '../api/search-events'
+import { listNetworkVisitors } from '../console/list-network-visitors'
+import { listRecentEvents } from '../console/list-recent-events'
+import { listSignupDecisions } from '../console/list-signup-decisions'
+import { findVisitorId, readVisitorPanel } from '../console/look-up-visitor'
+import { readOverview } from '../console/read-overview'
+import { toFingerprintEvents } from '../fingerprint/read-fingerprint-events'
+
+/** Tables that grow with traffic: no answer may read one of them whole. */
+const GROWING = new Set([
+  'events',
+  'visitors',
+  'visitor_keys',
+  'signup_decisions',
+  'accounts',
+  'component_snapshots',
+])
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] }
+const scansOf = (node: PlanNode): PlanNode[] => [
+  ...(node['Node Type'] === 'Seq Scan' && GROWING.has(node['Relation Name'] ?? '') ? [node] : []),
+  ...(node.Plans ?? []).flatMap(scansOf),
+]
+
+const postgresUrl = inject('postgresUrl')
+
+// The plans PostgreSQL chooses for every console and API answer, on a database of a busy site's
+// shape (tens of thousands of events over 30 days, three sites, sign-ups), after ANALYZE: each
+// statement must reach the growing tables through an index.
+describe.runIf(postgresUrl)('query plans on PostgreSQL', () => {
+  const statements: { query: string; params: unknown[] }[] = []
+  let handle: DatabaseHandle & { url?: string }
+  const site = 'pk_plans_a'
+  const caller: ApiCaller = { keyId: 'k', siteId: 's', sitePublicKey: site }
+
+  beforeAll(async () => {
+    handle = await openTestDatabase('postgres', postgresUrl, {
+      onQuery: (query, params) => statements.push({ query, params }),
+    })
+    const { db } = handle
+    await db.execute(
+      sql`insert into component_snapshots values ('99914b93-2bd3-7a50-b983-c5e7c90ae93b', '{}')`,
+    )
+    await db.execute(sql`insert into visitors (id, profile, last_seen_at)
+      select 'plan-v' || n, '{}', now() - (n % 30) * interval '1 day' from generate_series(1, 8000) n`)
+    await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method,
+        ip, network, asn, site_key, linked_id, signals, suspect_score, snapshot, durations)
+      select 'plan-e' || n, 'plan-v' || (1 + (n * 7919) % 8000), now() - (n % 43200) * interval '1 minute',
+        n % 3 > 0, 0.9, 'fingerprint', '198.51.' || (n % 200) || '.' || (n % 250), '198.51.' || (n % 200) || '.0/24',
+        64500 + n % 40, 'pk_plans_' || (array['a', 'b', 'c'])[1 + n % 3],
+        case when n % 5 = 0 then 'account-' || (n % 3000) end,
+        jsonb_build_object('bot', jsonb_build_object('result', case when n % 50 = 0 then 'bad' else 'notDetected' end),
+          'tor', jsonb_build_object('result', n % 97 = 0), 'vpn', jsonb_build_object('result', false, 'confidence', 'low', 'reasons', '[]'::jsonb,
+            'details', jsonb_build_object('originTimezone', null, 'originCountry', 'DE',
+              'methods', jsonb_build_object('timezoneMismatch', false, 'publicVpn', false, 'relay', false))),
+          'ipInfo', jsonb_build_object('result', jsonb_build_object('asn', 64500 + n % 40, 'countryCode', 'DE'))),
+        n % 20, '99914b93-2bd3-7a50-b983-c5e7c90ae93b', '{}'
+      from generate_series(1, 60000) n`)
+    await db.execute(sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, created_at)
+      select 'plan-e' || n, 'plan-v' || (1 + (n * 7919) % 8000), '198.51.' || (n % 200) || '.1', 'user' || n || '@example.com',
+        (array['allow', 'challenge', 'deny'])[1 + n % 3], '[]', now() - (n % 43200) * interval '1 minute'
+      from generate_series(1, 60000, 10) n`)
+    await db.execute(sql`insert into accounts (id, email, email_normalised, name, password_hash, visitor_id)
+      select 'plan-a' || n, 'User' || n || '@example.com', 'user' || n || '@example.com', 'User', 'x', 'plan-v' || n
+      from generate_series(1, 3000) n`)
+    await db.execute(sql`analyze`)
+    statements.length = 0
+  })
+  afterAll(() => handle?.close())
+
+  it('reach every growing table through an index, for every console and API answer', async () => {
+    const { db } = handle
+    const [busy] = await queryRows<{ visitor_id: string }>(
+      db,
+      sql`select visitor_id from events group by 1 order by count(*) desc limit 1`,
+    )
+    const visitorId = busy?.visitor_id ?? ''
+    statements.length = 0
+    const answers: Record<string, () => Promise<unknown>> = {
+      'overview 24h': () => readOverview({ db, range: '24h' }),
+      'overview 30d': () => readOverview({ db, range: '30d' }),
+      'recent events': async () => {
+        const page = await listRecentEvents({ db, signal: 'all' })
+        const last = page.events.at(-1)
+        if (last)
+          await listRecentEvents({
+            db,
+            signal: 'all',
+            cursor: { createdAt: last.createdAt, requestId: last.requestId },
+          })
+      },
+      'recent bots': () => listRecentEvents({ db, signal: 'bot' }),
+      'look-up by visitor ID': () => findVisitorId({ db, query: visitorId }),
+      'look-up by linked ID': () => findVisitorId({ db, query: 'account-42' }),
+      'look-up by email': () => findVisitorId({ db, query: 'User42@example.com' }),
+      'look-up by address': () => findVisitorId({ db, query: '198.51.7.7' }),
+      'visitor panel': () => readVisitorPanel({ db, visitorId }),
+      'network look-up': () => listNetworkVisitors({ db, query: '198.51.0.0/16' }),
+      'address look-up': () => listNetworkVisitors({ db, query: '198.51.7.7' }),
+      'sign-up decisions': () => listSignupDecisions({ db }),
+      'search, no filter': () => searchEvents({ db, caller, filter: { limit: 20 } }),
+      'search by visitor': () => searchEvents({ db, caller, filter: { limit: 20, visitorId } }),
+      'search by linked ID': () =>
+        searchEvents({ db, caller, filter: { limit: 20, linkedId: 'account-42' } }),
+      'search by address': () => searchEvents({ db, caller, filter: { limit: 20, ip: '198.51.7.7' } }),
+      'search by bot and time': () =>
+        searchEvents({
+          db,
+          caller,
+          filter: { limit: 20, bot: ['bad'], since: new Date(Date.now() - 7 * 86_400_000).toISOString() },
+        }),
+      'search oldest first by score and signal': () =>
+        searchEvents({
+          db,
+          caller,
+          filter: { limit: 20, oldestFirst: true, minSuspectScore: 10, signals: { tor: true } },
+        }),
+      'search by AS': () => searchEvents({ db, caller, filter: { limit: 20, asn: 64_510 } }),
+      '/v4 search': async () => {
+        const page = await searchEvents({ db, caller, filter: { limit: 20 } })
+        await toFingerprintEvents(db, page.events)
+      },
+      'event by request ID': () => readEvent({ db, caller, requestId: 'plan-e3' }),
+      'visitor history': () => readVisitorHistory({ db, caller, visitorId, limit: 20 }),
+    }
+    const explainer = new Client({ connectionString: handle.url })
+    await explainer.connect()
+    const failures: string[] = []
+    try {
+      for (const [answer, run] of Object.entries(answers)) {
+        statements.length = 0
+        await run()
+        expect(statements.length, answer).toBeGreaterThan(0)
+        for (const { query, params } of statements) {
+          const explained = await explainer.query(`explain (format json) ${query}`, params)
+          const plan = (explained.rows[0] as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]?.Plan
+          for (const scan of plan ? scansOf(plan) : [])
+            failures.push(
+              `${answer}: reads ${scan['Relation Name']} whole in ${query.replace(/\s+/g, ' ').slice(0, 160)}`,
+            )
+        }
+      }
+    } finally {
+      await explainer.end()
+    }
+    expect(failures).toEqual([])
+  })
+})
