@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { ComponentResult, JsonValue } from './identify'
-import { StoredSignals } from './signals'
+import { ComponentResult } from './identify'
+import { StoredEvent } from './server-api'
 
 /** How a facet of a visit compares with a stored device's, from best to worst. */
 export const Level = z.enum(['exact', 'previous', 'close', 'different'])
@@ -61,21 +61,9 @@ export const DeviceReport = z.object({
 export type DeviceReport = z.infer<typeof DeviceReport>
 
 /** One stored identification, as the export gives it: the Server API's event fields and how it was matched. */
-export const ExportedEvent = z.object({
-  requestId: z.string(),
-  visitorId: z.string(),
-  visitorFound: z.boolean(),
-  createdAt: z.string(),
+export const ExportedEvent = StoredEvent.omit({ confidence: true }).extend({
   /** The match's probability, 0 to 1 (the Server API answers it as `{ score }`). */
   confidence: z.number(),
-  ip: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  url: z.string().nullable(),
-  siteKey: z.string().nullable(),
-  tag: z.record(z.string(), JsonValue).nullable(),
-  linkedId: z.string().nullable(),
-  signals: StoredSignals,
-  suspectScore: z.number().int(),
   method: z.enum(['token', 'fingerprint', 'new']),
   evidence: MatchEvidence.nullable(),
   /** What the agent collected, as identify checked and stored it: each component's value or error, and duration. */
