@@ -1,10 +1,10 @@
 'use client'
 
 import { useCallback } from 'react'
+import { DataTable } from '../DataTable'
 import { formatCount, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote } from '../Notes'
-import tables from '../Table.module.css'
 import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
@@ -44,38 +44,25 @@ export function NetworkVisitorsPanel({
           {data.visitors.length === 0 ? (
             <EmptyNote>No visitor came from {data.range} in this time.</EmptyNote>
           ) : (
-            <div className={tables.frame}>
-              <table className={tables.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Visitor</th>
-                    <th scope="col">Last seen</th>
-                    <th scope="col">Identifications</th>
-                    <th scope="col">Addresses</th>
-                    <th scope="col">Linked IDs</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.visitors.map((visitor) => (
-                    <tr key={visitor.visitorId}>
-                      <td>
-                        <button
-                          type="button"
-                          className={styles.linkButton}
-                          onClick={() => onQuery(visitor.visitorId)}
-                        >
-                          <code>{visitor.visitorId}</code>
-                        </button>
-                      </td>
-                      <td>{formatTime(visitor.lastSeenAt)}</td>
-                      <td>{formatCount(visitor.events)}</td>
-                      <td>{visitor.ips.join(', ')}</td>
-                      <td>{visitor.linkedIds.join(', ') || <span className="muted">none</span>}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable columns={['Visitor', 'Last seen', 'Identifications', 'Addresses', 'Linked IDs']}>
+              {data.visitors.map((visitor) => (
+                <tr key={visitor.visitorId}>
+                  <td>
+                    <button
+                      type="button"
+                      className={styles.linkButton}
+                      onClick={() => onQuery(visitor.visitorId)}
+                    >
+                      <code>{visitor.visitorId}</code>
+                    </button>
+                  </td>
+                  <td>{formatTime(visitor.lastSeenAt)}</td>
+                  <td>{formatCount(visitor.events)}</td>
+                  <td>{visitor.ips.join(', ')}</td>
+                  <td>{visitor.linkedIds.join(', ') || <span className="muted">none</span>}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </section>
       )}

@@ -6,15 +6,15 @@ import { CodeBlock } from '../CodeBlock'
 import { FormField } from '../FormField'
 import fieldStyles from '../FormField.module.css'
 import { formatTime } from '../format'
-import { EmptyNote, ErrorNote, SuccessNote } from '../Notes'
+import { EmptyNote, ErrorNote } from '../Notes'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { EntryListForm } from './EntryListForm'
 import { embedSnippets, type PublicPaths } from './embed-snippet'
 import { SealingKeys } from './SealingKeys'
 import { ShownOnce } from './ShownOnce'
 import { SiteBlocklist } from './SiteBlocklist'
 import type { SitePartProps } from './site-part-props'
-import { splitEntries } from './split-entries'
 import { useFormAction } from './useFormAction'
 import { Webhooks } from './Webhooks'
 
@@ -80,47 +80,24 @@ export function SiteCard({
 }
 
 function OriginsForm({ site, onChange }: { site: SiteSummary; onChange: () => Promise<void> }) {
-  const { errors, submit } = useFormAction(['allowedOrigins'], 'The origins were not saved.')
-  const [saved, setSaved] = useState(false)
-
   return (
-    <form
-      className={styles.stack}
-      onSubmit={async (event) => {
-        setSaved(false)
-        const ok = await submit(event, async (data) => {
-          await callConsole('PATCH /api/console/sites/:siteId', {
-            params: { siteId: site.id },
-            body: { name: site.name, allowedOrigins: splitEntries(String(data.get('allowedOrigins') ?? '')) },
-          })
-          await onChange()
+    <EntryListForm
+      name="allowedOrigins"
+      label="Allowed origins"
+      hint="Pages on these origins may use this key (through /frame, or through your own server); one per line."
+      entries={site.allowedOrigins}
+      minRows={3}
+      placeholder="https://shop.example"
+      saveLabel="Save origins"
+      notSaved="The origins were not saved."
+      save={async (allowedOrigins) => {
+        await callConsole('PATCH /api/console/sites/:siteId', {
+          params: { siteId: site.id },
+          body: { name: site.name, allowedOrigins },
         })
-        setSaved(ok)
+        await onChange()
       }}
-    >
-      <FormField
-        label="Allowed origins"
-        hint="Pages on these origins may use this key (through /frame, or through your own server); one per line."
-        error={errors.fields.allowedOrigins}
-      >
-        {(control) => (
-          <textarea
-            {...control}
-            name="allowedOrigins"
-            rows={Math.min(Math.max(site.allowedOrigins.length + 1, 3), 10)}
-            defaultValue={site.allowedOrigins.join('\n')}
-            placeholder="https://shop.example"
-          />
-        )}
-      </FormField>
-      {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
-      <div className={styles.row}>
-        <button type="submit" className="button button-secondary">
-          Save origins
-        </button>
-        {saved && <SuccessNote>Saved.</SuccessNote>}
-      </div>
-    </form>
+    />
   )
 }
 

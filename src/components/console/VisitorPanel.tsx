@@ -2,10 +2,10 @@
 
 import { useCallback, useState } from 'react'
 import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
+import { DataTable } from '../DataTable'
 import { formatCount, formatPercent, formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
-import tables from '../Table.module.css'
 import { useLoaded } from '../useLoaded'
 import { AddressCell } from './AddressCell'
 import { callConsole } from './api'
@@ -106,44 +106,26 @@ function VisitorFacts({ data, onQuery }: { data: VisitorPanelData; onQuery: (que
 /** The visitor's latest events: how each was matched, its address and signals. */
 function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
   return (
-    <div className={tables.frame}>
-      <table className={tables.table}>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">How matched</th>
-            <th scope="col">Confidence</th>
-            <th scope="col">IP</th>
-            <th scope="col">Signals</th>
-            <th scope="col">Suspect score</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((event) => (
-            <tr key={event.requestId}>
-              <td>{formatTime(event.createdAt)}</td>
-              <td>
-                {event.method === 'new'
-                  ? 'new visitor'
-                  : event.method === 'token'
-                    ? 'stored ID'
-                    : 'fingerprint'}
-              </td>
-              <td>{formatPercent(event.confidence)}</td>
-              <AddressCell ip={event.ip} ipInfo={event.signals.ipInfo} />
-              <td>
-                <SignalBadges signals={event.signals} />
-              </td>
-              <td>
-                <span title={event.scoreBreakdown.map((row) => `+${row.points}: ${row.because}`).join('\n')}>
-                  {event.suspectScore}
-                </span>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable columns={['Time', 'How matched', 'Confidence', 'IP', 'Signals', 'Suspect score']}>
+      {events.map((event) => (
+        <tr key={event.requestId}>
+          <td>{formatTime(event.createdAt)}</td>
+          <td>
+            {event.method === 'new' ? 'new visitor' : event.method === 'token' ? 'stored ID' : 'fingerprint'}
+          </td>
+          <td>{formatPercent(event.confidence)}</td>
+          <AddressCell ip={event.ip} ipInfo={event.signals.ipInfo} />
+          <td>
+            <SignalBadges signals={event.signals} />
+          </td>
+          <td>
+            <span title={event.scoreBreakdown.map((row) => `+${row.points}: ${row.because}`).join('\n')}>
+              {event.suspectScore}
+            </span>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   )
 }
 

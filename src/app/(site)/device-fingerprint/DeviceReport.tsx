@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react'
 import type { CollectResult } from '@/agent'
 import { clearStoredToken } from '@/agent/identify'
 import type { IdentifyResult } from '@/agent/messages'
+import { DataTable } from '@/components/DataTable'
 import { formatCount, formatPercent, formatTime } from '@/components/format'
 import { LoadedView } from '@/components/LoadedView'
 import { ErrorNote } from '@/components/Notes'
@@ -162,30 +163,17 @@ function Findings({ collection, result, report, onForgotten }: Checked & { onFor
       {report && (
         <section aria-labelledby="history-heading" className={styles.section}>
           <h2 id="history-heading">Visit history</h2>
-          <div className={tables.frame}>
-            <table className={tables.table}>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Recognised by</th>
-                  <th scope="col">Confidence</th>
-                  <th scope="col">IP address</th>
-                  <th scope="col">Page</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.history.map((visit) => (
-                  <tr key={visit.requestId}>
-                    <td>{formatTime(visit.createdAt)}</td>
-                    <td>{methods[visit.method] ?? visit.method}</td>
-                    <td>{formatPercent(visit.confidence)}</td>
-                    <td>{visit.ip ?? '—'}</td>
-                    <td className={tables.long}>{visit.url ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['When', 'Recognised by', 'Confidence', 'IP address', 'Page']}>
+            {report.history.map((visit) => (
+              <tr key={visit.requestId}>
+                <td>{formatTime(visit.createdAt)}</td>
+                <td>{methods[visit.method] ?? visit.method}</td>
+                <td>{formatPercent(visit.confidence)}</td>
+                <td>{visit.ip ?? '—'}</td>
+                <td className={tables.long}>{visit.url ?? '—'}</td>
+              </tr>
+            ))}
+          </DataTable>
         </section>
       )}
 

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm'
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, real, text, uuid } from 'drizzle-orm/pg-core'
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import type { MatchEvidence } from '../../../contracts/device'
 import type { StoredEvent } from '../../../contracts/server-api'
 import type { StoredSignals } from '../../../contracts/signals'
