@@ -4,6 +4,7 @@ import type { VisitorPanel } from '@/contracts/console'
 import { normaliseEmail } from '@/contracts/signup'
 import { type Database, selectRows } from '../db/client'
 import { accounts, events, visitors } from '../db/schema'
+import { visitColumns } from '../identification/read-device-report'
 import { explainSuspectScore } from '../signals/suspect-score'
 
 /** Finds the visitor behind a visitor ID, request ID, account email, linked ID or IP address. */
@@ -45,16 +46,7 @@ export async function readVisitorPanel({
   if (!visitor) return undefined
   const latest = await selectRows(
     db,
-    {
-      requestId: events.requestId,
-      createdAt: events.createdAt,
-      ip: events.ip,
-      url: events.url,
-      confidence: events.confidence,
-      method: events.method,
-      suspectScore: events.suspectScore,
-      signals: events.signals,
-    },
+    { ...visitColumns, suspectScore: events.suspectScore, signals: events.signals },
     (select) =>
       sql`select ${select} from events where visitor_id = ${visitorId} order by created_at desc limit 50`,
   )

@@ -4,6 +4,16 @@ import type { DeviceReport } from '@/contracts/device'
 import { type Database, selectRows } from '../db/client'
 import { events, visitors } from '../db/schema'
 
+/** A visit as the device report and the console's visitor panel list it. */
+export const visitColumns = {
+  requestId: events.requestId,
+  createdAt: events.createdAt,
+  ip: events.ip,
+  url: events.url,
+  confidence: events.confidence,
+  method: events.method,
+}
+
 /**
  * What this server knows about one visitor, for the eyes of the browser that proves it is this
  * browser: the visits listed are this browser's own (its secret browser ID), never those of
@@ -44,15 +54,7 @@ export async function readDeviceReport({
   )
   if (!visitor?.firstSeenAt || !visitor.lastSeenAt) return undefined
   const history = await db
-    .select({
-      requestId: events.requestId,
-      createdAt: events.createdAt,
-      ip: events.ip,
-      url: events.url,
-      confidence: events.confidence,
-      method: events.method,
-      evidence: events.evidence,
-    })
+    .select({ ...visitColumns, evidence: events.evidence })
     .from(events)
     .where(and(eq(events.browserId, browserId), eq(events.visitorId, visitorId)))
     .orderBy(desc(events.createdAt))
