@@ -196,7 +196,7 @@ describe('migrations 0018–0020 (component snapshots, console rollups)', () => 
       // A snapshot written by identification now has the digest the migration gave the same values.
       const [again] = await queryRows<{ same: boolean }>(
         db,
-        sql`select md5(tessera_snapshot(${JSON.stringify(device(99, [1920, 1080]))}::jsonb)::text)::uuid
+        sql`select tessera_snapshot_digest(tessera_snapshot(${JSON.stringify(device(99, [1920, 1080]))}::jsonb))
               = (select snapshot from events where request_id = 'r1') as same`,
       )
       expect(again?.same).toBe(true)

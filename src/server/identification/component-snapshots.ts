@@ -12,9 +12,9 @@ export function eventComponents(event: string): SQL {
     where s.digest = ${alias}.snapshot)`
 }
 
-/** The snapshot digest of components (jsonb, as sent) in a write: md5 of the snapshot's text. */
+/** The snapshot digest of components (jsonb, as sent) in a write (tessera_snapshot_digest: SHA-256). */
 export function snapshotDigest(components: SQL): SQL {
-  return sql`md5(tessera_snapshot(${components})::text)::uuid`
+  return sql`tessera_snapshot_digest(tessera_snapshot(${components}))`
 }
 
 /** The foreign key a write trips when the last event of its snapshot was deleted meanwhile. */

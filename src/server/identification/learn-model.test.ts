@@ -22,7 +22,7 @@ const forged: MatchEvidence = {
 }
 
 let counter = 0
-/** The snapshot of no components: md5 of `{}`. */
+/** A snapshot of no components (its digest only needs to be a uuid here). */
 const EMPTY_SNAPSHOT = '99914b93-2bd3-7a50-b983-c5e7c90ae93b'
 
 async function storeComeback(

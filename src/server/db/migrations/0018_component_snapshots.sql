@@ -1,6 +1,7 @@
 -- Component snapshots (issue 28): an event keeps its components' durations and references what
--- was collected, stored once per distinct snapshot. The digest is md5 of the snapshot's jsonb text
--- as a uuid, computed by the database on every write, so old and new rows agree.
+-- was collected, stored once per distinct snapshot. The digest is the first 16 bytes of SHA-256 of
+-- the snapshot's jsonb text, as a uuid, computed by the database on every write, so old and new rows
+-- agree (SHA-256, not MD5: no one can make two component sets share a digest).
 CREATE TABLE "component_snapshots" (
 	"digest" uuid PRIMARY KEY NOT NULL,
 	"components" jsonb NOT NULL
@@ -9,6 +10,10 @@ CREATE TABLE "component_snapshots" (
 -- The components without their durations (each entry is { value } or { error }).
 CREATE FUNCTION tessera_snapshot(components jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
   SELECT coalesce(jsonb_object_agg(key, value - 'duration'), '{}'::jsonb) FROM jsonb_each(components)
+$$;
+--> statement-breakpoint
+CREATE FUNCTION tessera_snapshot_digest(snapshot jsonb) RETURNS uuid LANGUAGE sql IMMUTABLE AS $$
+  SELECT encode(substring(sha256(convert_to(snapshot::text, 'UTF8')) FROM 1 FOR 16), 'hex')::uuid
 $$;
 --> statement-breakpoint
 -- Each component's duration, in jsonb's own key order (the snapshot has the same keys, so the same order).
@@ -28,10 +33,11 @@ ALTER TABLE "events" ALTER COLUMN "components" DROP NOT NULL;--> statement-break
 ALTER TABLE "events" ADD COLUMN "snapshot" uuid;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "durations" double precision[];--> statement-breakpoint
 INSERT INTO "component_snapshots" ("digest", "components")
-  SELECT DISTINCT ON (md5(s::text)) md5(s::text)::uuid, s
-  FROM (SELECT tessera_snapshot("components") AS s FROM "events") AS snapshots
-  ORDER BY md5(s::text);--> statement-breakpoint
-UPDATE "events" SET "snapshot" = md5(tessera_snapshot("components")::text)::uuid,
+  SELECT DISTINCT ON (d) d, s
+  FROM (SELECT tessera_snapshot("components") AS s FROM "events") AS snapshots,
+    LATERAL (SELECT tessera_snapshot_digest(s) AS d) AS digest
+  ORDER BY d;--> statement-breakpoint
+UPDATE "events" SET "snapshot" = tessera_snapshot_digest(tessera_snapshot("components")),
   "durations" = tessera_durations("components"), "components" = NULL;--> statement-breakpoint
 ALTER TABLE "events" ALTER COLUMN "snapshot" SET NOT NULL;--> statement-breakpoint
 ALTER TABLE "events" ALTER COLUMN "durations" SET NOT NULL;--> statement-breakpoint

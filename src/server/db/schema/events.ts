@@ -18,7 +18,7 @@ import { visitors } from './visitors'
 
 /**
  * What the agent collected, stored once however many events repeat it: each component's value or
- * error, without its duration (an event keeps its own). `digest` is md5 of the jsonb's text, as a
+ * error, without its duration (an event keeps its own). `digest` is SHA-256 of the jsonb's text (16 bytes), as a
  * uuid (component-snapshots.ts). A snapshot no event references any more is deleted with the last
  * one (the trigger of migration 0018), so retention and forgetting remove it too.
  */
