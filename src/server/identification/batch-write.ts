@@ -115,8 +115,9 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
         new_events as (select *, ${snapshotDigest(sql`components`)} as snapshot from ${eventInput}),
         snapshots as (
           insert into component_snapshots (digest, components)
+          -- In digest order: two batches adding the same new snapshots never wait on each other crosswise.
           select distinct on (snapshot) snapshot, tessera_snapshot(components) from new_events
-          on conflict do nothing),
+          order by snapshot on conflict do nothing),
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)
           select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
