@@ -1,0 +1,164 @@
+// npm run bench:scale — Tessera with 90 days of a busy site's traffic on PostgreSQL (issue 28).
+// Starts a throwaway PostgreSQL (as bench:durability does), lets the app migrate it, bulk-loads
+// synthetic traffic (bench/support/scale-load.ts: Zipf-like returning visitors, bots, sign-ups, four
+// sites, 5 % of the events past the 90-day retention), then measures over HTTP, against the
+// production build: each console answer and the Server API and /v4 searches (p50, p95); identify
+// throughput on one and on two app servers over that database, against bench:identify's floor;
+// a retention pass, and identify latency while it runs; bytes per event on disk.
+// BENCH_QUICK=1: 100 k events. BENCH_EVENTS, BENCH_VISITORS (default: a tenth of the events),
+// BENCH_SECONDS (per identify measurement), BENCH_PORT (three ports from it), BENCH_POSTGRES_PORT;
+// BENCH_KEEP=1 leaves the loaded PostgreSQL running at the end, for EXPLAIN and the like.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { EventPage } from '../src/contracts/server-api'
+import { openDatabase } from '../src/server/db/client'
+import { networkOf } from '../src/server/identification/network-of'
+import { purgeExpiredData } from '../src/server/retention/purge-expired-data'
+import { ensureDefaultSite } from '../src/server/sites/ensure-default-site'
+import { assertProductionBuild } from '../tests/support/tessera-server'
+import { findPostgresBin, startThrowawayPostgres } from '../tests/support/throwaway-postgres'
+import { signInToConsole } from './support/acknowledged-writes'
+import { scaleAnswers, timeAnswers } from './support/scale-console'
+import { driveIdentify, type IdentifyRun, identifyBodies, pinToCpus } from './support/scale-identify'
+import { loadTraffic } from './support/scale-load'
+import { tunePostgres } from './support/scale-postgres'
+import { printReport, shortCount } from './support/scale-report'
+import { createKey, type Defer, startAppServer, startFloor, waitQuiet } from './support/scale-servers'
+import { measureStorage } from './support/scale-storage'
+import { createTraffic } from './support/scale-traffic'
+
+const quick = process.env.BENCH_QUICK === '1'
+const EVENTS = Number(process.env.BENCH_EVENTS ?? (quick ? 100_000 : 10_000_000))
+const VISITORS = Number(process.env.BENCH_VISITORS ?? Math.max(1, Math.round(EVENTS / 10)))
+const ROUNDS = quick ? 5 : 20
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (quick ? 3 : 12))
+const PORT = Number(process.env.BENCH_PORT ?? 3461)
+const POSTGRES_PORT = Number(process.env.BENCH_POSTGRES_PORT ?? 5461)
+const RETENTION_DAYS = 90
+const KEEP = process.env.BENCH_KEEP === '1'
+const ADMIN_PASSWORD = 'scale-bench-operator-passphrase-28'
+const log = (line: string) => console.log(line)
+
+/** What to undo at the end, last first, whatever failed. */
+const cleanups: (() => Promise<void> | void)[] = []
+const defer: Defer = (cleanup) => {
+  cleanups.push(cleanup)
+}
+
+async function cleanUp() {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup()
+    } catch (error) {
+      console.error(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+}
+
+async function main() {
+  assertProductionBuild()
+  const bin = findPostgresBin()
+  if (!bin) throw new Error('No PostgreSQL server binaries: apt-get install -y postgresql')
+  const work = mkdtempSync(path.join(tmpdir(), 'tessera-scale-'))
+  defer(() => rmSync(work, { recursive: true, force: true }))
+  const postgres = startThrowawayPostgres({ bin, port: POSTGRES_PORT })
+  let dataDirectory = ''
+  defer(() =>
+    KEEP
+      ? log(
+          `PostgreSQL left running (BENCH_KEEP=1): ${postgres.url}; stop it: pg_ctl -D ${dataDirectory} stop`,
+        )
+      : postgres.stop(),
+  )
+  dataDirectory = await tunePostgres({ bin, url: postgres.url })
+  // The app's own migrations and default site, as its first start makes them.
+  const handle = await openDatabase({ url: postgres.url })
+  defer(() => handle.close())
+  await ensureDefaultSite({ db: handle.db, origins: [] })
+
+  const now = new Date()
+  log(`Drawing ${shortCount(EVENTS)} events of ${shortCount(Math.min(VISITORS, EVENTS))} visitors…`)
+  const traffic = createTraffic({ visitors: VISITORS, events: EVENTS })
+  const loaded = await loadTraffic({ url: postgres.url, traffic, now, log })
+  const storage = await measureStorage(handle)
+  const bytesPerEvent = storage.tables.reduce((sum, row) => sum + Number(row.total), 0) / loaded.events
+
+  const server = (name: string, port: number) =>
+    startAppServer({ name, url: postgres.url, work, port, password: ADMIN_PASSWORD, defer })
+  const first = await server('a', PORT)
+  await waitQuiet(handle)
+  const cookie = await signInToConsole(first.url, ADMIN_PASSWORD)
+  const key = await createKey(first.url, cookie)
+  // The loaded rows read back through the API's own contract, as identified events do.
+  const page = EventPage.parse(
+    await (
+      await fetch(`${first.url}/api/v1/events?limit=100`, { headers: { authorization: `Bearer ${key}` } })
+    ).json(),
+  )
+  log(`Server API reads the loaded events back (${page.events.length} on the first page, contract checked).`)
+  // The busiest visitor (a person with an account), the busiest address, a random visitor each time.
+  const busy = traffic.visitor(0)
+  let pick = 0
+  const keys = {
+    visitor: busy.id,
+    linkedId: busy.linkedId ?? '',
+    address: traffic.busyAddress,
+    network: networkOf(traffic.busyAddress),
+    randomVisitor: () => traffic.visitor(((++pick * 2_654_435_761) >>> 0) % traffic.visitors).id,
+  }
+  log(`Timing ${ROUNDS} rounds of console and search answers…`)
+  const timed = await timeAnswers(first.url, scaleAnswers({ cookie, key, keys }), ROUNDS)
+
+  const bodies = identifyBodies(traffic)
+  const identifyUrl = (server: { url: string }) => `${server.url}/api/v1/identify`
+  const measure = async (name: string, targets: string[]): Promise<IdentifyRun> => {
+    await driveIdentify(targets, bodies, { seconds: quick ? 2 : 3 })
+    const run = await driveIdentify(targets, bodies, { seconds: SECONDS })
+    log(`  ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors}`)
+    return run
+  }
+  log('Identify throughput (app servers pinned to one CPU each)…')
+  const pinned = pinToCpus(first.pid, '0')
+  const floorPort = PORT + 2
+  const floor = await startFloor({ url: postgres.url, port: floorPort, defer })
+  if (floor.pid) pinToCpus(floor.pid, '0')
+  const floorRun = await measure('floor', [`http://127.0.0.1:${floorPort}/`])
+  await floor.stop()
+  const one = await measure('one server', [identifyUrl(first)])
+  const second = await server('b', PORT + 1)
+  pinToCpus(second.pid, '1')
+  await waitQuiet(handle)
+  const two = await measure('two servers', [identifyUrl(first), identifyUrl(second)])
+  await second.stop()
+  // Both CPUs for one server: what a second process adds beyond more CPU for the first.
+  pinToCpus(first.pid, '0,1')
+  const unpinned = await measure('one server, both CPUs', [identifyUrl(first)])
+
+  log(`Retention pass (${RETENTION_DAYS} days) under identify load on one server…`)
+  const before = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS })
+  const started = performance.now()
+  const purging = purgeExpiredData({ db: handle.db, days: RETENTION_DAYS })
+  const during = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS, until: purging })
+  const purged = await purging
+  const retentionSeconds = (performance.now() - started) / 1000
+
+  printReport({
+    quick,
+    loaded,
+    storage,
+    bytesPerEvent,
+    timed,
+    identify: { floor: floorRun, one, two, unpinned, pinned },
+    retention: { purged, seconds: retentionSeconds, before, during },
+    log,
+  })
+}
+
+process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)))
+process.once('SIGTERM', () => void cleanUp().then(() => process.exit(143)))
+try {
+  await main()
+} finally {
+  await cleanUp()
+}

@@ -1,0 +1,130 @@
+// How long the console's answers and the search APIs take over HTTP: every answer asked once to
+// warm it, then in rounds (one of each per round, so drift on the machine spreads over all),
+// timed to the last byte of the body.
+
+export interface Answer {
+  name: string
+  group: 'console' | 'search'
+  /** Path and query; a function for answers that ask for something else each time. */
+  path: string | (() => string)
+  headers: Record<string, string>
+}
+
+export interface Timed {
+  name: string
+  group: Answer['group']
+  p50: number
+  p95: number
+  samples: number
+  /** Size of the last answer's body. */
+  bytes: number
+}
+
+/** The sample at rank p (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0
+}
+
+async function ask(url: string, answer: Answer): Promise<{ ms: number; bytes: number }> {
+  const path = typeof answer.path === 'function' ? answer.path() : answer.path
+  for (let attempt = 0; ; attempt++) {
+    const started = performance.now()
+    const response = await fetch(`${url}${path}`, { headers: answer.headers })
+    const body = await response.arrayBuffer()
+    const ms = performance.now() - started
+    // The Server API's per-key limit: wait it out, the wait is not timed.
+    if (response.status === 429 && attempt < 5) {
+      await new Promise((resolve) => setTimeout(resolve, 5_000))
+      continue
+    }
+    if (!response.ok)
+      throw new Error(
+        `${answer.name}: ${path} answered ${response.status} ${Buffer.from(body).toString().slice(0, 300)}`,
+      )
+    return { ms, bytes: body.byteLength }
+  }
+}
+
+export async function timeAnswers(url: string, answers: Answer[], rounds: number): Promise<Timed[]> {
+  for (const answer of answers) await ask(url, answer)
+  const samples = answers.map(() => [] as number[])
+  const bytes = answers.map(() => 0)
+  for (let round = 0; round < rounds; round++) {
+    for (const [at, answer] of answers.entries()) {
+      const timed = await ask(url, answer)
+      samples[at]?.push(timed.ms)
+      bytes[at] = timed.bytes
+    }
+  }
+  return answers.map((answer, at) => ({
+    name: answer.name,
+    group: answer.group,
+    p50: percentile(samples[at] ?? [], 50),
+    p95: percentile(samples[at] ?? [], 95),
+    samples: samples[at]?.length ?? 0,
+    bytes: bytes[at] ?? 0,
+  }))
+}
+
+/** What is looked up: the busiest visitor, its linked ID, the busiest address; a random visitor each time. */
+export interface LookupKeys {
+  visitor: string
+  linkedId: string
+  address: string
+  /** The /24 of the address, as the network look-up takes it. */
+  network: string
+  randomVisitor: () => string
+}
+
+/** Every console answer and search bench:scale times, with a session cookie and a secret key. */
+export function scaleAnswers({
+  cookie,
+  key,
+  keys,
+}: {
+  cookie: string
+  key: string
+  keys: LookupKeys
+}): Answer[] {
+  const screen = (name: string, path: Answer['path']): Answer => ({
+    name,
+    group: 'console',
+    path,
+    headers: { cookie },
+  })
+  const search = (name: string, path: string): Answer => ({
+    name,
+    group: 'search',
+    path,
+    headers: { authorization: `Bearer ${key}` },
+  })
+  const q = encodeURIComponent
+  const day = 86_400_000
+  // A day in the middle of the retention period.
+  const since = new Date(Date.now() - 41 * day).toISOString()
+  const until = new Date(Date.now() - 40 * day).toISOString()
+  return [
+    screen('overview 24h', '/api/console/overview?range=24h'),
+    screen('overview 7d', '/api/console/overview?range=7d'),
+    screen('overview 30d', '/api/console/overview?range=30d'),
+    screen('recent events', '/api/console/events'),
+    screen('recent bot events', '/api/console/events?signal=bot'),
+    screen('look-up: busy visitor', `/api/console/lookup?q=${q(keys.visitor)}`),
+    screen('look-up: random visitor', () => `/api/console/lookup?q=${q(keys.randomVisitor())}`),
+    screen('look-up: linked ID', `/api/console/lookup?q=${q(keys.linkedId)}`),
+    screen('look-up: address', `/api/console/lookup?q=${q(keys.address)}`),
+    screen('network look-up (/24)', `/api/console/network?q=${q(keys.network)}`),
+    screen('sign-up decisions', '/api/console/decisions'),
+    search('v1 by visitorId', `/api/v1/events?visitorId=${q(keys.visitor)}`),
+    search('v1 by linkedId', `/api/v1/events?linkedId=${q(keys.linkedId)}`),
+    search('v1 by ip', `/api/v1/events?ip=${q(keys.address)}`),
+    search('v1 by bot=bad', '/api/v1/events?bot=bad'),
+    search('v1 by time range', `/api/v1/events?since=${q(since)}&until=${q(until)}`),
+    search('v4 by visitor_id', `/v4/events?visitor_id=${q(keys.visitor)}`),
+    search('v4 by linked_id', `/v4/events?linked_id=${q(keys.linkedId)}`),
+    search('v4 by ip_address', `/v4/events?ip_address=${q(keys.address)}`),
+    search('v4 by bot=bad', '/v4/events?bot=bad'),
+    search('v4 by time range', `/v4/events?start=${Date.parse(since)}&end=${Date.parse(until)}`),
+  ]
+}

@@ -1,0 +1,93 @@
+// bench:scale's identify load, as bench:identify drives it (autocannon, 32 connections, half
+// returning visitors and half new ones, each from its own address sent as X-Forwarded-For), spread
+// over one or more servers. Returning visitors are loaded ones: their components are the very ones
+// their stored events hold (scale-traffic.ts).
+import { execFileSync } from 'node:child_process'
+import autocannon from 'autocannon'
+import type { Traffic } from './scale-traffic'
+
+const CONNECTIONS = 32
+
+export interface IdentifyRun {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+}
+
+export type Bodies = () => { body: string; address: string }
+
+/** One sequence for the whole bench: a new visitor is new once, whichever server it meets. */
+export function identifyBodies(traffic: Traffic): Bodies {
+  let counter = 0
+  return () => {
+    counter++
+    const index =
+      counter % 2 === 0 ? (counter * 7919) % traffic.visitors : traffic.visitors + 10_000_000 + counter
+    const visitor = traffic.visitor(index)
+    const components = traffic.components(visitor)
+    return { body: JSON.stringify({ components, url: 'https://shop.example/' }), address: visitor.home.ip }
+  }
+}
+
+function start(target: string, connections: number, next: Bodies, duration: number) {
+  let instance: autocannon.Instance | undefined
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url: target,
+        connections,
+        duration,
+        method: 'POST',
+        requests: [
+          {
+            setupRequest: (request: autocannon.Request) => {
+              const { body, address } = next()
+              const headers = {
+                ...request.headers,
+                'content-type': 'application/json',
+                'x-forwarded-for': address,
+              }
+              return { ...request, body, headers }
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    )
+  })
+  return { stop: () => instance?.stop(), done }
+}
+
+/** Load split over `targets` (identify URLs) for `seconds`, or until `until` settles; figures summed. */
+export async function driveIdentify(
+  targets: string[],
+  next: Bodies,
+  { seconds, until }: { seconds: number; until?: Promise<unknown> },
+): Promise<IdentifyRun> {
+  const runs = targets.map((target) =>
+    start(target, Math.floor(CONNECTIONS / targets.length), next, until ? 3_600 : seconds),
+  )
+  if (until)
+    await until.finally(() => {
+      for (const run of runs) run.stop()
+    })
+  const results = await Promise.all(runs.map((run) => run.done))
+  return {
+    rps: results.reduce((sum, result) => sum + result.requests.total / Math.max(result.duration, 0.001), 0),
+    // Each server's own percentiles: the worse of them (the load is split evenly).
+    p50: Math.max(...results.map((result) => result.latency.p50)),
+    p99: Math.max(...results.map((result) => result.latency.p99)),
+    errors: results.reduce((sum, result) => sum + result.errors + result.non2xx, 0),
+  }
+}
+
+/** Runs a process and all its threads on the given CPUs only (taskset), when taskset exists. */
+export function pinToCpus(pid: number, cpus: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-cp', cpus, String(pid)], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}

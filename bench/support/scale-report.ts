@@ -1,0 +1,121 @@
+// bench:scale's closing table, and its last line (the one CI and the issue read).
+import type { Purged } from '../../src/server/retention/purge-expired-data'
+import type { Timed } from './scale-console'
+import type { IdentifyRun } from './scale-identify'
+import type { LoadedTraffic } from './scale-load'
+import type { ColumnSize, TableSize } from './scale-storage'
+
+/** 10M, 1.5M, 100k, 950. */
+export function shortCount(count: number): string {
+  const round = (value: number) => String(Number(value.toPrecision(3)))
+  if (count >= 1_000_000) return `${round(count / 1_000_000)}M`
+  if (count >= 1_000) return `${round(count / 1_000)}k`
+  return String(count)
+}
+
+const megabytes = (bytes: number | string) => `${(Number(bytes) / 1_048_576).toFixed(0)} MB`
+const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`
+
+function table(log: (line: string) => void, header: string[], rows: string[][]) {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  )
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join('  ')
+  log(line(header))
+  for (const row of rows) log(line(row))
+}
+
+export function printReport({
+  quick,
+  loaded,
+  storage,
+  bytesPerEvent,
+  timed,
+  identify,
+  retention,
+  log,
+}: {
+  quick: boolean
+  loaded: LoadedTraffic
+  storage: { tables: TableSize[]; columns: ColumnSize[] }
+  bytesPerEvent: number
+  timed: Timed[]
+  identify: { floor: IdentifyRun; one: IdentifyRun; two: IdentifyRun; unpinned: IdentifyRun; pinned: boolean }
+  retention: { purged: Purged; seconds: number; before: IdentifyRun; during: IdentifyRun }
+  log: (line: string) => void
+}) {
+  log('')
+  log(`bench:scale${quick ? ' (BENCH_QUICK)' : ''}`)
+  log(
+    `Loaded ${loaded.events.toLocaleString('en')} events of ${loaded.visitors.toLocaleString('en')} visitors over 4 sites, ${loaded.signups.toLocaleString('en')} sign-up decisions, ${loaded.expiredEvents.toLocaleString('en')} events past retention; ${loaded.seconds.toFixed(0)} s (${(loaded.events / loaded.seconds).toFixed(0)} events/s, indexes and vacuum included)`,
+  )
+  log('')
+  table(
+    log,
+    ['storage', 'heap', 'toast', 'indexes', 'total', 'per event'],
+    storage.tables.map((row) => [
+      row.table,
+      megabytes(row.heap),
+      megabytes(row.toast),
+      megabytes(row.indexes),
+      megabytes(row.total),
+      `${(Number(row.total) / loaded.events).toFixed(0)} B`,
+    ]),
+  )
+  const widest = storage.columns.filter((column) => column.bytes >= 16).sort((a, b) => b.bytes - a.bytes)
+  log(
+    `Mean stored size per row (compressed, before TOAST's own overhead): ${widest.map((column) => `${column.table}.${column.column} ${column.bytes.toFixed(0)} B`).join(', ')}`,
+  )
+  log('')
+  table(
+    log,
+    ['answer', 'p50', 'p95', 'samples', 'body'],
+    timed.map((answer) => [
+      `${answer.group === 'console' ? 'console' : 'search'}: ${answer.name}`,
+      ms(answer.p50),
+      ms(answer.p95),
+      String(answer.samples),
+      `${(answer.bytes / 1024).toFixed(1)} KB`,
+    ]),
+  )
+  log('')
+  const run = (name: string, figures: IdentifyRun) => [
+    name,
+    `${figures.rps.toFixed(0)} req/s`,
+    `${figures.p50} ms`,
+    `${figures.p99} ms`,
+    String(figures.errors),
+  ]
+  table(
+    log,
+    ['identify', 'throughput', 'p50', 'p99', 'errors'],
+    [
+      run(`floor (bench:identify's, one process${identify.pinned ? ', CPU 0' : ''})`, identify.floor),
+      run(`one app server${identify.pinned ? ' (CPU 0)' : ''}`, identify.one),
+      run(`two app servers${identify.pinned ? ' (CPU 0, CPU 1)' : ''}`, identify.two),
+      run('one app server, both CPUs', identify.unpinned),
+      run('one server (both CPUs), before retention', retention.before),
+      run('one server (both CPUs), during retention', retention.during),
+    ],
+  )
+  const { purged } = retention
+  log('')
+  log(
+    `Retention pass: ${retention.seconds.toFixed(1)} s, removed ${purged.events.toLocaleString('en')} events, ${purged.visitors.toLocaleString('en')} visitors, ${purged.decisions.toLocaleString('en')} sign-up decisions; identify p99 ${retention.before.p99} → ${retention.during.p99} ms while it ran`,
+  )
+  log('')
+  const slowest = (group: Timed['group']) =>
+    timed
+      .filter((answer) => answer.group === group)
+      .reduce((worst, answer) => (answer.p95 > worst.p95 ? answer : worst))
+  const screen = slowest('console')
+  const search = slowest('search')
+  log(
+    `scale: ${shortCount(loaded.events)} events, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, identify 2 servers ${identify.two.rps.toFixed(0)} req/s (${(identify.two.rps / identify.one.rps).toFixed(2)} x one server), retention ${retention.seconds.toFixed(1)} s`,
+  )
+}

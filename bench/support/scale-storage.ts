@@ -1,0 +1,57 @@
+// What events take on disk: the tables scale-load.ts names as event storage, read from the
+// catalogue (sizes of heap, TOAST, indexes; the mean stored size of each column).
+import { sql } from 'drizzle-orm'
+import { type DatabaseHandle, queryRows } from '../../src/server/db/client'
+import { EVENT_STORAGE_TABLES } from './scale-load'
+
+export interface TableSize {
+  table: string
+  heap: string
+  toast: string
+  indexes: string
+  total: string
+}
+
+export interface ColumnSize {
+  table: string
+  column: string
+  bytes: number
+}
+
+export async function measureStorage(
+  handle: DatabaseHandle,
+): Promise<{ tables: TableSize[]; columns: ColumnSize[] }> {
+  const tables = await queryRows<TableSize>(
+    handle.db,
+    sql`select t as table, pg_relation_size(t)::text as heap,
+          (pg_table_size(t) - pg_relation_size(t))::text as toast, pg_indexes_size(t)::text as indexes,
+          pg_total_relation_size(t)::text as total
+        from unnest(${sql.param(EVENT_STORAGE_TABLES)}::text[]) as t`,
+  )
+  return { tables, columns: await columnSizes(handle) }
+}
+
+/** Each column's mean stored size (compressed where it is), over 20 000 rows of each table. */
+async function columnSizes(handle: DatabaseHandle): Promise<ColumnSize[]> {
+  const sizes: ColumnSize[] = []
+  for (const table of EVENT_STORAGE_TABLES) {
+    const names = await queryRows<{ name: string }>(
+      handle.db,
+      sql`select column_name as name from information_schema.columns
+          where table_name = ${table} order by ordinal_position`,
+    )
+    const means = sql.join(
+      names.map(
+        ({ name }) =>
+          sql`coalesce(avg(pg_column_size(${sql.identifier(name)})), 0)::float8 as ${sql.identifier(name)}`,
+      ),
+      sql`, `,
+    )
+    const [row] = await queryRows<Record<string, number>>(
+      handle.db,
+      sql`select ${means} from (select * from ${sql.identifier(table)} limit 20000) as sample`,
+    )
+    for (const { name } of names) sizes.push({ table, column: name, bytes: Number(row?.[name] ?? 0) })
+  }
+  return sizes
+}
