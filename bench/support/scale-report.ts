@@ -113,9 +113,11 @@ export function printReport({
     timed
       .filter((answer) => answer.group === group)
       .reduce((worst, answer) => (answer.p95 > worst.p95 ? answer : worst))
+  // No answer at all in the window (a starved machine) leaves no ratio to give.
+  const ratio = identify.one.rps > 0 ? (identify.two.rps / identify.one.rps).toFixed(2) : 'n/a'
   const screen = slowest('console')
   const search = slowest('search')
   log(
-    `scale: ${shortCount(loaded.events)} events, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, identify 2 servers ${identify.two.rps.toFixed(0)} req/s (${(identify.two.rps / identify.one.rps).toFixed(2)} x one server), retention ${retention.seconds.toFixed(1)} s`,
+    `scale: ${shortCount(loaded.events)} events, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, identify 2 servers ${identify.two.rps.toFixed(0)} req/s (${ratio} x one server), retention ${retention.seconds.toFixed(1)} s`,
   )
 }
