@@ -4,7 +4,7 @@ import { seededRandom } from '../../../tests/support/synthetic-devices'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { queryRows } from '../db/client'
 import { purgeExpiredData } from '../retention/purge-expired-data'
-import { compactVisitorSketches } from './compact-sketches'
+import { compactVisitorSketches, foldRollupsIntoDays } from './compact-sketches'
 import { readOverview } from './read-overview'
 
 const HOUR = 3_600_000
@@ -84,7 +84,9 @@ describeOnEachEngine('the overview from rollups', (suite) => {
     }
 
     const expected = (hours: number) => {
-      const since = Math.floor((now - hours * HOUR) / HOUR) * HOUR
+      // 24 hours start at an hour's start, longer ranges at a UTC day's.
+      const unit = hours === 24 ? HOUR : 24 * HOUR
+      const since = Math.floor((now - hours * HOUR) / unit) * unit
       const within = stored.filter((row) => row.at >= since)
       const count = (rows: Stored[]) => ({
         identifications: rows.length,
@@ -145,6 +147,18 @@ describeOnEachEngine('the overview from rollups', (suite) => {
     expect(await compactVisitorSketches(db)).toBeGreaterThan(0)
     expect(await rows()).toBeLessThan(uncompacted)
     expect(await compactVisitorSketches(db)).toBe(0)
+    await check()
+    expect(await readOverview({ db, range: '30d' })).toEqual(before)
+
+    // Hours older than two days fold into their day: fewer rows, the same answers.
+    const rollupRows = async () =>
+      (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from event_rollups`))[0]?.n ?? 0
+    const unfolded = await rollupRows()
+    const moved = await foldRollupsIntoDays(db)
+    expect(moved.rows).toBeGreaterThan(0)
+    expect(moved.sketches).toBeGreaterThan(0)
+    expect(await rollupRows()).toBeLessThan(unfolded)
+    expect(await foldRollupsIntoDays(db)).toEqual({ rows: 0, sketches: 0 })
     await check()
     expect(await readOverview({ db, range: '30d' })).toEqual(before)
 

@@ -16,11 +16,15 @@ const TOP_COUNTRIES = 8
 /**
  * Figures and a time series over the chosen range, from the rollups kept as events and sign-up
  * decisions are stored (db/schema/rollups.ts): no raw event is read, however many there are. The
- * range starts at the beginning of the UTC hour it reaches back to.
+ * range starts at the beginning of the UTC hour (24 hours) or day (7 and 30 days) it reaches back to.
  */
 export async function readOverview({ db, range }: { db: Database; range: Range }): Promise<Overview> {
   const { interval, unit } = ranges[range]
-  const since = sql`tessera_hour(now() - ${interval}::interval)`
+  // Older hours are kept by the day (compact-sketches.ts): ranges by the day start at a day's start.
+  const since =
+    unit === 'hour'
+      ? sql`tessera_hour(now() - ${interval}::interval)`
+      : sql`date_trunc('day', (now() - ${interval}::interval) at time zone 'UTC') at time zone 'UTC'`
   // Hours and days of UTC, as timestamps: read like every other moment (ISO 8601).
   const bucket = sql`date_trunc(${unit}, hour at time zone 'UTC') at time zone 'UTC'`
   const rows = await selectRows(
