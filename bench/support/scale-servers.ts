@@ -43,18 +43,11 @@ export function startAppServer({
   })
 }
 
-/** bench:identify's floor over the same database (scale-floor-server.ts), healthy; its PID. */
+/** bench:identify's floor over the same database (floor-server.ts), healthy; its PID. */
 export async function startFloor({ url, port, defer }: { url: string; port: number; defer: Defer }) {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions=react-server',
-      'bench/support/scale-floor-server.ts',
-      url,
-      String(port),
-    ],
+    ['--import', 'tsx', '--conditions=react-server', 'bench/support/floor-server.ts', url, String(port)],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   )
   const stop = async () => {
