@@ -34,13 +34,14 @@ export async function readOverview({ db, range }: { db: Database; range: Range }
       type: sql<NetworkType | null>`network_type`,
       country: sql<string | null>`country`,
       grouping: sql<number>`grouping(bucket, network_type, country)`,
-      identifications: sql<number>`sum(identifications)::int`,
-      returned: sql<number>`sum(returned)::int`,
-      bots: sql<number>`sum(bots)::int`,
-      allow: sql<number>`sum(allow)::int`,
-      challenge: sql<number>`sum(challenge)::int`,
-      deny: sql<number>`sum(deny)::int`,
+      identifications: sql<number>`sum(identifications)::float8`,
+      returned: sql<number>`sum(returned)::float8`,
+      bots: sql<number>`sum(bots)::float8`,
+      allow: sql<number>`sum(allow)::float8`,
+      challenge: sql<number>`sum(challenge)::float8`,
+      deny: sql<number>`sum(deny)::float8`,
     },
+    // Sums as float8: exact far beyond int's 2^31, and read as numbers by both drivers.
     (select) => sql`select ${select} from (
         select ${bucket} as bucket, network_type, country, identifications, returned, bots, allow, challenge, deny
         from event_rollups where hour >= ${since}) as rolled

@@ -125,7 +125,8 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
           where w.enabled),
         event as (
           insert into events (${eventNames}, snapshot, durations)
-          select ${eventNames}, snapshot, tessera_durations(components) from new_events)
+          -- In digest order: their references are checked, and locked, in the order the delete trigger locks.
+          select ${eventNames}, snapshot, tessera_durations(components) from new_events order by snapshot)
         select ${select} from visitor`,
   )
 }

@@ -117,6 +117,39 @@ describeOnEachEngine('component snapshots', (suite) => {
     },
   )
 
+  it.runIf(engine === 'postgres')(
+    'go with the last two events even when two connections delete one each at the same time',
+    async () => {
+      const { db, url } = suite
+      const components = recollected(syntheticDevice(505), 7)
+      const one = await identifyVisitor({ db, input: { components }, context })
+      const two = await identifyVisitor({ db, input: { components: recollected(components, 8) }, context })
+      const [row] = await queryRows<{ snapshot: string }>(
+        db,
+        sql`select snapshot from events where request_id = ${one.requestId}`,
+      )
+      const first = new Client({ connectionString: url })
+      const second = new Client({ connectionString: url })
+      await Promise.all([first.connect(), second.connect()])
+      try {
+        await first.query('begin')
+        await first.query('delete from events where request_id = $1', [one.requestId])
+        // The other event still stands for the first: it keeps the snapshot, holding it locked.
+        const deleting = second.query('delete from events where request_id = $1', [two.requestId])
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        await first.query('commit')
+        await deleting
+        const left = await queryRows(
+          db,
+          sql`select 1 from component_snapshots where digest = ${row?.snapshot}`,
+        )
+        expect(left).toHaveLength(0)
+      } finally {
+        await Promise.all([first.end(), second.end()])
+      }
+    },
+  )
+
   it('refuse an event whose snapshot is gone, by the constraint identify retries on', async () => {
     const db = suite.db
     const error = await db

@@ -5,6 +5,7 @@ import type { BrowserSignals, SmartSignals } from '@/contracts/signals'
 import { type Database, violatedConstraint } from '../db/client'
 import { letConnectionsIn } from '../http/connection-turns'
 import { HttpError } from '../http/errors'
+import { errorCode } from '../log-error'
 import { lookUpAddress } from '../network/network-data'
 import { processWide } from '../process-wide'
 import { decideBatch, type IdentifyContext, type PreparedJob } from './batch-decision'
@@ -89,6 +90,9 @@ function queueFor(db: Database): IdentifyQueue {
  * the batch already claimed is answered with `blockedBy`: it runs again once that one is stored,
  * as if the two had come one after the other.
  */
+/** PostgreSQL's SQLSTATE for a transaction it aborted to break a deadlock. */
+const DEADLOCK = '40P01'
+
 async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOutcome<IdentifyResponse>[]> {
   const secret = await getIdentitySecret(db)
   const now = new Date()
@@ -118,10 +122,11 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       const decision = decideBatch(prepared, await readBatch(tx, db, prepared, now), now)
       return { decision, saved: await writeBatch(tx, decision) }
     })
-  // A snapshot whose last event retention or forgetting deleted while this batch reused it: the
-  // foreign key refused the write (nothing was stored), and the batch runs again, storing it anew.
+  // A snapshot whose last event retention or forgetting deleted while this batch reused it (the
+  // foreign key refused the write), or a deadlock PostgreSQL broke: nothing was stored, and the
+  // batch runs again.
   const { decision, saved } = await attempt().catch((error) => {
-    if (violatedConstraint(error) === SNAPSHOT_REFERENCE) return attempt()
+    if (violatedConstraint(error) === SNAPSHOT_REFERENCE || errorCode(error) === DEADLOCK) return attempt()
     throw error
   })
 

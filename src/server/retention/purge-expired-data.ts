@@ -32,6 +32,7 @@ export async function purgeExpiredData({
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString()
   const markCutoff = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
   const moment = now.toISOString()
+  const cutoffDay = sql`date_trunc('day', ${cutoff}::timestamptz at time zone 'UTC') at time zone 'UTC'`
   const [result] = await selectRows(
     db,
     {
@@ -62,9 +63,9 @@ export async function purgeExpiredData({
         decisions as (delete from signup_decisions where created_at < ${cutoff} returning 1),
         deliveries as (delete from webhook_deliveries where created_at < ${cutoff} returning 1),
         challenges as (delete from used_challenges where used_at < ${cutoff}),
-        -- The console's rollups of hours wholly past the cutoff.
-        rollups as (delete from event_rollups where hour < tessera_hour(${cutoff})),
-        sketches as (delete from visitor_sketches where hour < tessera_hour(${cutoff})),
+        -- The console's rollups of days wholly past the cutoff (hours older than two days are kept by the day).
+        rollups as (delete from event_rollups where hour < ${cutoffDay}),
+        sketches as (delete from visitor_sketches where hour < ${cutoffDay}),
         sessions as (delete from operator_sessions where expires_at < ${moment} returning 1),
         limits as (delete from rate_limits where expire < ${moment} returning 1)
         select ${select}`,

@@ -44,13 +44,18 @@ ALTER TABLE "events" ALTER COLUMN "durations" SET NOT NULL;--> statement-breakpo
 ALTER TABLE "events" ADD CONSTRAINT "events_snapshot_component_snapshots_digest_fk" FOREIGN KEY ("snapshot") REFERENCES "public"."component_snapshots"("digest") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "events_snapshot" ON "events" USING btree ("snapshot");--> statement-breakpoint
 -- The last event of a snapshot takes it along, whatever deleted the event (retention, forgetting,
--- a site's visitor deletion, a cascade). A snapshot an identification just came to reference again
--- (committed meanwhile) stays: the foreign key refuses its deletion, and that refusal is caught.
+-- a site's visitor deletion, a cascade). The candidates are locked first, in digest order (writes
+-- check their references in that order too, so neither waits on the other crosswise), then deleted
+-- by a statement of its own: it sees what another deleter of the same snapshot committed while this
+-- one waited for the lock, so two deleters of a snapshot's last two events cannot both leave it. A
+-- snapshot an identification came to reference meanwhile stays: the foreign key refuses its
+-- deletion, and that refusal is caught.
 -- On that refusal the snapshots are taken one by one, so the others still go.
 CREATE FUNCTION tessera_drop_unused_snapshots() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   unused uuid;
 BEGIN
+  PERFORM 1 FROM component_snapshots WHERE digest IN (SELECT snapshot FROM gone) ORDER BY digest FOR UPDATE;
   BEGIN
     DELETE FROM component_snapshots s
     WHERE s.digest IN (SELECT DISTINCT snapshot FROM gone)
