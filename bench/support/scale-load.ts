@@ -73,6 +73,12 @@ export async function loadTraffic({
   }
   try {
     const siteKeys = await createSites(stager)
+    // On PostgreSQL events are stored by day (event-partitions.ts): the loaded days' tables first,
+    // as a server running through those days would have made them.
+    await stager.query(
+      `select tessera_event_partitions(($1::timestamptz at time zone 'UTC')::date, ($2::timestamptz at time zone 'UTC')::date)`,
+      [new Date(now.getTime() - LOADED_DAYS * 86_400_000).toISOString(), now.toISOString()],
+    )
     const indexes = await dropSecondaryIndexes(stager)
     await createStaging(stager)
     const derive = createDeriver(traffic)
@@ -211,7 +217,8 @@ async function dropSecondaryIndexes(client: pg.Client): Promise<{ name: string; 
     [LOADED_TABLES],
   )
   for (const { name } of rows) await client.query(`drop index "${name}"`)
-  return rows
+  // A partitioned table's index is defined ON ONLY the parent; made again, it is made on every day's table.
+  return rows.map((row) => ({ ...row, definition: row.definition.replace(' ON ONLY ', ' ON ') }))
 }
 
 async function createStaging(client: pg.Client) {

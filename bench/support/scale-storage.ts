@@ -23,10 +23,12 @@ export async function measureStorage(
 ): Promise<{ tables: TableSize[]; columns: ColumnSize[] }> {
   const tables = await queryRows<TableSize>(
     handle.db,
-    sql`select t as table, pg_relation_size(t)::text as heap,
-          (pg_table_size(t) - pg_relation_size(t))::text as toast, pg_indexes_size(t)::text as indexes,
-          pg_total_relation_size(t)::text as total
-        from unnest(${sql.param(EVENT_STORAGE_TABLES)}::text[]) as t`,
+    // A partitioned table's sizes are its partitions' (events by day on PostgreSQL).
+    sql`select t as table, sum(pg_relation_size(p.relid))::text as heap,
+          sum(pg_table_size(p.relid) - pg_relation_size(p.relid))::text as toast,
+          sum(pg_indexes_size(p.relid))::text as indexes, sum(pg_total_relation_size(p.relid))::text as total
+        from unnest(${sql.param(EVENT_STORAGE_TABLES)}::text[]) as t, pg_partition_tree(t::regclass) as p
+        group by t order by array_position(${sql.param(EVENT_STORAGE_TABLES)}::text[], t)`,
   )
   return { tables, columns: await columnSizes(handle) }
 }

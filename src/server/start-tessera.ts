@@ -75,6 +75,12 @@ async function bootTessera() {
   runSketchCompaction(db, (error) =>
     log.warn({ err: error }, "compacting the console's visitor sketches failed"),
   )
+  if (engine === 'postgres') {
+    const { runEventPartitioning } = await import('./db/event-partitions')
+    runEventPartitioning(db, (error) =>
+      log.warn({ err: error }, "making the coming days' event tables failed"),
+    )
+  }
   const { runRetention } = await import('./retention/purge-expired-data')
   runRetention(db, env.TESSERA_RETENTION_DAYS, (removed) => {
     if (Object.values(removed).some((count) => count > 0))

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest'
 import { seededRandom } from '../../../tests/support/synthetic-devices'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { queryRows } from '../db/client'
+import { ensureEventPartitions } from '../db/event-partitions'
 import { purgeExpiredData } from '../retention/purge-expired-data'
 import { compactVisitorSketches, foldRollupsIntoDays } from './compact-sketches'
 import { readOverview } from './read-overview'
@@ -40,6 +41,8 @@ describeOnEachEngine('the overview from rollups', (suite) => {
     const random = seededRandom(28)
     const now = Date.now()
     const stored: Stored[] = []
+    // On PostgreSQL the 40 days need their tables, as a server running for them has.
+    await ensureEventPartitions(db, new Date(now - 41 * 24 * HOUR), new Date(now))
     await db.execute(
       sql`insert into component_snapshots values (${EMPTY_SNAPSHOT}, '{}') on conflict do nothing`,
     )

@@ -1,8 +1,9 @@
 import 'server-only'
+import { createHash } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { type Column, type SQL, sql } from 'drizzle-orm'
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types'
 import { getEnv } from '../env'
 import { processWide } from '../process-wide'
@@ -73,6 +74,9 @@ async function openPostgres(url: string, logger: QueryLogger): Promise<DatabaseH
   try {
     await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID])
     await migrate(drizzle({ client: connection, schema }), { migrationsFolder })
+    // Events by UTC day (migration 0021, event-partitions.ts), PostgreSQL only: converted once, and
+    // the coming week's day tables made at every start.
+    await connection.query('select tessera_partition_events()')
   } catch (error) {
     connection.release()
     await pool.end()
@@ -131,12 +135,13 @@ export function selectRows<List extends SelectList>(
   db: Database,
   columns: List & WithoutDateColumns<List>,
   query: (select: SQL) => SQL,
+  options: { planOnce?: boolean } = {},
 ): Promise<RowOf<List>[]> {
   const select = sql.join(
     Object.entries(columns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
     sql`, `,
   )
-  return queryRows<RowOf<List>>(db, query(select))
+  return queryRows<RowOf<List>>(db, query(select), options)
 }
 
 /** PostgreSQL types an `unnest` input column may have (each is sent as an array of it). */
@@ -169,8 +174,8 @@ const TIMESTAMP = 1114
  * columns are): the one place a raw answer's moments are parsed. The row type is the caller's
  * promise: tests' own reads; server code goes through selectRows.
  */
-export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
-  const result: unknown = await db.execute(query)
+export async function queryRows<Row>(db: Database, query: SQL, { planOnce = false } = {}): Promise<Row[]> {
+  const result: unknown = planOnce ? await executePlannedOnce(db, query) : await db.execute(query)
   if (!isQueryResult(result)) throw new Error('The database answered a query without rows.')
   const moments = result.fields.filter(
     (field) => field.dataTypeID === TIMESTAMPTZ || field.dataTypeID === TIMESTAMP,
@@ -186,6 +191,27 @@ export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
   // The rows are the driver's own objects; their shape is what the query selected.
   return result.rows as Row[]
 }
+
+const dialect = new PgDialect()
+
+/**
+ * Runs `query` as a prepared statement named after its text, which each connection plans for the
+ * parameters it is given a few times (five), then keeps one generic plan for whenever that costs no
+ * more (PostgreSQL's plan cache). For reads of events that no constant time bound narrows to a few
+ * days: planning one of those weighs every day's table and its indexes (15 ms and more with 90
+ * days), which costs more than running it, and its plan is the same whatever the parameters; a
+ * generic plan prunes the days when it runs. The embedded database ignores the name.
+ */
+function executePlannedOnce(db: Database, query: SQL): Promise<unknown> {
+  const compiled = dialect.sqlToQuery(query)
+  // The mark tells the query-plan test which plan to check.
+  const text = `${PLANNED_ONCE} ${compiled.sql}`
+  const name = `tessera_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`
+  return db._.session.prepareQuery({ sql: text, params: compiled.params }, undefined, name, false).execute()
+}
+
+/** How a statement run with planOnce begins. */
+export const PLANNED_ONCE = '/* planned once */'
 
 interface QueryResult {
   rows: Record<string, unknown>[]

@@ -70,14 +70,19 @@ export async function readEventContexts(
     {
       requestId: event.requestId,
       suspect: event.suspect,
-      firstSeenAt: sql<string | null>`(select min(x.created_at) from events x
-        where x.visitor_id = e.visitor_id and x.site_key = e.site_key and x.created_at <= e.created_at)`,
-      lastSeenAt: sql<string | null>`(select max(x.created_at) from events x
-        where x.visitor_id = e.visitor_id and x.site_key = e.site_key
-          and (x.created_at, x.request_id) < (e.created_at, e.request_id))`,
+      // In time order with a limit, not min()/max(): PostgreSQL then reads the visitor's index in
+      // each day's table in turn and stops at the first event on the site, however busy the visitor.
+      firstSeenAt: sql<string | null>`(select x.created_at from events x
+        where x.visitor_id = e.visitor_id and x.site_key = e.site_key and x.created_at <= e.created_at
+        order by x.created_at limit 1)`,
+      lastSeenAt: sql<string | null>`(select x.created_at from events x
+        where x.visitor_id = e.visitor_id and x.site_key = e.site_key and x.created_at <= e.created_at
+          and (x.created_at, x.request_id) < (e.created_at, e.request_id)
+        order by x.created_at desc, x.request_id desc limit 1)`,
     },
     (select) =>
       sql`select ${select} from events e where e.request_id = any(${sql.param(requestIds)}::text[])`,
+    { planOnce: true },
   )
   return new Map(rows.map(({ requestId, ...context }) => [requestId, context]))
 }

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { BrowserSignals, SmartSignals } from '@/contracts/signals'
 import { type Database, violatedConstraint } from '../db/client'
+import { ensureComingEventPartitions, isMissingDayTable } from '../db/event-partitions'
 import { letConnectionsIn } from '../http/connection-turns'
 import { HttpError } from '../http/errors'
 import { errorCode } from '../log-error'
@@ -123,10 +124,15 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       return { decision, saved: await writeBatch(tx, decision) }
     })
   // A snapshot whose last event retention or forgetting deleted while this batch reused it (the
-  // foreign key refused the write), or a deadlock PostgreSQL broke: nothing was stored, and the
+  // foreign key refused the write), a deadlock PostgreSQL broke, or a day without its table yet
+  // (made a week ahead, so only when that has failed for a week): nothing was stored, and the
   // batch runs again.
-  const { decision, saved } = await attempt().catch((error) => {
+  const { decision, saved } = await attempt().catch(async (error) => {
     if (violatedConstraint(error) === SNAPSHOT_REFERENCE || errorCode(error) === DEADLOCK) return attempt()
+    if (isMissingDayTable(error)) {
+      await ensureComingEventPartitions(db)
+      return attempt()
+    }
     throw error
   })
 

@@ -4,6 +4,7 @@ import type { MatchEvidence } from '@/contracts/device'
 import { asComponents, realisticDevice } from '../../../tests/support/realistic-devices'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { type Database, queryRows } from '../db/client'
+import { ensureEventPartitions } from '../db/event-partitions'
 import { identifyVisitor } from './identify-visitor'
 import { learnModel, NETWORK_SHARE, TOKEN_HISTORY_MS } from './learn-model'
 
@@ -56,6 +57,12 @@ async function learnedHardware(db: Database) {
 
 describeOnEachEngine('learnModel', (database) => {
   beforeAll(async () => {
+    // On PostgreSQL the days around `now` need their tables, as a server running then had.
+    await ensureEventPartitions(
+      database.db,
+      new Date(now.getTime() - 60 * 86_400_000),
+      new Date(now.getTime() + 2 * 86_400_000),
+    )
     // Forty forged "comebacks" from one network, each a browser whose token was minted minutes before.
     for (let index = 0; index < 40; index++) {
       await storeComeback(database.db, {

@@ -1,7 +1,10 @@
 import 'server-only'
 import { type SQL, sql } from 'drizzle-orm'
 import { type Database, selectRows } from '../db/client'
+import { dropEmptiedStoredEvents, dropEventPartitionsBefore } from '../db/event-partitions'
 import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
+
+const DAY_MS = 86_400_000
 
 export interface Purged {
   events: number
@@ -13,12 +16,14 @@ export interface Purged {
 }
 
 /**
- * Deletes, in one statement, everything with personal data past the retention period:
- * identification events, visitors not seen within it (with their keys and their share of the
- * value statistics), sign-up decisions, webhook deliveries (a delivery is finished or failed
- * within about a day, so any state), used challenges, the console's rollups of those hours; unlinks accounts from purged visitors and
- * clears account device marks and creating browsers past the account rule's window; and drops expired operator
- * sessions and rate-limit counters whatever the retention period. Returns what was removed.
+ * Deletes everything with personal data past the retention period. Identification events go by
+ * their UTC day (on PostgreSQL whole days' tables are dropped first, event-partitions.ts); then one
+ * statement deletes the rest: visitors not seen within the period (with their keys and their share
+ * of the value statistics), sign-up decisions, webhook deliveries (a delivery is finished or failed
+ * within about a day, so any state), used challenges and the console's rollups of those days. It
+ * unlinks accounts from purged visitors, clears account device marks and creating browsers past the
+ * account rule's window, and drops expired operator sessions and rate-limit counters whatever the
+ * retention period. Returns what was removed.
  */
 export async function purgeExpiredData({
   db,
@@ -29,7 +34,11 @@ export async function purgeExpiredData({
   days: number
   now?: Date
 }): Promise<Purged> {
-  const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString()
+  const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString()
+  // Events go by the UTC day, as PostgreSQL stores them (event-partitions.ts): a day's table is
+  // dropped once the whole day is past the period, so an event is kept at most a day longer.
+  const eventCutoff = new Date(now.getTime() - days * DAY_MS - ((now.getTime() - days * DAY_MS) % DAY_MS))
+  const droppedEvents = await dropEventPartitionsBefore(db, eventCutoff)
   const markCutoff = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
   const moment = now.toISOString()
   const cutoffDay = sql`date_trunc('day', ${cutoff}::timestamptz at time zone 'UTC') at time zone 'UTC'`
@@ -43,7 +52,9 @@ export async function purgeExpiredData({
       sessions: sql<number>`(select count(*) from sessions)::int`,
       rateLimits: sql<number>`(select count(*) from limits)::int`,
     } satisfies Record<keyof Purged, SQL<number>>,
-    (select) => sql`with old_events as (delete from events where created_at < ${cutoff} returning 1),
+    (
+      select,
+    ) => sql`with old_events as (delete from events where created_at < ${eventCutoff.toISOString()} returning 1),
         old_visitors as (delete from visitors where last_seen_at < ${cutoff} returning id, profile, counted),
         statistics as (
           update component_stats set visitors = component_stats.visitors - counted.n
@@ -70,7 +81,16 @@ export async function purgeExpiredData({
         limits as (delete from rate_limits where expire < ${moment} returning 1)
         select ${select}`,
   )
-  return result ?? { events: 0, visitors: 0, decisions: 0, deliveries: 0, sessions: 0, rateLimits: 0 }
+  await dropEmptiedStoredEvents(db)
+  const removed = result ?? {
+    events: 0,
+    visitors: 0,
+    decisions: 0,
+    deliveries: 0,
+    sessions: 0,
+    rateLimits: 0,
+  }
+  return { ...removed, events: removed.events + droppedEvents }
 }
 
 /** Purges once at start, then every hour. */

@@ -5,6 +5,7 @@ import type { SignupRequest } from '@/contracts/signup'
 import type { SignupPolicy } from '@/contracts/signup-policy'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import type { Database } from '../db/client'
+import { ensureEventPartitions } from '../db/event-partitions'
 import { HttpError } from '../http/errors'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { writeSetting } from '../settings/write-setting'
@@ -60,6 +61,8 @@ export async function solvedChallenge(db: Database, difficulty?: number): Promis
 
 /** Moves every event of a browser (by its request IDs' browser) back in time. */
 export async function ageBrowser(db: Database, requestId: string, hours: number) {
+  // On PostgreSQL the days they move to need their tables, as a server running that long has.
+  await ensureEventPartitions(db, new Date(Date.now() - (hours + 24) * 3_600_000), new Date())
   await db.execute(
     sql`update events set created_at = created_at - make_interval(hours => ${hours})
         where browser_id = (select browser_id from events where request_id = ${requestId})`,

@@ -1,0 +1,217 @@
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import { drizzle } from 'drizzle-orm/node-postgres'
+import { migrate } from 'drizzle-orm/node-postgres/migrator'
+import { Client } from 'pg'
+import { describe, expect, inject, it } from 'vitest'
+import { syntheticDevice } from '../../../tests/support/synthetic-devices'
+import { describeOnEachEngine, openTestDatabase } from '../../../tests/support/test-database'
+import { identifyVisitor } from '../identification/identify-visitor'
+import { purgeExpiredData } from '../retention/purge-expired-data'
+import { type Database, queryRows } from './client'
+import { dropEventPartitionsBefore, ensureEventPartitions, isMissingDayTable } from './event-partitions'
+import * as schema from './schema'
+
+const DAY = 86_400_000
+const SHARED = '11111111-1111-4111-8111-111111111111'
+const ALONE = '22222222-2222-4222-8222-222222222222'
+/** Noon UTC today: days and cut-offs below are whole days from it. */
+const noon = new Date(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`)
+const at = (days: number, hours = 0) =>
+  new Date(noon.getTime() - days * DAY + hours * 3_600_000).toISOString()
+
+async function insertEvent(db: Database, requestId: string, createdAt: string, snapshot: string) {
+  await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, snapshot, durations)
+    values (${requestId}, 'v1', ${createdAt}, true, 1, 'fingerprint', ${snapshot}, '{}')`)
+}
+
+async function partitionsOf(db: Database): Promise<string[]> {
+  const rows = await queryRows<{ name: string }>(
+    db,
+    sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where i.inhparent = 'events'::regclass order by 1`,
+  )
+  return rows.map((row) => row.name)
+}
+
+const count = async (db: Database, query: ReturnType<typeof sql>) =>
+  (await queryRows<{ n: number }>(db, sql`select (${query})::int as n`))[0]?.n
+
+describeOnEachEngine('events by day', (suite) => {
+  it('are one partitioned table on PostgreSQL and one plain table on PGlite, read and written the same', async () => {
+    const { db } = suite
+    const kind = await count(db, sql`select ascii(relkind) from pg_class where oid = 'events'::regclass`)
+    expect(String.fromCharCode(kind ?? 0)).toBe(suite.engine === 'postgres' ? 'p' : 'r')
+    // A server makes the coming days' tables; a month back is what a server running for a month has.
+    const made = await ensureEventPartitions(
+      db,
+      new Date(noon.getTime() - 45 * DAY),
+      new Date(noon.getTime() + 7 * DAY),
+    )
+    if (suite.engine === 'pglite') expect(made).toBe(0)
+    else {
+      const days = (await partitionsOf(db)).filter((name) => /^events_[0-9]{8}$/.test(name))
+      expect(days).toContain(`events_${at(0).slice(0, 10).replaceAll('-', '')}`)
+      expect(days).toContain(`events_${at(45).slice(0, 10).replaceAll('-', '')}`)
+      expect(days.length).toBe(53)
+      // A second pass makes nothing new.
+      expect(await ensureEventPartitions(db, new Date(noon.getTime() - 45 * DAY), noon)).toBe(0)
+    }
+
+    await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
+    await db.execute(
+      sql`insert into component_snapshots values (${SHARED}, '{"a":1}'), (${ALONE}, '{"b":2}')`,
+    )
+    await insertEvent(db, 'old-alone', at(40), ALONE)
+    await insertEvent(db, 'old-shared', at(40, 1), SHARED)
+    await insertEvent(db, 'late-yesterday-of-cutoff', at(31, 11), SHARED) // 23:00 the day before the cut-off's day
+    await insertEvent(db, 'cutoff-day-morning', at(30, -6), SHARED) // 06:00 on the cut-off's day, before the cut-off
+    await insertEvent(db, 'today', at(0), SHARED)
+    // Each insert is counted once by the console's rollups (the trigger is the partitioned table's own).
+    expect(await count(db, sql`select sum(identifications) from event_rollups`)).toBe(5)
+    if (suite.engine === 'postgres')
+      expect(
+        await count(
+          db,
+          sql`select count(*) from events where tableoid::regclass::text ~ '^events_[0-9]{8}$'`,
+        ),
+      ).toBe(5)
+
+    const removed = await purgeExpiredData({ db, days: 30, now: noon })
+    expect(removed.events).toBe(3)
+    const left = await queryRows<{ request_id: string }>(
+      db,
+      sql`select request_id from events order by created_at`,
+    )
+    // Events go with their whole UTC day: the cut-off's own day stays until it is wholly past.
+    expect(left.map((row) => row.request_id)).toEqual(['cutoff-day-morning', 'today'])
+    // The snapshot only the dropped day referenced is gone; the shared one stays.
+    const snapshots = await queryRows<{ digest: string }>(db, sql`select digest from component_snapshots`)
+    expect(snapshots.map((row) => row.digest)).toEqual([SHARED])
+    if (suite.engine === 'postgres') {
+      const tables = await partitionsOf(db)
+      expect(tables).not.toContain(`events_${at(40).slice(0, 10).replaceAll('-', '')}`)
+      expect(tables).toContain(`events_${at(30).slice(0, 10).replaceAll('-', '')}`)
+    }
+    // The day after, the cut-off's day goes too.
+    expect((await purgeExpiredData({ db, days: 30, now: new Date(noon.getTime() + DAY) })).events).toBe(1)
+  })
+
+  it('drops nothing on a database without day tables, and nothing not yet wholly past', async () => {
+    expect(await dropEventPartitionsBefore(suite.db, new Date(noon.getTime() - 400 * DAY))).toBe(0)
+  })
+})
+
+const postgresUrl = inject('postgresUrl')
+
+describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
+  it('keeps every stored event where it is, with its indexes, triggers and keys, and retention empties and drops it', async () => {
+    // The database as the previous release left it: every migration applied, events one plain table.
+    const name = `tessera_upgrade_${Date.now().toString(36)}`
+    const admin = new Client({ connectionString: postgresUrl })
+    await admin.connect()
+    await admin.query(`create database ${name}`)
+    const url = new URL(postgresUrl)
+    url.pathname = `/${name}`
+    const client = new Client({ connectionString: url.toString() })
+    await client.connect()
+    const db = drizzle({ client, schema }) as unknown as Database
+    try {
+      await migrate(drizzle({ client, schema }), {
+        migrationsFolder: path.join(process.cwd(), 'src/server/db/migrations'),
+      })
+      await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
+      await db.execute(
+        sql`insert into component_snapshots values (${SHARED}, '{"a":1}'), (${ALONE}, '{"b":2}')`,
+      )
+      await insertEvent(db, 'stored-old', at(40), ALONE)
+      await insertEvent(db, 'stored-today', at(0), SHARED)
+      const indexes = async (table: string) =>
+        (
+          await queryRows<{ definition: string }>(
+            db,
+            sql`select regexp_replace(pg_get_indexdef(indexrelid), ' ON (ONLY )?[a-z_.]+', ' ON') as definition
+                from pg_index where indrelid = ${table}::regclass and not indisprimary order by 1`,
+          )
+        ).map((row) => row.definition)
+      const before = await indexes('events')
+
+      await db.execute(sql`select tessera_partition_events()`)
+      await db.execute(sql`select tessera_partition_events()`) // a second start changes nothing
+
+      expect(await partitionsOf(db)).toContain('events_before_partitioning')
+      expect(await indexes('events')).toEqual(before)
+      expect(await count(db, sql`select count(*) from events_before_partitioning`)).toBe(2)
+      // The stored rows kept their data; the key is now (request_id, created_at).
+      const primary = await queryRows<{ definition: string }>(
+        db,
+        sql`select pg_get_constraintdef(oid) as definition from pg_constraint where conrelid = 'events'::regclass and contype = 'p'`,
+      )
+      expect(primary.map((row) => row.definition)).toEqual(['PRIMARY KEY (request_id, created_at)'])
+      // New events go to their day's table, counted once; the foreign keys hold on the new table.
+      const rolled = await count(db, sql`select sum(identifications) from event_rollups`)
+      await insertEvent(db, 'new-tomorrow', new Date(noon.getTime() + DAY).toISOString(), SHARED)
+      expect(await count(db, sql`select sum(identifications) from event_rollups`)).toBe((rolled ?? 0) + 1)
+      await expect(
+        insertEvent(db, 'no-such-snapshot', at(0), '33333333-3333-4333-8333-333333333333'),
+      ).rejects.toThrow()
+
+      // Retention deletes the old rows from the stored table and its unused snapshot with them...
+      expect((await purgeExpiredData({ db, days: 30, now: noon })).events).toBe(1)
+      expect(await count(db, sql`select count(*) from component_snapshots where digest = ${ALONE}`)).toBe(0)
+      expect(await partitionsOf(db)).toContain('events_before_partitioning')
+      // ...and drops it once it is empty. Forgetting the visitor still takes every event by cascade.
+      await purgeExpiredData({ db, days: 30, now: new Date(noon.getTime() + 32 * DAY) })
+      expect(await partitionsOf(db)).not.toContain('events_before_partitioning')
+      expect(await count(db, sql`select count(*) from component_snapshots`)).toBe(0) // the visitor and the snapshots went too
+      await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
+      await db.execute(sql`insert into component_snapshots values (${SHARED}, '{"a":1}')`)
+      await insertEvent(db, 'after-upgrade', at(-3), SHARED)
+      await db.execute(sql`delete from visitors where id = 'v1'`)
+      expect(await count(db, sql`select count(*) from events`)).toBe(0)
+      expect(await count(db, sql`select count(*) from component_snapshots`)).toBe(0)
+    } finally {
+      await client.end()
+      await admin.query(`drop database if exists ${name} with (force)`)
+      await admin.end()
+    }
+  })
+
+  it('refuses a row whose day has no table, and identify makes the day and writes', async () => {
+    const handle = await openTestDatabase('postgres', postgresUrl)
+    try {
+      const { db } = handle
+      await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
+      await db.execute(sql`insert into component_snapshots values (${SHARED}, '{"a":1}')`)
+      const refused = await insertEvent(db, 'next-month', at(-30), SHARED).then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      expect(isMissingDayTable(refused)).toBe(true)
+      // Today's table gone (as if a week of passes had failed): the next identification makes it.
+      const today = `events_${at(0).slice(0, 10).replaceAll('-', '')}`
+      await db.execute(sql`drop table ${sql.identifier(today)}`)
+      const answer = await identifyVisitor({
+        db,
+        input: { components: syntheticDevice(7) },
+        context: { ip: '198.51.100.7', userAgent: null },
+      })
+      expect(answer.visitorId).toBeTruthy()
+      expect(await partitionsOf(db)).toContain(today)
+      expect(await count(db, sql`select count(*) from events`)).toBe(1)
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it('a server opening it converts it once, and a fresh database needs no stored-rows table', async () => {
+    const handle = await openTestDatabase('postgres', postgresUrl)
+    try {
+      const tables = await partitionsOf(handle.db)
+      expect(tables.length).toBe(9) // yesterday to a week ahead
+      expect(tables).not.toContain('events_before_partitioning')
+    } finally {
+      await handle.close()
+    }
+  })
+})
