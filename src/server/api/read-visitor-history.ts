@@ -29,7 +29,7 @@ export async function readVisitorHistory({
       where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey}
         ${cursor ? sql`and (created_at, request_id) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})` : sql``}
       order by created_at desc, request_id desc limit ${limit + 1}`,
-    { planOnce: true },
+    { prepared: true },
   )
   // First and last seen on this site: the visitor row's own dates tell of other sites' visits.
   const [visitor] = await selectRows(
@@ -37,7 +37,7 @@ export async function readVisitorHistory({
     { firstSeenAt: sql<string>`min(created_at)`, lastSeenAt: sql<string>`max(created_at)` },
     (select) => sql`select ${select} from events
       where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey} having count(*) > 0`,
-    { planOnce: true },
+    { prepared: true },
   )
   if (!visitor) throw new HttpError('not_found', 'No visitor has this ID.')
   return { visitorId, ...visitor, ...toPage(rows, limit) }
@@ -60,7 +60,7 @@ export async function assertVisitorOnSite({
       onSite: sql<boolean>`exists(select 1 from events where visitor_id = ${visitorId} and site_key = ${caller.sitePublicKey})`,
     },
     (select) => sql`select ${select}`,
-    { planOnce: true },
+    { prepared: true },
   )
   if (!found?.known) throw new HttpError('not_found', 'No visitor has this ID.')
   if (!found.onSite)

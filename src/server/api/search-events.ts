@@ -100,7 +100,7 @@ export async function searchEvents({
     eventColumns,
     (select) => sql`select ${select} from events where ${sql.join(filters, sql` and `)}
       order by ${order} limit ${filter.limit + 1}`,
-    { planOnce: true },
+    { prepared: true },
   )
   return toPage(rows, filter.limit)
 }

@@ -57,7 +57,7 @@ export async function listNetworkVisitors({
     },
     (select) => sql`select ${select} from (${recent}) as recent
       group by visitor_id order by max(created_at) desc limit ${MAX_VISITORS + 1}`,
-    { planOnce: true },
+    { prepared: true },
   )
   return {
     range,

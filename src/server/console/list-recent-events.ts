@@ -28,7 +28,7 @@ export async function listRecentEvents({
     (select) => sql`select ${select} from events where ${filters[signal]}
       ${cursor ? sql`and (created_at, request_id) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})` : sql``}
       order by created_at desc, request_id desc limit ${limit + 1}`,
-    { planOnce: true },
+    { prepared: true },
   )
   return toPage(rows, limit)
 }

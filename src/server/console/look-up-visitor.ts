@@ -26,7 +26,7 @@ export async function findVisitorId({
           union all (select visitor_id, 4, created_at from events where linked_id = ${query} order by created_at desc limit 1)
           union all (select visitor_id, 5, created_at from events where ip = ${query} order by created_at desc limit 1)
         ) as found order by rank, at desc limit 1`,
-    { planOnce: true },
+    { prepared: true },
   )
   return row?.visitorId
 }
@@ -50,21 +50,21 @@ export async function readVisitorPanel({
     { ...visitColumns, suspectScore: events.suspectScore, signals: events.signals },
     (select) =>
       sql`select ${select} from events where visitor_id = ${visitorId} order by created_at desc limit 50`,
-    { planOnce: true },
+    { prepared: true },
   )
   const ips = await selectRows(
     db,
     { ip: sql<string>`ip`, events: sql<number>`count(*)::int` },
     (select) => sql`select ${select} from events where visitor_id = ${visitorId} and ip is not null
       group by ip order by count(*) desc limit 20`,
-    { planOnce: true },
+    { prepared: true },
   )
   const linked = await selectRows(
     db,
     { linkedId: sql<string>`linked_id` },
     (select) => sql`select distinct ${select} from events
       where visitor_id = ${visitorId} and linked_id is not null limit 20`,
-    { planOnce: true },
+    { prepared: true },
   )
   const accountRows = await selectRows(
     db,

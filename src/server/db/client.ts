@@ -135,7 +135,7 @@ export function selectRows<List extends SelectList>(
   db: Database,
   columns: List & WithoutDateColumns<List>,
   query: (select: SQL) => SQL,
-  options: { planOnce?: boolean } = {},
+  options: { prepared?: boolean } = {},
 ): Promise<RowOf<List>[]> {
   const select = sql.join(
     Object.entries(columns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
@@ -174,8 +174,8 @@ const TIMESTAMP = 1114
  * columns are): the one place a raw answer's moments are parsed. The row type is the caller's
  * promise: tests' own reads; server code goes through selectRows.
  */
-export async function queryRows<Row>(db: Database, query: SQL, { planOnce = false } = {}): Promise<Row[]> {
-  const result: unknown = planOnce ? await executePlannedOnce(db, query) : await db.execute(query)
+export async function queryRows<Row>(db: Database, query: SQL, { prepared = false } = {}): Promise<Row[]> {
+  const result: unknown = prepared ? await executePrepared(db, query) : await db.execute(query)
   if (!isQueryResult(result)) throw new Error('The database answered a query without rows.')
   const moments = result.fields.filter(
     (field) => field.dataTypeID === TIMESTAMPTZ || field.dataTypeID === TIMESTAMP,
@@ -200,18 +200,27 @@ const dialect = new PgDialect()
  * more (PostgreSQL's plan cache). For reads of events that no constant time bound narrows to a few
  * days: planning one of those weighs every day's table and its indexes (15 ms and more with 90
  * days), which costs more than running it, and its plan is the same whatever the parameters; a
- * generic plan prunes the days when it runs. The embedded database ignores the name.
+ * generic plan prunes the days when it runs. A connection keeps every statement it prepared, so
+ * only the first MAX_PREPARED texts are prepared (a search's filters combine into many); later ones
+ * run as plain statements. The embedded database ignores the name.
  */
-function executePlannedOnce(db: Database, query: SQL): Promise<unknown> {
+function executePrepared(db: Database, query: SQL): Promise<unknown> {
   const compiled = dialect.sqlToQuery(query)
   // The mark tells the query-plan test which plan to check.
-  const text = `${PLANNED_ONCE} ${compiled.sql}`
+  const text = `${PREPARED_MARK} ${compiled.sql}`
   const name = `tessera_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`
+  const names = processWide('prepared statements', () => new Set<string>())
+  if (!names.has(name)) {
+    if (names.size >= MAX_PREPARED) return db.execute(query)
+    names.add(name)
+  }
   return db._.session.prepareQuery({ sql: text, params: compiled.params }, undefined, name, false).execute()
 }
 
-/** How a statement run with planOnce begins. */
-export const PLANNED_ONCE = '/* planned once */'
+/** How many statement texts a process prepares (each connection keeps those it ran). */
+const MAX_PREPARED = 200
+/** How a prepared statement's text begins. */
+export const PREPARED_MARK = '/* prepared */'
 
 interface QueryResult {
   rows: Record<string, unknown>[]

@@ -97,8 +97,16 @@ describeOnEachEngine('events by day', (suite) => {
     expect((await purgeExpiredData({ db, days: 30, now: new Date(noon.getTime() + DAY) })).events).toBe(1)
   })
 
-  it('drops nothing on a database without day tables, and nothing not yet wholly past', async () => {
-    expect(await dropEventPartitionsBefore(suite.db, new Date(noon.getTime() - 400 * DAY))).toBe(0)
+  it('drops no day that is not yet wholly past', async () => {
+    const { db } = suite
+    await ensureEventPartitions(db, new Date(noon.getTime() - 60 * DAY), noon)
+    await insertEvent(db, 'mid-day', at(50), SHARED)
+    // The cut-off in the middle of that day: the day is not wholly past, and keeps its event.
+    expect(await dropEventPartitionsBefore(db, new Date(at(50, -1)))).toBe(0)
+    expect(await count(db, sql`select count(*) from events where request_id = 'mid-day'`)).toBe(1)
+    // At the next midnight it is.
+    const midnight = new Date(`${at(49).slice(0, 10)}T00:00:00Z`)
+    expect(await dropEventPartitionsBefore(db, midnight)).toBe(suite.engine === 'postgres' ? 1 : 0)
   })
 })
 
@@ -141,6 +149,8 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
 
       expect(await partitionsOf(db)).toContain('events_before_partitioning')
       expect(await indexes('events')).toEqual(before)
+      // The stored table's own indexes became its partition's: none was built twice.
+      expect(await indexes('events_before_partitioning')).toHaveLength(before.length)
       expect(await count(db, sql`select count(*) from events_before_partitioning`)).toBe(2)
       // The stored rows kept their data; the key is now (request_id, created_at).
       const primary = await queryRows<{ definition: string }>(
@@ -198,6 +208,32 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
       })
       expect(answer.visitorId).toBeTruthy()
       expect(await partitionsOf(db)).toContain(today)
+      expect(await count(db, sql`select count(*) from events`)).toBe(1)
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it('removes an expired day once when two servers purge at the same time', async () => {
+    const handle = await openTestDatabase('postgres', postgresUrl)
+    try {
+      const { db } = handle
+      await ensureEventPartitions(db, new Date(noon.getTime() - 10 * DAY), noon)
+      await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
+      await db.execute(
+        sql`insert into component_snapshots values (${SHARED}, '{"a":1}'), (${ALONE}, '{"b":2}')`,
+      )
+      for (let index = 0; index < 20; index++) await insertEvent(db, `old-${index}`, at(5, index / 10), ALONE)
+      await insertEvent(db, 'recent', at(1), SHARED)
+      const cutoff = new Date(`${at(3).slice(0, 10)}T00:00:00Z`)
+      const [first, second] = await Promise.all([
+        dropEventPartitionsBefore(db, cutoff),
+        dropEventPartitionsBefore(db, cutoff),
+      ])
+      // One pass removed the day, or each finished what the other left: never counted twice, never lost.
+      expect((first ?? 0) + (second ?? 0)).toBe(20)
+      expect(await partitionsOf(db)).not.toContain(`events_${at(5).slice(0, 10).replaceAll('-', '')}`)
+      expect(await count(db, sql`select count(*) from component_snapshots where digest = ${ALONE}`)).toBe(0)
       expect(await count(db, sql`select count(*) from events`)).toBe(1)
     } finally {
       await handle.close()

@@ -1,5 +1,6 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
+import { log } from '../log'
 import { errorCode } from '../log-error'
 import { type Database, selectRows } from './client'
 
@@ -12,22 +13,34 @@ const DAY_MS = 86_400_000
 const DAYS_AHEAD = 7
 /** PostgreSQL's SQLSTATE for a row outside every partition (and for any failed CHECK). */
 const CHECK_VIOLATION = '23514'
-/** PostgreSQL's SQLSTATE for a lock not granted within lock_timeout. */
-const LOCK_NOT_AVAILABLE = '55P03'
 /** The table an upgrade left the rows stored before partitioning in (dropped once retention empties it). */
 const BEFORE_PARTITIONING = 'events_before_partitioning'
 /** Snapshots handed to one deletion statement. */
 const SNAPSHOT_CHUNK = 5_000
+/** Below every digest: where a day's snapshots start. */
+const NO_DIGEST = '00000000-0000-0000-0000-000000000000'
 
-function utcDay(time: number): string {
-  return new Date(time - (time % DAY_MS)).toISOString().slice(0, 10)
+/** The start (midnight UTC) of the UTC day `time` is in. */
+export function startOfUtcDay(time: number): Date {
+  return new Date(time - (time % DAY_MS))
 }
 
-/** PostgreSQL refused a row for want of its day's table ("no partition of relation … found for row"). */
+function utcDay(time: number): string {
+  return startOfUtcDay(time).toISOString().slice(0, 10)
+}
+
+/**
+ * PostgreSQL refused a row of events for want of its day's table ("no partition of relation …
+ * found for row"): a check violation that names the table but no constraint (read from the error's
+ * fields, not its words, which the server's language decides).
+ */
 export function isMissingDayTable(error: unknown): boolean {
   if (errorCode(error) !== CHECK_VIOLATION) return false
-  for (let current = error; current instanceof Error; current = current.cause)
-    if (current.message.includes('no partition of relation')) return true
+  for (let current = error; typeof current === 'object' && current !== null; ) {
+    if ('table' in current && current.table === 'events')
+      return !('constraint' in current && current.constraint)
+    current = 'cause' in current ? current.cause : undefined
+  }
   return false
 }
 
@@ -49,65 +62,104 @@ export async function ensureEventPartitions(db: Database, from: Date, to: Date):
 }
 
 /**
- * Drops every day table that ends at or before `before`, each in a transaction of its own (the
- * parent's lock is held only for the drop), then the snapshots only that day referenced. A drop
- * whose lock is not granted within seconds waits for the next pass. Returns the rows dropped.
+ * Removes every day table that ends at or before `before`, with the snapshots only it referenced;
+ * returns the rows it held. Each day is detached concurrently (reads and writes of events go on
+ * meanwhile), loses its own foreign keys, gives up its unused snapshots, and is then dropped: a day
+ * left halfway by a crash, or by another server's pass, is finished by the next pass. A day that
+ * fails is logged and left to the next pass; the others still go.
  */
 export async function dropEventPartitionsBefore(db: Database, before: Date): Promise<number> {
   const days = await selectRows(
     db,
-    { name: sql<string>`c.relname::text` },
-    (select) => sql`select ${select} from pg_inherits i join pg_class c on c.oid = i.inhrelid
-        where i.inhparent = 'events'::regclass and c.relname ~ '^events_[0-9]{8}$'
+    {
+      name: sql<string>`c.relname::text`,
+      attached: sql<boolean>`i.inhrelid is not null`,
+      pending: sql<boolean>`coalesce(i.inhdetachpending, false)`,
+    },
+    (select) => sql`select ${select} from pg_class c left join pg_inherits i on i.inhrelid = c.oid
+        where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace and c.relname ~ '^events_[0-9]{8}$'
+          and (i.inhrelid is null or i.inhparent = 'events'::regclass)
           and (to_date(substr(c.relname, 8), 'YYYYMMDD') + 1)::timestamp at time zone 'UTC' <= ${before.toISOString()}::timestamptz
         order by 1`,
   )
   let dropped = 0
-  for (const { name } of days) {
-    const table = sql.identifier(name)
-    const [held] = await selectRows(
-      db,
-      { rows: sql<number>`count(*)::int`, snapshots: sql<string[] | null>`array_agg(distinct snapshot)` },
-      (select) => sql`select ${select} from ${table}`,
-    )
-    if (!(await dropTable(db, name))) continue
-    dropped += held?.rows ?? 0
-    const snapshots = held?.snapshots ?? []
-    for (let start = 0; start < snapshots.length; start += SNAPSHOT_CHUNK) {
-      const chunk = snapshots.slice(start, start + SNAPSHOT_CHUNK)
-      await db.execute(sql`select tessera_delete_unused_snapshots(${sql.param(chunk)}::uuid[])`)
+  for (const day of days) {
+    try {
+      dropped += await removeDay(db, day)
+    } catch (error) {
+      log.warn(
+        { err: error, table: day.name },
+        "removing an expired day's events failed; the next pass tries again",
+      )
     }
   }
   return dropped
 }
 
-/** Drops the table of rows stored before partitioning once retention has emptied it. */
-export async function dropEmptiedStoredEvents(db: Database): Promise<void> {
-  const [legacy] = await selectRows(
-    db,
-    { present: sql<boolean>`to_regclass(${BEFORE_PARTITIONING}) is not null` },
-    (select) => sql`select ${select}`,
-  )
-  if (legacy?.present) {
-    const [row] = await selectRows(
-      db,
-      { empty: sql<boolean>`not exists (select 1 from ${sql.identifier(BEFORE_PARTITIONING)})` },
-      (select) => sql`select ${select}`,
+async function removeDay(
+  db: Database,
+  { name, attached, pending }: { name: string; attached: boolean; pending: boolean },
+): Promise<number> {
+  const table = sql.identifier(name)
+  if (attached)
+    await db.execute(
+      sql`alter table events detach partition ${table} ${pending ? sql`finalize` : sql`concurrently`}`,
     )
-    if (row?.empty) await dropTable(db, BEFORE_PARTITIONING)
+  const [held] = await selectRows(
+    db,
+    { rows: sql<number>`count(*)::int` },
+    (select) => sql`select ${select} from ${table}`,
+  )
+  const keys = await selectRows(
+    db,
+    { name: sql<string>`conname::text` },
+    (select) => sql`select ${select} from pg_constraint where conrelid = ${name}::regclass and contype = 'f'`,
+  )
+  for (const key of keys)
+    await db.execute(sql`alter table ${table} drop constraint ${sql.identifier(key.name)}`)
+  // Its snapshots that no event of the other days references, in digest order, a chunk at a time.
+  for (let after = NO_DIGEST; after; ) {
+    const [chunk] = await selectRows(
+      db,
+      { last: sql<string | null>`(select snapshot::text from chunk order by snapshot desc limit 1)` },
+      (select) => sql`with chunk as materialized (
+          select distinct snapshot from ${table} where snapshot > ${after}::uuid order by snapshot limit ${SNAPSHOT_CHUNK})
+        select ${select}, tessera_delete_unused_snapshots(array(select snapshot from chunk))`,
+    )
+    after = chunk?.last ?? ''
   }
+  await db.execute(sql`drop table ${table}`)
+  return held?.rows ?? 0
 }
 
-async function dropTable(db: Database, name: string): Promise<boolean> {
+/** Detaches and drops the table of rows stored before partitioning once retention has emptied it. */
+export async function dropEmptiedStoredEvents(db: Database): Promise<void> {
+  const [stored] = await selectRows(
+    db,
+    {
+      present: sql<boolean>`to_regclass(${BEFORE_PARTITIONING}) is not null`,
+      pending: sql<boolean>`coalesce((select inhdetachpending from pg_inherits where inhrelid = to_regclass(${BEFORE_PARTITIONING})), false)`,
+    },
+    (select) => sql`select ${select}`,
+  )
+  if (!stored?.present) return
+  const table = sql.identifier(BEFORE_PARTITIONING)
+  const [row] = await selectRows(
+    db,
+    { empty: sql<boolean>`not exists (select 1 from ${table})` },
+    (select) => sql`select ${select}`,
+  )
+  if (!row?.empty) return
   try {
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`set local lock_timeout = '5s'`)
-      await tx.execute(sql`drop table ${sql.identifier(name)}`)
-    })
-    return true
+    await db.execute(
+      sql`alter table events detach partition ${table} ${stored.pending ? sql`finalize` : sql`concurrently`}`,
+    )
+    await db.execute(sql`drop table ${table}`)
   } catch (error) {
-    if (errorCode(error) === LOCK_NOT_AVAILABLE) return false
-    throw error
+    log.warn(
+      { err: error, table: BEFORE_PARTITIONING },
+      'removing the emptied stored events failed; the next pass tries again',
+    )
   }
 }
 

@@ -82,7 +82,7 @@ export async function readEventContexts(
     },
     (select) =>
       sql`select ${select} from events e where e.request_id = any(${sql.param(requestIds)}::text[])`,
-    { planOnce: true },
+    { prepared: true },
   )
   return new Map(rows.map(({ requestId, ...context }) => [requestId, context]))
 }

@@ -168,7 +168,7 @@ async function readBrowsers(
               where events.browser_id = b.browser_id and events.visitor_id = latest.visitor_id
                 and events.created_at > ${since24h}
               order by created_at desc limit ${VELOCITY_WINDOW}) as recent) as activity`,
-    { planOnce: true },
+    { prepared: true },
   )
   return new Map(rows.map(({ job, ...browser }) => [job, browser]))
 }

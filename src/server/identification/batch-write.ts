@@ -5,7 +5,7 @@ import { type Database, type InputColumns, type RowOf, selectRows, unnestRows } 
 import { visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
-import { snapshotDigest } from './component-snapshots'
+import { snapshotDigest, snapshotOf } from './component-snapshots'
 import { MODEL_VERSION } from './model-version'
 import { networkOf } from './network-of'
 
@@ -112,11 +112,13 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
           insert into component_stats (component, digest, visitors)
           select * from ${changeInput}
           on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
-        new_events as (select *, ${snapshotDigest(sql`components`)} as snapshot from ${eventInput}),
+        -- Each event's snapshot is made once, and its digest from it.
+        stripped as (select *, ${snapshotOf(sql`components`)} as stored from ${eventInput}),
+        new_events as (select *, ${snapshotDigest(sql`stored`)} as snapshot from stripped),
         snapshots as (
           insert into component_snapshots (digest, components)
           -- In digest order: two batches adding the same new snapshots never wait on each other crosswise.
-          select distinct on (snapshot) snapshot, tessera_snapshot(components) from new_events
+          select distinct on (snapshot) snapshot, stored from new_events
           order by snapshot on conflict do nothing),
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)

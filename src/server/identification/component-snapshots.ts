@@ -12,9 +12,14 @@ export function eventComponents(event: string): SQL {
     where s.digest = ${alias}.snapshot)`
 }
 
-/** The snapshot digest of components (jsonb, as sent) in a write (tessera_snapshot_digest: SHA-256). */
-export function snapshotDigest(components: SQL): SQL {
-  return sql`tessera_snapshot_digest(tessera_snapshot(${components}))`
+/** What a write stores of components (jsonb, as sent): the values without their durations. */
+export function snapshotOf(components: SQL): SQL {
+  return sql`tessera_snapshot(${components})`
+}
+
+/** A snapshot's digest (tessera_snapshot_digest: SHA-256 of its jsonb text). */
+export function snapshotDigest(snapshot: SQL): SQL {
+  return sql`tessera_snapshot_digest(${snapshot})`
 }
 
 /** The foreign key a write trips when the last event of its snapshot was deleted meanwhile. */

@@ -44,7 +44,7 @@ export async function exportVisitorData({
       ) = ${browserId} then ${visitors.profile} end`,
     },
     (select) => sql`select ${select} from visitors where id = ${visitorId}`,
-    { planOnce: true },
+    { prepared: true },
   )
   return { exportedAt: new Date().toISOString(), visitor: visitor ?? { visitorId }, events: produced }
 }

@@ -51,7 +51,7 @@ export async function readDeviceReport({
         join component_stats mine on mine.component = p.component and mine.digest = p.digest)`,
     },
     (select) => sql`select ${select} from visitors where id = ${visitorId}`,
-    { planOnce: true },
+    { prepared: true },
   )
   if (!visitor?.firstSeenAt || !visitor.lastSeenAt) return undefined
   const history = await db

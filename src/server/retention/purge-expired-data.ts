@@ -1,7 +1,7 @@
 import 'server-only'
 import { type SQL, sql } from 'drizzle-orm'
 import { type Database, selectRows } from '../db/client'
-import { dropEmptiedStoredEvents, dropEventPartitionsBefore } from '../db/event-partitions'
+import { dropEmptiedStoredEvents, dropEventPartitionsBefore, startOfUtcDay } from '../db/event-partitions'
 import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
 
 const DAY_MS = 86_400_000
@@ -37,7 +37,7 @@ export async function purgeExpiredData({
   const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString()
   // Events go by the UTC day, as PostgreSQL stores them (event-partitions.ts): a day's table is
   // dropped once the whole day is past the period, so an event is kept at most a day longer.
-  const eventCutoff = new Date(now.getTime() - days * DAY_MS - ((now.getTime() - days * DAY_MS) % DAY_MS))
+  const eventCutoff = startOfUtcDay(now.getTime() - days * DAY_MS)
   const droppedEvents = await dropEventPartitionsBefore(db, eventCutoff)
   const markCutoff = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
   const moment = now.toISOString()

@@ -85,7 +85,7 @@ export async function decideSignup({
     db,
     eventFacts(now, context.ip),
     (select) => sql`select ${select} from events e where e.request_id = ${input.requestId}`,
-    { planOnce: true },
+    { prepared: true },
   )
   if (!event)
     throw new HttpError('invalid_request', 'The device check is unknown; reload the page and try again.')

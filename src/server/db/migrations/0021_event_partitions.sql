@@ -40,9 +40,11 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- Creates the day tables from first to last (UTC days) that are missing. A day that an older table
--- covers is skipped (its rows stay where they are); so is one whose lock is not granted within a few
--- seconds (the next pass makes it: days are made a week ahead).
+-- Creates the day tables from first to last (UTC days) that are missing: each is made beside events
+-- and then attached, which locks events only against other schema changes, never against reads and
+-- writes (creating it as a partition outright would lock them out while it waits). A day that an
+-- older table covers is skipped (its rows stay where they are); so is one whose locks are not
+-- granted within a few seconds (the next pass makes it: days are made a week ahead).
 CREATE FUNCTION tessera_event_partitions(first date, last date) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   day date;
@@ -57,10 +59,11 @@ BEGIN
     name := 'events_' || to_char(day, 'YYYYMMDD');
     CONTINUE WHEN to_regclass(name) IS NOT NULL;
     BEGIN
-      EXECUTE format('CREATE TABLE %I PARTITION OF events FOR VALUES FROM (%L) TO (%L)', name,
-        day::timestamp AT TIME ZONE 'UTC', (day + 1)::timestamp AT TIME ZONE 'UTC');
+      EXECUTE format('CREATE TABLE %I (LIKE events INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', name);
+      EXECUTE format('ALTER TABLE events ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', name,
+        to_char(day, 'YYYY-MM-DD') || ' 00:00:00+00', to_char(day + 1, 'YYYY-MM-DD') || ' 00:00:00+00');
       made := made + 1;
-    EXCEPTION WHEN invalid_object_definition OR duplicate_table OR lock_not_available THEN
+    EXCEPTION WHEN invalid_object_definition OR duplicate_table OR lock_not_available OR deadlock_detected THEN
       NULL;
     END;
   END LOOP;
@@ -73,7 +76,8 @@ $$;
 -- The rows already stored stay where they are, as one partition for every day up to the last one
 -- they cover (events_before_partitioning: retention deletes its rows and drops it once empty), so
 -- an upgrade moves no data; an empty table is simply replaced. Indexes, foreign keys and triggers
--- are carried over under their own names.
+-- are carried over under their own names. It holds events while it checks the stored rows' days
+-- and builds their new key: on a large table, the first start after the upgrade takes minutes.
 CREATE FUNCTION tessera_partition_events() RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   today date := (now() AT TIME ZONE 'UTC')::date;
@@ -123,7 +127,7 @@ BEGIN
     EXECUTE format('ALTER TABLE events_before_partitioning DROP CONSTRAINT %I',
       (SELECT conname FROM pg_constraint WHERE conrelid = 'events_before_partitioning'::regclass AND contype = 'p'));
     EXECUTE format('ALTER TABLE events ATTACH PARTITION events_before_partitioning FOR VALUES FROM (MINVALUE) TO (%L)',
-      first_day::timestamp AT TIME ZONE 'UTC');
+      to_char(first_day, 'YYYY-MM-DD') || ' 00:00:00+00');
   ELSE
     DROP TABLE events_before_partitioning;
     first_day := today - 1;
