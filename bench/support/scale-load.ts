@@ -308,8 +308,9 @@ async function stageVisitors(client: pg.Client, rows: DerivedVisitor[], traffic:
         tessera_durations($${columns.length + 1}::jsonb || input.components) as times from input),
     digested as (select sent.*, tessera_snapshot_digest(value) as digest from sent),
     snapshots as (
-      insert into component_snapshots (digest, components)
-      select distinct on (digest) digest, value from digested order by digest on conflict do nothing)
+      -- Last used never, until its visitor's events are written (writeEvents moves it, as identify does).
+      insert into component_snapshots (digest, components, last_day)
+      select distinct on (digest) digest, value, '-infinity'::date from digested order by digest on conflict do nothing)
     insert into scale_visitors (${staged.join(', ')}, snapshot, durations)
     select ${staged.join(', ')}, digest, times from digested`,
     [...columns.map(([, , value]) => rows.map(value)), JSON.stringify(BASE_COMPONENTS)],
@@ -459,6 +460,12 @@ async function writeEvents(
       from e join scale_visitors s using (idx) join scale_devices d using (device_class)
       left join scale_evidence x on x.method = e.method and x.variant = (e.idx + e.k) % 8
       order by e.at),
+    -- Each snapshot's last day, moved to its latest event's as identify's write moves it.
+    used as (
+      update component_snapshots c set last_day = u.day
+      from (select s.snapshot, max((e.at at time zone 'UTC')::date) as day
+            from e join scale_visitors s using (idx) group by s.snapshot) as u
+      where c.digest = u.snapshot and c.last_day < u.day),
     attempts as materialized (
       select e.request_id, e.at, s.id, s.browser_id,
         case when e.mobile then s.mobile_ip else s.home_ip end as ip,

@@ -106,7 +106,7 @@ export function printReport({
   const { purged } = retention
   log('')
   log(
-    `Retention pass: ${retention.seconds.toFixed(1)} s, removed ${purged.events.toLocaleString('en')} events, ${purged.visitors.toLocaleString('en')} visitors, ${purged.decisions.toLocaleString('en')} sign-up decisions; identify p99 ${retention.before.p99} → ${retention.during.p99} ms while it ran`,
+    `Retention pass: ${retention.seconds.toFixed(1)} s, removed ${purged.events.toLocaleString('en')} events, ${purged.visitors.toLocaleString('en')} visitors, ${purged.decisions.toLocaleString('en')} sign-up decisions, ${purged.snapshots.toLocaleString('en')} component snapshots; identify p99 ${retention.before.p99} → ${retention.during.p99} ms while it ran`,
   )
   log('')
   const slowest = (group: Timed['group']) =>

@@ -82,8 +82,13 @@ async function bootTessera() {
     )
   }
   const { runRetention } = await import('./retention/purge-expired-data')
-  runRetention(db, env.TESSERA_RETENTION_DAYS, (removed) => {
-    if (Object.values(removed).some((count) => count > 0))
-      log.info({ ...removed, days: env.TESSERA_RETENTION_DAYS }, 'expired data purged')
-  })
+  runRetention(
+    db,
+    env.TESSERA_RETENTION_DAYS,
+    (removed) => {
+      if (Object.values(removed).some((count) => count > 0))
+        log.info({ ...removed, days: env.TESSERA_RETENTION_DAYS }, 'expired data purged')
+    },
+    (error) => log.warn({ err: error }, 'purging expired data failed; the next hourly pass tries again'),
+  )
 }

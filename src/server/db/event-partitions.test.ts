@@ -6,6 +6,7 @@ import { Client } from 'pg'
 import { describe, expect, inject, it } from 'vitest'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { describeOnEachEngine, openTestDatabase } from '../../../tests/support/test-database'
+import { deleteExpiredSnapshots, storeSnapshots } from '../identification/component-snapshots'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { purgeExpiredData } from '../retention/purge-expired-data'
 import { type Database, queryRows } from './client'
@@ -20,7 +21,14 @@ const noon = new Date(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`)
 const at = (days: number, hours = 0) =>
   new Date(noon.getTime() - days * DAY + hours * 3_600_000).toISOString()
 
+/** An event as identify writes one: its snapshot stored (or its last day moved), then the row. */
 async function insertEvent(db: Database, requestId: string, createdAt: string, snapshot: string) {
+  await db.execute(
+    storeSnapshots(
+      sql`(select ${snapshot}::uuid as digest, jsonb_build_object('d', ${snapshot}::text) as stored,
+        ${createdAt}::timestamptz as created_at) as written`,
+    ),
+  )
   await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, snapshot, durations)
     values (${requestId}, 'v1', ${createdAt}, true, 1, 'fingerprint', ${snapshot}, '{}')`)
 }
@@ -59,9 +67,6 @@ describeOnEachEngine('events by day', (suite) => {
     }
 
     await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
-    await db.execute(
-      sql`insert into component_snapshots values (${SHARED}, '{"a":1}'), (${ALONE}, '{"b":2}')`,
-    )
     await insertEvent(db, 'old-alone', at(40), ALONE)
     await insertEvent(db, 'old-shared', at(40, 1), SHARED)
     await insertEvent(db, 'late-yesterday-of-cutoff', at(31, 11), SHARED) // 23:00 the day before the cut-off's day
@@ -129,9 +134,6 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
         migrationsFolder: path.join(process.cwd(), 'src/server/db/migrations'),
       })
       await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
-      await db.execute(
-        sql`insert into component_snapshots values (${SHARED}, '{"a":1}'), (${ALONE}, '{"b":2}')`,
-      )
       await insertEvent(db, 'stored-old', at(40), ALONE)
       await insertEvent(db, 'stored-today', at(0), SHARED)
       const indexes = async (table: string) =>
@@ -163,7 +165,8 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
       await insertEvent(db, 'new-tomorrow', new Date(noon.getTime() + DAY).toISOString(), SHARED)
       expect(await count(db, sql`select sum(identifications) from event_rollups`)).toBe((rolled ?? 0) + 1)
       await expect(
-        insertEvent(db, 'no-such-snapshot', at(0), '33333333-3333-4333-8333-333333333333'),
+        db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, snapshot, durations)
+          values ('no-such-visitor', 'v2', true, 1, 'new', ${SHARED}, '{}')`),
       ).rejects.toThrow()
 
       // Retention deletes the old rows from the stored table and its unused snapshot with them...
@@ -175,7 +178,6 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
       expect(await partitionsOf(db)).not.toContain('events_before_partitioning')
       expect(await count(db, sql`select count(*) from component_snapshots`)).toBe(0) // the visitor and the snapshots went too
       await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
-      await db.execute(sql`insert into component_snapshots values (${SHARED}, '{"a":1}')`)
       await insertEvent(db, 'after-upgrade', at(-3), SHARED)
       await db.execute(sql`delete from visitors where id = 'v1'`)
       expect(await count(db, sql`select count(*) from events`)).toBe(0)
@@ -192,7 +194,6 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
     try {
       const { db } = handle
       await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
-      await db.execute(sql`insert into component_snapshots values (${SHARED}, '{"a":1}')`)
       const refused = await insertEvent(db, 'next-month', at(-30), SHARED).then(
         () => undefined,
         (error: unknown) => error,
@@ -220,9 +221,6 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
       const { db } = handle
       await ensureEventPartitions(db, new Date(noon.getTime() - 10 * DAY), noon)
       await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
-      await db.execute(
-        sql`insert into component_snapshots values (${SHARED}, '{"a":1}'), (${ALONE}, '{"b":2}')`,
-      )
       for (let index = 0; index < 20; index++) await insertEvent(db, `old-${index}`, at(5, index / 10), ALONE)
       await insertEvent(db, 'recent', at(1), SHARED)
       const cutoff = new Date(`${at(3).slice(0, 10)}T00:00:00Z`)
@@ -233,6 +231,9 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
       // One pass removed the day, or each finished what the other left: never counted twice, never lost.
       expect((first ?? 0) + (second ?? 0)).toBe(20)
       expect(await partitionsOf(db)).not.toContain(`events_${at(5).slice(0, 10).replaceAll('-', '')}`)
+      // Then both delete the snapshots that day left unused: each is deleted once, the one in use stays.
+      await Promise.all([deleteExpiredSnapshots(db, cutoff), deleteExpiredSnapshots(db, cutoff)])
+      expect(await count(db, sql`select count(*) from component_snapshots where digest = ${SHARED}`)).toBe(1)
       expect(await count(db, sql`select count(*) from component_snapshots where digest = ${ALONE}`)).toBe(0)
       expect(await count(db, sql`select count(*) from events`)).toBe(1)
     } finally {

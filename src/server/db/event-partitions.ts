@@ -15,10 +15,6 @@ const DAYS_AHEAD = 7
 const CHECK_VIOLATION = '23514'
 /** The table an upgrade left the rows stored before partitioning in (dropped once retention empties it). */
 const BEFORE_PARTITIONING = 'events_before_partitioning'
-/** Snapshots handed to one deletion statement. */
-const SNAPSHOT_CHUNK = 5_000
-/** Below every digest: where a day's snapshots start. */
-const NO_DIGEST = '00000000-0000-0000-0000-000000000000'
 
 /** The start (midnight UTC) of the UTC day `time` is in. */
 export function startOfUtcDay(time: number): Date {
@@ -62,11 +58,11 @@ export async function ensureEventPartitions(db: Database, from: Date, to: Date):
 }
 
 /**
- * Removes every day table that ends at or before `before`, with the snapshots only it referenced;
- * returns the rows it held. Each day is detached concurrently (reads and writes of events go on
- * meanwhile), loses its own foreign keys, gives up its unused snapshots, and is then dropped: a day
- * left halfway by a crash, or by another server's pass, is finished by the next pass. A day that
- * fails is logged and left to the next pass; the others still go.
+ * Removes every day table that ends at or before `before`; returns the rows it held. Each day is
+ * detached concurrently (reads and writes of events go on meanwhile), then dropped: a day left
+ * detached by a crash, or by another server's pass, is finished by the next pass. A day that fails
+ * is logged and left to the next pass; the others still go. The snapshots the days referenced are
+ * retention's next step (deleteExpiredSnapshots), by their last day.
  */
 export async function dropEventPartitionsBefore(db: Database, before: Date): Promise<number> {
   const days = await selectRows(
@@ -105,29 +101,16 @@ async function removeDay(
     await db.execute(
       sql`alter table events detach partition ${table} ${pending ? sql`finalize` : sql`concurrently`}`,
     )
+  // Its rows as the statistics count them (a day's table is analysed once it has filled), else
+  // counted: counting a full day would read all of it only to report the number.
   const [held] = await selectRows(
     db,
-    { rows: sql<number>`count(*)::int` },
-    (select) => sql`select ${select} from ${table}`,
+    {
+      rows: sql<number>`case when c.reltuples >= 0 then c.reltuples::bigint::int
+        else (select count(*)::int from ${table}) end`,
+    },
+    (select) => sql`select ${select} from pg_class c where c.oid = ${name}::regclass`,
   )
-  const keys = await selectRows(
-    db,
-    { name: sql<string>`conname::text` },
-    (select) => sql`select ${select} from pg_constraint where conrelid = ${name}::regclass and contype = 'f'`,
-  )
-  for (const key of keys)
-    await db.execute(sql`alter table ${table} drop constraint ${sql.identifier(key.name)}`)
-  // Its snapshots that no event of the other days references, in digest order, a chunk at a time.
-  for (let after = NO_DIGEST; after; ) {
-    const [chunk] = await selectRows(
-      db,
-      { last: sql<string | null>`(select snapshot::text from chunk order by snapshot desc limit 1)` },
-      (select) => sql`with chunk as materialized (
-          select distinct snapshot from ${table} where snapshot > ${after}::uuid order by snapshot limit ${SNAPSHOT_CHUNK})
-        select ${select}, tessera_delete_unused_snapshots(array(select snapshot from chunk))`,
-    )
-    after = chunk?.last ?? ''
-  }
   await db.execute(sql`drop table ${table}`)
   return held?.rows ?? 0
 }

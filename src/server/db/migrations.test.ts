@@ -216,3 +216,41 @@ describe('migrations 0018–0020 (component snapshots, console rollups)', () => 
     }
   })
 })
+
+describe('migration 0022 (snapshots keep their last day)', () => {
+  it("gives each stored snapshot its latest event's UTC day, and drops the foreign key", async () => {
+    const client = await PGlite.create('memory://')
+    const db = drizzle({ client, schema })
+    try {
+      await migrate(db, { migrationsFolder: migrationsUpTo('0021_event_partitions') })
+      await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
+      await db.execute(sql`insert into component_snapshots values
+        ('11111111-1111-4111-8111-111111111111', '{"a":1}'), ('22222222-2222-4222-8222-222222222222', '{"b":2}')`)
+      const event = (id: string, at: string, snapshot: string) =>
+        db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, snapshot, durations)
+          values (${id}, 'v1', ${at}, true, 1, 'new', ${snapshot}, '{}')`)
+      await event('r1', '2026-03-01T10:00:00Z', '11111111-1111-4111-8111-111111111111')
+      // 23:30 on 4 March in New York is 5 March in UTC: the day is UTC's.
+      await event('r2', '2026-03-04T23:30:00-05:00', '11111111-1111-4111-8111-111111111111')
+      await event('r3', '2026-02-10T08:00:00Z', '22222222-2222-4222-8222-222222222222')
+
+      await migrate(db, { migrationsFolder: migrations })
+
+      const days = await queryRows<{ digest: string; day: string }>(
+        db,
+        sql`select digest::text, last_day::text as day from component_snapshots order by digest`,
+      )
+      expect(days).toEqual([
+        { digest: '11111111-1111-4111-8111-111111111111', day: '2026-03-05' },
+        { digest: '22222222-2222-4222-8222-222222222222', day: '2026-02-10' },
+      ])
+      const keys = await queryRows(
+        db,
+        sql`select 1 from pg_constraint where conrelid = 'events'::regclass and confrelid = 'component_snapshots'::regclass`,
+      )
+      expect(keys).toHaveLength(0)
+    } finally {
+      await client.close()
+    }
+  })
+})

@@ -5,7 +5,7 @@ import { type Database, type InputColumns, type RowOf, selectRows, unnestRows } 
 import { visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
-import { snapshotDigest, snapshotOf } from './component-snapshots'
+import { snapshotDigest, snapshotOf, storeSnapshots } from './component-snapshots'
 import { MODEL_VERSION } from './model-version'
 import { networkOf } from './network-of'
 
@@ -115,11 +115,7 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
         -- Each event's snapshot is made once, and its digest from it.
         stripped as (select *, ${snapshotOf(sql`components`)} as stored from ${eventInput}),
         new_events as (select *, ${snapshotDigest(sql`stored`)} as snapshot from stripped),
-        snapshots as (
-          insert into component_snapshots (digest, components)
-          -- In digest order: two batches adding the same new snapshots never wait on each other crosswise.
-          select distinct on (snapshot) snapshot, stored from new_events
-          order by snapshot on conflict do nothing),
+        snapshots as (${storeSnapshots(sql`(select snapshot as digest, stored, created_at from new_events) as written`)}),
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)
           select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
@@ -127,8 +123,7 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
           where w.enabled),
         event as (
           insert into events (${eventNames}, snapshot, durations)
-          -- In digest order: their references are checked, and locked, in the order the delete trigger locks.
-          select ${eventNames}, snapshot, tessera_durations(components) from new_events order by snapshot)
+          select ${eventNames}, snapshot, tessera_durations(components) from new_events)
         select ${select} from visitor`,
   )
 }

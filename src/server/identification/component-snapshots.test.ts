@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm'
+import { drizzle } from 'drizzle-orm/node-postgres'
 import { Client } from 'pg'
 import { expect, it } from 'vitest'
 import type { ComponentResult } from '@/contracts/identify'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
-import { type Database, queryRows, violatedConstraint } from '../db/client'
+import { type Database, queryRows } from '../db/client'
 import { ensureEventPartitions } from '../db/event-partitions'
 import { purgeExpiredData } from '../retention/purge-expired-data'
-import { eventComponents, SNAPSHOT_REFERENCE } from './component-snapshots'
+import { deleteExpiredSnapshots, eventComponents, storeSnapshots } from './component-snapshots'
 import { forgetVisitor } from './forget-visitor'
 import { identifyVisitor } from './identify-visitor'
 
@@ -20,6 +21,33 @@ function recollected(components: Record<string, ComponentResult>, seed: number) 
       name,
       { ...result, duration: Math.round(((index * 7 + seed * 13) % 97) * 10.3) / 10 },
     ]),
+  )
+}
+
+/** The components without their durations, as a snapshot stores them. */
+function stripped(components: Record<string, ComponentResult>) {
+  return Object.fromEntries(
+    Object.entries(components).map(([name, { duration: _duration, ...rest }]) => [name, rest]),
+  )
+}
+
+/** What identify's write does for one event on `client`: the snapshot's upsert, then the event. */
+async function writeReference(
+  client: Client,
+  snapshot: string,
+  visitorId: string,
+  requestId: string,
+  at: Date,
+) {
+  await drizzle({ client }).execute(
+    storeSnapshots(
+      sql`(select ${snapshot}::uuid as digest, '{}'::jsonb as stored, ${at.toISOString()}::timestamptz as created_at) as written`,
+    ),
+  )
+  await client.query(
+    `insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, snapshot, durations)
+     values ($1, $2, $3, true, 1, 'fingerprint', $4, '{}')`,
+    [requestId, visitorId, at.toISOString(), snapshot],
   )
 }
 
@@ -96,13 +124,9 @@ describeOnEachEngine('component snapshots', (suite) => {
       const deleter = new Client({ connectionString: url })
       await Promise.all([reuser.connect(), deleter.connect()])
       try {
-        // A write that references the snapshot, not yet committed (its foreign key check holds a lock).
+        // A write that references the snapshot as identify writes (its upsert holds the row), not yet committed.
         await reuser.query('begin')
-        await reuser.query(
-          `insert into events (request_id, visitor_id, visitor_found, confidence, method, snapshot, durations)
-           values ('reuse-1', $1, true, 1, 'fingerprint', $2, '{}')`,
-          [row?.visitor_id, row?.snapshot],
-        )
+        await writeReference(reuser, row?.snapshot ?? '', row?.visitor_id ?? '', 'reuse-1', new Date())
         // The only committed reference goes: its trigger must wait, then leave the snapshot be.
         const deleting = deleter.query('delete from events where request_id = $1', [old.requestId])
         await new Promise((resolve) => setTimeout(resolve, 200))
@@ -113,9 +137,42 @@ describeOnEachEngine('component snapshots', (suite) => {
           sql`select 1 from component_snapshots where digest = ${row?.snapshot}`,
         )
         expect(left).toHaveLength(1)
-        expect(await storedComponents(db, 'reuse-1')).toBeDefined()
+        expect(await storedComponents(db, 'reuse-1')).toEqual(stripped(components))
       } finally {
         await Promise.all([reuser.end(), deleter.end()])
+      }
+    },
+  )
+
+  it.runIf(engine === 'postgres')(
+    'keep an expired snapshot that a write reuses while retention deletes it',
+    async () => {
+      const { db, url } = suite
+      const components = recollected(syntheticDevice(506), 9)
+      const old = await identifyVisitor({ db, input: { components }, context })
+      const [row] = await queryRows<{ snapshot: string; visitor_id: string }>(
+        db,
+        sql`select snapshot, visitor_id from events where request_id = ${old.requestId}`,
+      )
+      // Its only event went long ago with its day, as retention leaves it.
+      await db.execute(sql`delete from events where request_id = ${old.requestId}`)
+      await db.execute(
+        sql`insert into component_snapshots (digest, components, last_day)
+            values (${row?.snapshot}, ${JSON.stringify(stripped(components))}::jsonb, current_date - 100)`,
+      )
+      const reuser = new Client({ connectionString: url })
+      await reuser.connect()
+      try {
+        await reuser.query('begin')
+        await writeReference(reuser, row?.snapshot ?? '', row?.visitor_id ?? '', 'reuse-2', new Date())
+        // Retention waits for the write's lock, then sees the snapshot used today.
+        const deleting = deleteExpiredSnapshots(db, new Date())
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        await reuser.query('commit')
+        await deleting
+        expect(await storedComponents(db, 'reuse-2')).toEqual(stripped(components))
+      } finally {
+        await reuser.end()
       }
     },
   )
@@ -153,19 +210,46 @@ describeOnEachEngine('component snapshots', (suite) => {
     },
   )
 
-  it('refuse an event whose snapshot is gone, by the constraint identify retries on', async () => {
+  it('keep the last day an event used them, and retention deletes those no stored event can reference', async () => {
     const db = suite.db
-    const error = await db
-      .execute(
-        sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, snapshot, durations)
-            values ('dangling', (select id from visitors limit 1), true, 1, 'fingerprint',
-              '00000000-0000-0000-0000-000000000000', '{}')`,
-      )
-      .then(
-        () => undefined,
-        (failure: unknown) => failure,
-      )
-    expect(violatedConstraint(error)).toBe(SNAPSHOT_REFERENCE)
-    expect(await count(db, 'events')).toBeGreaterThan(0)
+    const components = recollected(syntheticDevice(507), 10)
+    const first = await identifyVisitor({ db, input: { components }, context })
+    const lastDay = async () =>
+      (
+        await queryRows<{ day: string }>(
+          db,
+          sql`select s.last_day::text as day from component_snapshots s join events e on e.snapshot = s.digest
+              where e.request_id = ${first.requestId}`,
+        )
+      )[0]?.day
+    const today = new Date().toISOString().slice(0, 10)
+    expect(await lastDay()).toBe(today)
+    // Marked as last used long ago (as when the device was away), a write moves it to today again...
+    await db.execute(
+      sql`update component_snapshots set last_day = '2020-01-01'
+          where digest = (select snapshot from events where request_id = ${first.requestId})`,
+    )
+    await identifyVisitor({ db, input: { components: recollected(components, 11) }, context })
+    expect(await lastDay()).toBe(today)
+    // ...and one whose last day is older than every stored event is deleted, the others stay.
+    await db.execute(sql`insert into component_snapshots (digest, components, last_day)
+        values ('44444444-4444-4444-8444-444444444444', '{"x":1}', '2020-01-01')`)
+    const [oldest] = await queryRows<{ at: string }>(db, sql`select min(created_at)::text as at from events`)
+    const stored = await count(db, 'component_snapshots')
+    expect(await deleteExpiredSnapshots(db, new Date())).toBeGreaterThanOrEqual(1)
+    expect(await count(db, 'component_snapshots')).toBeLessThan(stored ?? 0)
+    expect(
+      await queryRows(
+        db,
+        sql`select 1 from component_snapshots where digest = '44444444-4444-4444-8444-444444444444'`,
+      ),
+    ).toHaveLength(0)
+    // Every stored event still has its components.
+    const orphans = await queryRows(
+      db,
+      sql`select 1 from events e where not exists (select 1 from component_snapshots s where s.digest = e.snapshot)`,
+    )
+    expect(orphans).toHaveLength(0)
+    expect(oldest?.at).toBeTruthy()
   })
 })

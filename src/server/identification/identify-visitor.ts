@@ -14,7 +14,6 @@ import { type BatchOutcome, createBatchQueue } from './batch-queue'
 import { readBatch } from './batch-read'
 import { writeBatch } from './batch-write'
 import { blockingKeys } from './blocking-keys'
-import { SNAPSHOT_REFERENCE } from './component-snapshots'
 import { profileComponents } from './fingerprint-profile'
 import { getIdentitySecret } from './identity-secret'
 import { placeOf } from './network-of'
@@ -123,12 +122,10 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       const decision = decideBatch(prepared, await readBatch(tx, db, prepared, now), now)
       return { decision, saved: await writeBatch(tx, decision) }
     })
-  // A snapshot whose last event retention or forgetting deleted while this batch reused it (the
-  // foreign key refused the write), a deadlock PostgreSQL broke, or a day without its table yet
-  // (made a week ahead, so only when that has failed for a week): nothing was stored, and the
-  // batch runs again.
+  // A deadlock PostgreSQL broke, or a day without its table yet (made a week ahead, so only when
+  // that has failed for a week): nothing was stored, and the batch runs again.
   const { decision, saved } = await attempt().catch(async (error) => {
-    if (violatedConstraint(error) === SNAPSHOT_REFERENCE || errorCode(error) === DEADLOCK) return attempt()
+    if (errorCode(error) === DEADLOCK) return attempt()
     if (isMissingDayTable(error)) {
       await ensureComingEventPartitions(db)
       return attempt()

@@ -2,6 +2,7 @@ import 'server-only'
 import { type SQL, sql } from 'drizzle-orm'
 import { type Database, selectRows } from '../db/client'
 import { dropEmptiedStoredEvents, dropEventPartitionsBefore, startOfUtcDay } from '../db/event-partitions'
+import { deleteExpiredSnapshots } from '../identification/component-snapshots'
 import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
 
 const DAY_MS = 86_400_000
@@ -13,6 +14,8 @@ export interface Purged {
   deliveries: number
   sessions: number
   rateLimits: number
+  /** Component snapshots no stored event references any more (on the embedded database, most go with their events). */
+  snapshots: number
 }
 
 /**
@@ -51,7 +54,7 @@ export async function purgeExpiredData({
       deliveries: sql<number>`(select count(*) from deliveries)::int`,
       sessions: sql<number>`(select count(*) from sessions)::int`,
       rateLimits: sql<number>`(select count(*) from limits)::int`,
-    } satisfies Record<keyof Purged, SQL<number>>,
+    } satisfies Record<Exclude<keyof Purged, 'snapshots'>, SQL<number>>,
     (
       select,
     ) => sql`with old_events as (delete from events where created_at < ${eventCutoff.toISOString()} returning 1),
@@ -82,6 +85,7 @@ export async function purgeExpiredData({
         select ${select}`,
   )
   await dropEmptiedStoredEvents(db)
+  const snapshots = await deleteExpiredSnapshots(db, eventCutoff)
   const removed = result ?? {
     events: 0,
     visitors: 0,
@@ -90,12 +94,17 @@ export async function purgeExpiredData({
     sessions: 0,
     rateLimits: 0,
   }
-  return { ...removed, events: removed.events + droppedEvents }
+  return { ...removed, events: removed.events + droppedEvents, snapshots }
 }
 
-/** Purges once at start, then every hour. */
-export function runRetention(db: Database, days: number, onPurge: (removed: Purged) => void) {
-  const purge = () => purgeExpiredData({ db, days }).then(onPurge, () => undefined)
+/** Purges once at start, then every hour; a pass that fails is reported and the next one tries again. */
+export function runRetention(
+  db: Database,
+  days: number,
+  onPurge: (removed: Purged) => void,
+  failed: (error: unknown) => void,
+) {
+  const purge = () => purgeExpiredData({ db, days }).then(onPurge, failed)
   void purge()
   const timer = setInterval(purge, 3_600_000)
   timer.unref()

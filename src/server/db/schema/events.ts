@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import {
   boolean,
+  date,
   doublePrecision,
   index,
   integer,
@@ -19,13 +20,20 @@ import { visitors } from './visitors'
 /**
  * What the agent collected, stored once however many events repeat it: each component's value or
  * error, without its duration (an event keeps its own). `digest` is SHA-256 of the jsonb's text (16 bytes), as a
- * uuid (component-snapshots.ts). A snapshot no event references any more is deleted with the last
- * one (the trigger of migration 0018), so retention and forgetting remove it too.
+ * uuid (component-snapshots.ts). `lastDay` is the latest UTC day an event referenced it, moved by
+ * every write that references it (migration 0022): retention deletes the snapshots whose last day is
+ * older than every stored event without looking for their events. Forgetting deletes a snapshot
+ * with its last event (the trigger of migration 0018).
  */
-export const componentSnapshots = pgTable('component_snapshots', {
-  digest: uuid('digest').primaryKey(),
-  components: jsonb('components').notNull(),
-})
+export const componentSnapshots = pgTable(
+  'component_snapshots',
+  {
+    digest: uuid('digest').primaryKey(),
+    components: jsonb('components').notNull(),
+    lastDay: date('last_day', { mode: 'string' }).notNull().default(sql`((now() at time zone 'UTC')::date)`),
+  },
+  (table) => [index('component_snapshots_last_day').on(table.lastDay)],
+)
 
 /** One identification: what the agent sent, what the server decided. */
 export const events = pgTable(
@@ -58,9 +66,9 @@ export const events = pgTable(
     tag: jsonb('tag').$type<NonNullable<StoredEvent['tag']>>(),
     linkedId: text('linked_id'),
     /** The components as collected: their snapshot, and each one's duration in the snapshot's key order. */
-    snapshot: uuid('snapshot')
-      .notNull()
-      .references(() => componentSnapshots.digest),
+    // No foreign key: checking one on each deleted snapshot would read every day's table. Writes
+    // lock the snapshot they reference (component-snapshots.ts), which is what keeps it.
+    snapshot: uuid('snapshot').notNull(),
     durations: doublePrecision('durations').array().notNull(),
     signals: jsonb('signals').$type<StoredSignals>().notNull().default({}),
     suspectScore: integer('suspect_score').notNull().default(0),
