@@ -122,10 +122,10 @@ async function main() {
 
   const bodies = identifyBodies(traffic)
   const identifyUrl = (server: { url: string }) => `${server.url}/api/v1/identify`
-  const measure = async (name: string, targets: string[]): Promise<IdentifyRun> => {
+  const measure = async (name: string, targets: string[], pids: number[]): Promise<IdentifyRun> => {
     // Long enough to reach a steady queue: on a busy 2-core machine an answer can take seconds.
     await driveIdentify(targets, bodies, { seconds: 3 })
-    const run = await driveIdentify(targets, bodies, { seconds: SECONDS })
+    const run = await driveIdentify(targets, bodies, { seconds: SECONDS, pids })
     log(`  ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors}`)
     return run
   }
@@ -134,17 +134,17 @@ async function main() {
   const floorPort = PORT + 2
   const floor = await startFloor({ url: postgres.url, port: floorPort, defer })
   if (floor.pid) pinToCpus(floor.pid, '0')
-  const floorRun = await measure('floor', [`http://127.0.0.1:${floorPort}/`])
+  const floorRun = await measure('floor', [`http://127.0.0.1:${floorPort}/`], floor.pid ? [floor.pid] : [])
   await floor.stop()
-  const one = await measure('one server', [identifyUrl(first)])
+  const one = await measure('one server', [identifyUrl(first)], [first.pid])
   const second = await server('b', PORT + 1)
   pinToCpus(second.pid, '1')
   await waitQuiet(handle)
-  const two = await measure('two servers', [identifyUrl(first), identifyUrl(second)])
+  const two = await measure('two servers', [identifyUrl(first), identifyUrl(second)], [first.pid, second.pid])
   await second.stop()
   // Both CPUs for one server: what a second process adds beyond more CPU for the first.
   pinToCpus(first.pid, '0,1')
-  const unpinned = await measure('one server, both CPUs', [identifyUrl(first)])
+  const unpinned = await measure('one server, both CPUs', [identifyUrl(first)], [first.pid])
 
   log(`Retention pass (${RETENTION_DAYS} days) under identify load on one server…`)
   const before = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS })

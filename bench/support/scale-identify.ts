@@ -4,6 +4,7 @@
 // their stored events hold (scale-traffic.ts).
 import { execFileSync } from 'node:child_process'
 import autocannon from 'autocannon'
+import { type CpuShare, cpuShare, sampleCpu } from './cpu-time'
 import type { Traffic } from './scale-traffic'
 
 const CONNECTIONS = 32
@@ -13,6 +14,8 @@ export interface IdentifyRun {
   p50: number
   p99: number
   errors: number
+  /** Where the CPU went meanwhile (Linux), when the servers' PIDs were given. */
+  cpu?: CpuShare
 }
 
 export type Bodies = () => { body: string; address: string }
@@ -63,8 +66,9 @@ function start(target: string, connections: number, next: Bodies, duration: numb
 export async function driveIdentify(
   targets: string[],
   next: Bodies,
-  { seconds, until }: { seconds: number; until?: Promise<unknown> },
+  { seconds, until, pids = [] }: { seconds: number; until?: Promise<unknown>; pids?: number[] },
 ): Promise<IdentifyRun> {
+  const before = sampleCpu(pids)
   const runs = targets.map((target) =>
     start(target, Math.floor(CONNECTIONS / targets.length), next, until ? 3_600 : seconds),
   )
@@ -73,7 +77,10 @@ export async function driveIdentify(
       for (const run of runs) run.stop()
     })
   const results = await Promise.all(runs.map((run) => run.done))
+  const answered = results.reduce((sum, result) => sum + result.requests.total, 0)
+  const cpu = pids.length > 0 ? cpuShare(before, sampleCpu(pids), answered) : undefined
   return {
+    cpu,
     rps: results.reduce((sum, result) => sum + result.requests.total / Math.max(result.duration, 0.001), 0),
     // Each server's own percentiles: the worse of them (the load is split evenly).
     p50: Math.max(...results.map((result) => result.latency.p50)),

@@ -103,6 +103,32 @@ export function printReport({
       run('one server (both CPUs), during retention', retention.during),
     ],
   )
+  log('')
+  const cpuRow = (name: string, figures: IdentifyRun) => {
+    const cpu = figures.cpu
+    if (!cpu) return [name, 'n/a', '', '', '', '']
+    const { servers, postgres, client, other } = cpu.perRequest
+    return [
+      name,
+      `${(cpu.busy * 100).toFixed(0)}% of ${cpu.cores}`,
+      `${servers.toFixed(1)} ms`,
+      `${postgres.toFixed(1)} ms`,
+      `${client.toFixed(1)} ms`,
+      `${other.toFixed(1)} ms`,
+    ]
+  }
+  table(
+    log,
+    ['CPU per request', 'machine busy', 'server(s)', 'PostgreSQL', 'load generator', 'other'],
+    [
+      cpuRow("floor (bench:identify's)", identify.floor),
+      cpuRow('one app server', identify.one),
+      cpuRow('two app servers', identify.two),
+      cpuRow('one app server, both CPUs', identify.unpinned),
+    ],
+  )
+  const bound = machineBound(identify)
+  if (bound) log(bound)
   const { purged } = retention
   log('')
   log(
@@ -120,4 +146,20 @@ export function printReport({
   log(
     `scale: ${shortCount(loaded.events)} events, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, identify 2 servers ${identify.two.rps.toFixed(0)} req/s (${ratio} x one server), retention ${retention.seconds.toFixed(1)} s`,
   )
+}
+
+/**
+ * What this machine allows two servers, from the CPU the two-server run spent per request: all its
+ * cores, busy with the servers, PostgreSQL and the load generator at those costs, answer at most
+ * cores × 1000 / (ms per request) a second; set against one server's throughput, that is the
+ * ratio two servers could reach here at best.
+ */
+function machineBound(identify: { one: IdentifyRun; two: IdentifyRun }): string | undefined {
+  const cpu = identify.two.cpu
+  if (!cpu || identify.one.rps <= 0) return undefined
+  const { servers, postgres, client, other } = cpu.perRequest
+  const perRequest = servers + postgres + client + other
+  if (perRequest <= 0) return undefined
+  const ceiling = (cpu.cores * 1000) / perRequest
+  return `Two servers on this machine: ${(cpu.busy * 100).toFixed(0)}% of its ${cpu.cores} CPUs busy, ${perRequest.toFixed(1)} ms of CPU per request (servers ${servers.toFixed(1)}, PostgreSQL ${postgres.toFixed(1)}, load generator ${client.toFixed(1)}, other ${other.toFixed(1)}): at most ${ceiling.toFixed(0)} req/s, ${(ceiling / identify.one.rps).toFixed(2)}x one server, with every CPU busy.`
 }

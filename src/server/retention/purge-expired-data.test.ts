@@ -35,6 +35,37 @@ describe('purgeExpiredData', () => {
     expect(stats?.total).toBe(1)
   })
 
+  it('removes many expired visitors in chunks, each taking its share of the statistics, and keeps the rest', async () => {
+    const { db } = handle
+    // 450 stored visitors last seen 100 days ago (more than two chunks), each counted under one value.
+    await db.execute(sql`insert into visitors (id, profile, counted, first_seen_at, last_seen_at)
+      select 'gone-' || n, jsonb_build_object('chunked', 'value-' || (n % 3)), true, now() - interval '100 days',
+        now() - interval '100 days'
+      from generate_series(1, 450) as n`)
+    await db.execute(
+      sql`insert into visitors (id, profile, counted) values ('kept', '{"chunked": "value-0"}', true)`,
+    )
+    await db.execute(sql`insert into component_stats (component, digest, visitors)
+      values ('chunked', 'value-0', 151), ('chunked', 'value-1', 150), ('chunked', 'value-2', 150)`)
+
+    const removed = await purgeExpiredData({ db, days: 90 })
+    expect(removed.visitors).toBe(450)
+    const stats = await queryRows<{ digest: string; visitors: number }>(
+      db,
+      sql`select digest, visitors from component_stats where component = 'chunked' order by digest`,
+    )
+    expect(stats).toEqual([
+      { digest: 'value-0', visitors: 1 },
+      { digest: 'value-1', visitors: 0 },
+      { digest: 'value-2', visitors: 0 },
+    ])
+    const left = await queryRows<{ id: string }>(
+      db,
+      sql`select id from visitors where id = 'kept' or id like 'gone-%'`,
+    )
+    expect(left.map((row) => row.id)).toEqual(['kept'])
+  })
+
   it('leaves no personal data past a short retention: decisions, deliveries, sessions, counters', async () => {
     const person = await seedPersonalData(handle.db, 90)
     const [operator] = await queryRows<{ id: string }>(

@@ -21,12 +21,12 @@ export interface Purged {
 /**
  * Deletes everything with personal data past the retention period. Identification events go by
  * their UTC day (on PostgreSQL whole days' tables are dropped first, event-partitions.ts); then one
- * statement deletes the rest: visitors not seen within the period (with their keys and their share
- * of the value statistics), sign-up decisions, webhook deliveries (a delivery is finished or failed
+ * statement deletes the rest: sign-up decisions, webhook deliveries (a delivery is finished or failed
  * within about a day, so any state), used challenges and the console's rollups of those days. It
- * unlinks accounts from purged visitors, clears account device marks and creating browsers past the
- * account rule's window, and drops expired operator sessions and rate-limit counters whatever the
- * retention period. Returns what was removed.
+ * clears account device marks and creating browsers past the account rule's window, and drops
+ * expired operator sessions and rate-limit counters whatever the retention period. Then visitors not seen within the period go, a chunk at a time (with their keys,
+ * their share of the value statistics and their accounts' link), and the component snapshots no
+ * stored event can reference. Returns what was removed.
  */
 export async function purgeExpiredData({
   db,
@@ -49,31 +49,17 @@ export async function purgeExpiredData({
     db,
     {
       events: sql<number>`(select count(*) from old_events)::int`,
-      visitors: sql<number>`(select count(*) from old_visitors)::int`,
       decisions: sql<number>`(select count(*) from decisions)::int`,
       deliveries: sql<number>`(select count(*) from deliveries)::int`,
       sessions: sql<number>`(select count(*) from sessions)::int`,
       rateLimits: sql<number>`(select count(*) from limits)::int`,
-    } satisfies Record<Exclude<keyof Purged, 'snapshots'>, SQL<number>>,
+    } satisfies Record<Exclude<keyof Purged, 'visitors' | 'snapshots'>, SQL<number>>,
     (
       select,
     ) => sql`with old_events as (delete from events where created_at < ${eventCutoff.toISOString()} returning 1),
-        old_visitors as (delete from visitors where last_seen_at < ${cutoff} returning id, profile, counted),
-        statistics as (
-          update component_stats set visitors = component_stats.visitors - counted.n
-          from (select p.component, p.digest, count(*) as n
-                from old_visitors, jsonb_each_text(old_visitors.profile) as p(component, digest)
-                where old_visitors.counted
-                group by p.component, p.digest) as counted
-          where component_stats.component = counted.component and component_stats.digest = counted.digest),
-        -- One update for both: a row updated twice in one statement keeps only one of the changes.
         accounts as (
-          update accounts set
-            visitor_id = case when visitor_id in (select id from old_visitors) then null else visitor_id end,
-            device_mark = case when created_at < ${markCutoff} then null else device_mark end,
-            browser_id = case when created_at < ${markCutoff} then null else browser_id end
-          where visitor_id in (select id from old_visitors)
-             or ((device_mark is not null or browser_id is not null) and created_at < ${markCutoff})),
+          update accounts set device_mark = null, browser_id = null
+          where (device_mark is not null or browser_id is not null) and created_at < ${markCutoff}),
         decisions as (delete from signup_decisions where created_at < ${cutoff} returning 1),
         deliveries as (delete from webhook_deliveries where created_at < ${cutoff} returning 1),
         challenges as (delete from used_challenges where used_at < ${cutoff}),
@@ -85,16 +71,56 @@ export async function purgeExpiredData({
         select ${select}`,
   )
   await dropEmptiedStoredEvents(db)
+  const visitors = await deleteExpiredVisitors(db, cutoff)
   const snapshots = await deleteExpiredSnapshots(db, eventCutoff)
   const removed = result ?? {
     events: 0,
-    visitors: 0,
     decisions: 0,
     deliveries: 0,
     sessions: 0,
     rateLimits: 0,
   }
-  return { ...removed, events: removed.events + droppedEvents, snapshots }
+  return { ...removed, events: removed.events + droppedEvents, visitors, snapshots }
+}
+
+/** Expired visitors one statement deletes: it holds their statistics rows, which identify updates too, until it commits. */
+const VISITOR_CHUNK = 200
+
+/**
+ * Deletes the visitors not seen since `cutoff` (their keys and events by cascade) with their share
+ * of the value statistics, and unlinks their accounts; returns how many went. Found by one read,
+ * then deleted a chunk at a time, each in a short statement of its own: the statistics rows of
+ * common values are the ones every identification updates, and one long statement would hold them
+ * locked. A visitor seen again since the read is kept.
+ */
+async function deleteExpiredVisitors(db: Database, cutoff: string): Promise<number> {
+  const expired = await selectRows(
+    db,
+    { id: sql<string>`id` },
+    (select) => sql`select ${select} from visitors where last_seen_at < ${cutoff} order by id`,
+  )
+  let deleted = 0
+  for (let start = 0; start < expired.length; start += VISITOR_CHUNK) {
+    const ids = expired.slice(start, start + VISITOR_CHUNK).map((row) => row.id)
+    const [chunk] = await selectRows(
+      db,
+      { gone: sql<number>`(select count(*) from old_visitors)::int` },
+      (select) => sql`with old_visitors as (
+          delete from visitors where id = any(${sql.param(ids)}::text[]) and last_seen_at < ${cutoff}
+          returning id, profile, counted),
+        statistics as (
+          update component_stats set visitors = component_stats.visitors - counted.n
+          from (select p.component, p.digest, count(*) as n
+                from old_visitors, jsonb_each_text(old_visitors.profile) as p(component, digest)
+                where old_visitors.counted
+                group by p.component, p.digest) as counted
+          where component_stats.component = counted.component and component_stats.digest = counted.digest),
+        accounts as (update accounts set visitor_id = null where visitor_id in (select id from old_visitors))
+        select ${select}`,
+    )
+    deleted += chunk?.gone ?? 0
+  }
+  return deleted
 }
 
 /** Purges once at start, then every hour; a pass that fails is reported and the next one tries again. */
