@@ -18,6 +18,8 @@ export const MatchEvidence = z.object({
   bits: z.number(),
   twinBits: z.number(),
   contextBits: z.number(),
+  /** How long since the device was last seen, as evidence (identification/recency.ts); absent in older events. */
+  recencyBits: z.number().optional(),
   facets: z.array(FacetEvidence),
 })
 export type MatchEvidence = z.infer<typeof MatchEvidence>

@@ -186,6 +186,7 @@ export function decideBatch(
         profile: browser ? ownProfile(browser.components) : undefined,
       },
       population,
+      now: now.getTime(),
       context: {
         ip: job.context.ip,
         sharers: job.context.ip ? (sharers.get(job.context.ip) ?? 0) : 0,

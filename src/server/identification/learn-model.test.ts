@@ -153,4 +153,23 @@ describeOnEachEngine('learnModel', (database) => {
     expect(Number(fonts?.differed)).toBeGreaterThan(0)
     expect(Number(fonts?.differed)).toBeLessThan(Number(fonts?.pairs))
   })
+
+  it('counts how long ago the counted visitors were last seen, by the buckets recency weighs', async () => {
+    const { db } = database
+    const at = Date.now()
+    await db.execute(sql`update visitors set counted = false`)
+    await db.execute(sql`insert into visitors (id, profile, counted, last_seen_at) values
+      ('seen-lately', '{}', true, ${new Date(at - 10 * 60_000).toISOString()}),
+      ('seen-today', '{}', true, ${new Date(at - 5 * 3_600_000).toISOString()}),
+      ('seen-this-week-1', '{}', true, ${new Date(at - 3 * 86_400_000).toISOString()}),
+      ('seen-this-week-2', '{}', true, ${new Date(at - 4 * 86_400_000).toISOString()}),
+      ('seen-long-ago', '{}', true, ${new Date(at - 100 * 86_400_000).toISOString()}),
+      ('not-counted', '{}', false, ${new Date(at - 10 * 60_000).toISOString()})`)
+    await learnModel({ db, now: new Date(at) })
+    const shares = await queryRows<{ bucket: number; visitors: number }>(
+      db,
+      sql`select bucket, visitors from last_seen_shares order by bucket`,
+    )
+    expect(shares.map((row) => Number(row.visitors))).toEqual([1, 1, 2, 0, 1])
+  })
 })

@@ -3,13 +3,14 @@ import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { MatchEvidence } from '@/contracts/device'
 import { type Database, selectRows } from '../db/client'
-import { facetChanges, facetPairs } from '../db/schema'
+import { facetChanges, facetPairs, lastSeenShares } from '../db/schema'
 import { readSetting } from '../settings/read-setting'
 import { writeSetting } from '../settings/write-setting'
 import { type FacetName, facets } from './component-model'
 import { diverseSample, measurePairs, type SampledVisitor } from './measure-pairs'
 import { networkOf } from './network-of'
 import type { FacetCounts } from './population'
+import { RECENCY_EDGES_MS } from './recency'
 
 /** Where the last pass stopped reading comebacks. */
 const PROGRESS_SETTING = 'model_learning'
@@ -65,6 +66,7 @@ export async function learnModel({
     await writeSetting({ db: tx, key: PROGRESS_SETTING, value: { through: through ?? now.toISOString() } })
   })
 
+  await measureLastSeen(db, now)
   const sample = await sampleVisitors(db, now)
   const pairs = measurePairs(diverseSample(sample, PAIR_SAMPLE, PER_NETWORK))
   await db.transaction(async (tx) => {
@@ -80,6 +82,48 @@ export async function learnModel({
     weight: [...learned.values()].reduce((most, counts) => Math.max(most, counts.observed), 0),
     pairs: [...pairs.values()].reduce((most, counts) => Math.max(most, counts.pairs), 0),
   }
+}
+
+/** Visitors read to measure how long ago stored visitors were last seen (pages sampled beyond it). */
+const LAST_SEEN_SAMPLE = 20_000
+
+/**
+ * u of the recency evidence (recency.ts): how many counted visitors were last seen within each
+ * bucket of time before `now`. Beyond LAST_SEEN_SAMPLE visitors (as the statistics count them),
+ * a sample of the table's pages is read and the counts scaled up.
+ */
+async function measureLastSeen(db: Database, now: Date) {
+  const at = now.getTime()
+  const edges = RECENCY_EDGES_MS.map((edge) => new Date(at - edge).toISOString())
+  const [size] = await selectRows(
+    db,
+    { rows: sql<number>`greatest(reltuples, 0)::float8` },
+    (select) => sql`select ${select} from pg_class where oid = 'visitors'::regclass`,
+  )
+  const percent = Math.min(100, (LAST_SEEN_SAMPLE / Math.max(Number(size?.rows ?? 0), 1)) * 100)
+  const buckets = await selectRows(
+    db,
+    {
+      bucket: sql<number>`bucket`,
+      visitors: sql<number>`visitors`,
+    },
+    (select) => sql`select ${select} from (
+        select (${sql.join(
+          edges.map((edge) => sql`(last_seen_at < ${edge})::int`),
+          sql` + `,
+        )}) as bucket, count(*)::float8 as visitors
+        from visitors tablesample system (${percent}) where counted group by 1) as counted`,
+  )
+  const counts = new Map(buckets.map((row) => [Number(row.bucket), (Number(row.visitors) * 100) / percent]))
+  await db.transaction(async (tx) => {
+    for (let bucket = 0; bucket <= RECENCY_EDGES_MS.length; bucket++) {
+      const visitors = counts.get(bucket) ?? 0
+      await tx
+        .insert(lastSeenShares)
+        .values({ bucket, visitors })
+        .onConflictDoUpdate({ target: lastSeenShares.bucket, set: { visitors } })
+    }
+  })
 }
 
 interface Comeback {

@@ -484,6 +484,66 @@ describe('the client address as evidence', () => {
   })
 })
 
+describe('when a candidate was last seen, as evidence', () => {
+  const now = Date.UTC(2026, 5, 1, 12)
+  // Most stored devices were last seen days ago; a few within the hour.
+  const lastSeen = [40, 0, Math.max(population.visitors - 40, 1), 0, 0]
+  const changed = (values: Device): Device => ({
+    ...values,
+    timezone: values.timezone === 'Asia/Dubai' ? 'Asia/Kolkata' : 'Asia/Dubai',
+    timezoneOffset: -240,
+  })
+
+  it('speaks for a device seen lately and against one seen long ago, never for a new twin of it', () => {
+    const [first] = stored
+    if (!first) throw new Error('population too small')
+    const answer = (seenAgo: number, measured: readonly number[] | undefined) =>
+      matchVisitor({
+        current: profile(changed(first.values)),
+        candidates: candidates.map((candidate, index) =>
+          index === 0
+            ? { ...candidate, lastSeenAt: now - seenAgo }
+            : { ...candidate, lastSeenAt: now - 3 * 86_400_000 },
+        ),
+        population: { ...population, lastSeen: measured },
+        context: noAddress,
+        now,
+      })
+    const lately = answer(20 * 60_000, lastSeen)
+    const longAgo = answer(3 * 86_400_000, lastSeen)
+    const unmeasured = answer(20 * 60_000, undefined)
+    expect(lately.evidence?.recencyBits).toBeGreaterThan(0)
+    expect(longAgo.evidence?.recencyBits).toBeLessThan(0)
+    expect(unmeasured.evidence?.recencyBits).toBe(0)
+    const sameProbability = (match: typeof lately) => (match.method === 'fingerprint' ? match.probability : 0)
+    expect(sameProbability(lately)).toBeGreaterThan(sameProbability(unmeasured))
+    expect(sameProbability(longAgo)).toBeLessThanOrEqual(sameProbability(unmeasured))
+  })
+
+  it('never turns a twin seen lately into the device', () => {
+    const twins = stored.map((entry) => ({
+      ...entry.values,
+      reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
+      contrast: 'custom',
+    }))
+    const merged = twins.filter((values, index) => {
+      const result = matchVisitor({
+        current: profile(values),
+        candidates: candidates.map((candidate, other) =>
+          other === index
+            ? { ...candidate, lastSeenAt: now - 10 * 60_000 }
+            : { ...candidate, lastSeenAt: now - 3 * 86_400_000 },
+        ),
+        population: { ...population, lastSeen },
+        context: noAddress,
+        now,
+      })
+      return result.method !== 'new'
+    })
+    expect(merged.length / twins.length).toBeLessThanOrEqual(0.005)
+  })
+})
+
 describe('a facet that follows another: the window and the screen it opens on', () => {
   const maximised = { outer: [1920, 1040], inner: [1920, 955], position: [0, 0], viewport: 1 }
   const desk = device(5)

@@ -1,6 +1,7 @@
 import type { MatchEvidence } from '@/contracts/device'
 import type { FingerprintProfile } from './fingerprint-profile'
 import { networkOf, type Place } from './network-of'
+import { recencyBits } from './recency'
 import {
   closeRatesAmong,
   compareFacets,
@@ -136,6 +137,7 @@ export function matchVisitor({
   token,
   population,
   context,
+  now = Date.now(),
 }: {
   current: FingerprintProfile
   candidates: Candidate[]
@@ -146,6 +148,8 @@ export function matchVisitor({
   token?: { visitorId: string; profile?: StoredProfile }
   population: Population
   context: MatchContext
+  /** Milliseconds since the epoch: what a candidate's last visit is measured from. */
+  now?: number
 }): Match {
   const size = Math.max(population.visitors, MIN_POPULATION)
   const comparisons = candidates.map((candidate) => compareFacets(current, candidate.profile))
@@ -161,8 +165,11 @@ export function matchVisitor({
     const fingerprint = scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
     // The address only supports what the fingerprint already suggests.
     const contextBits = fingerprint.bits > 0 ? addressBits(context, candidate, size) : 0
-    const evidence = { ...fingerprint, contextBits }
-    return { candidate, evidence, total: fingerprint.bits + contextBits }
+    // When it was last seen speaks for the device or a twin of it (twins arrive together: a fleet,
+    // an office), against a new device unlike any: it never tells the device from its twin.
+    const recency = recencyBits(now - candidate.lastSeenAt, population.lastSeen)
+    const evidence = { ...fingerprint, contextBits, recencyBits: recency }
+    return { candidate, evidence, total: fingerprint.bits + contextBits, recency }
   })
 
   const fromToken = token && scored.find((entry) => entry.candidate.visitorId === token.visitorId)
@@ -191,8 +198,9 @@ export function matchVisitor({
   )
   const weighed = finite.map((entry) => ({
     ...entry,
-    same: (RETURNING / size) * weigh(entry.total),
-    twin: (((1 - RETURNING) * TWIN_SHARE) / size) * weigh(entry.total - entry.evidence.twinBits),
+    same: (RETURNING / size) * weigh(entry.total + entry.recency),
+    twin:
+      (((1 - RETURNING) * TWIN_SHARE) / size) * weigh(entry.total + entry.recency - entry.evidence.twinBits),
   }))
   const total = weighed.reduce((sum, entry) => sum + entry.same + entry.twin, unrelated)
   const best = weighed.reduce<(typeof weighed)[number] | undefined>(

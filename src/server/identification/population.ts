@@ -89,6 +89,8 @@ export interface PairCounts {
 
 interface Totals {
   visitors: number
+  /** Counted visitors per bucket of time since their last visit, at the last learning pass (recency.ts). */
+  lastSeen: number[]
   facets: Map<string, FacetCounts>
   pairs: Map<string, PairCounts>
   at: number
@@ -201,6 +203,8 @@ export async function readBatchContext(
             union all
             select 'pairs', facet, '', 0, pairs, differed, close, null from facet_pairs where ${wantTotals}::boolean
             union all
+            select 'recency', bucket::text, '', 0, visitors, null, null, null from last_seen_shares where ${wantTotals}::boolean
+            union all
             select 'ip', w.ip, '', activity.sharers, null, null, null, activity.value
             from unnest(${sql.param(ips)}::text[]) as w(ip)
             cross join lateral (select count(distinct recent.visitor_id) filter (where recent.rank <= ${SHARERS_SAMPLE})
@@ -241,7 +245,7 @@ export async function readBatchContext(
     network: new Map<string, AddressActivity>(),
   }
   const newDevices = { network: new Map<string, number>(), site: new Map<string, number>() }
-  const read: Totals = { visitors: 0, facets: new Map(), pairs: new Map(), at: now }
+  const read: Totals = { visitors: 0, lastSeen: [], facets: new Map(), pairs: new Map(), at: now }
   for (const row of rows) {
     const n = Number(row.n)
     if (row.kind === 'count') mine.counts.set(countKey(row.name, row.detail), { count: n, at: now })
@@ -255,6 +259,7 @@ export async function readBatchContext(
       activity.network.set(row.name, row.value as AddressActivity)
     } else if (row.kind === 'site') newDevices.site.set(row.name, n)
     else if (row.kind === 'visitors') read.visitors = n
+    else if (row.kind === 'recency') read.lastSeen[Number(row.name)] = Number(row.first)
     else if (row.kind === 'facet')
       read.facets.set(row.name, {
         observed: Number(row.first),
@@ -283,6 +288,7 @@ export async function readBatchContext(
     newDevices,
     population: {
       visitors: totals.visitors,
+      lastSeen: totals.lastSeen.length > 0 ? Array.from(totals.lastSeen, (count) => count ?? 0) : undefined,
       count: (component, digest) => counts.get(countKey(component, digest))?.count ?? 0,
       rates: (facet) => rates.get(facet) ?? learnedRates(facet, undefined),
       closeChance: (facet) => closeChances.get(facet) ?? facets[facet].closeChance,

@@ -18,6 +18,8 @@ export interface StoredProfile extends FingerprintProfile {
 export interface Population {
   /** Visitors stored. */
   visitors: number
+  /** Counted visitors per bucket of time since their last visit (recency.ts), once measured. */
+  lastSeen?: readonly number[]
   /** Visitors whose current value of `component` has this digest. */
   count(component: string, digest: string): number
   /** How a facet changes for one device of this population (learned from comebacks, bounded). */

@@ -84,3 +84,12 @@ export const facetPairs = pgTable('facet_pairs', {
   differed: real('differed').notNull().default(0),
   close: real('close').notNull().default(0),
 })
+
+/**
+ * How long before the last learning pass the stored visitors were last seen (u of the recency
+ * evidence, identification/recency.ts; measured by learn-model.ts): counted visitors per bucket.
+ */
+export const lastSeenShares = pgTable('last_seen_shares', {
+  bucket: integer('bucket').primaryKey(),
+  visitors: real('visitors').notNull().default(0),
+})
