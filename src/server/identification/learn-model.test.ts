@@ -47,6 +47,17 @@ async function storeComeback(
       ${event.method}, ${JSON.stringify(forged)}::jsonb, true, ${event.browserId}, ${event.ip}, ${EMPTY_SNAPSHOT}, '{}')`)
 }
 
+/** Confirmed comebacks learned per bucket of time since their visitor's previous visit. */
+async function learnedGaps(db: Database) {
+  const rows = await queryRows<{ bucket: number; comebacks: number }>(
+    db,
+    sql`select bucket, comebacks from return_gaps order by bucket`,
+  )
+  return Array.from({ length: 5 }, (_, bucket) =>
+    Number(rows.find((row) => row.bucket === bucket)?.comebacks ?? 0),
+  )
+}
+
 async function learnedHardware(db: Database) {
   const [row] = await queryRows<{ observed: number; changed: number }>(
     db,
@@ -102,6 +113,7 @@ describeOnEachEngine('learnModel', (database) => {
   it('counts a long-held token whole, and a browser once', async () => {
     const later = new Date(now.getTime() + 2 * 3_600_000)
     const before = await learnedHardware(database.db)
+    const gapsBefore = await learnedGaps(database.db)
     for (const minutes of [50, 40]) {
       await storeComeback(database.db, {
         method: 'token',
@@ -116,6 +128,9 @@ describeOnEachEngine('learnModel', (database) => {
     const after = await learnedHardware(database.db)
     expect(after.observed - before.observed).toBeCloseTo(1)
     expect(after.changed - before.changed).toBeCloseTo(1)
+    // Its visitor's previous visit was eleven days before: one comeback in the week-to-month bucket.
+    const gapsAfter = await learnedGaps(database.db)
+    expect(gapsAfter.map((count, bucket) => count - (gapsBefore[bucket] ?? 0))).toEqual([0, 0, 0, 1, 0])
   })
 
   it('learns nothing from fingerprint matches: they are its own answers', async () => {

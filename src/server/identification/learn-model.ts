@@ -3,14 +3,14 @@ import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { MatchEvidence } from '@/contracts/device'
 import { type Database, selectRows } from '../db/client'
-import { facetChanges, facetPairs, lastSeenShares } from '../db/schema'
+import { facetChanges, facetPairs, lastSeenShares, returnGaps } from '../db/schema'
 import { readSetting } from '../settings/read-setting'
 import { writeSetting } from '../settings/write-setting'
 import { type FacetName, facets } from './component-model'
 import { diverseSample, measurePairs, type SampledVisitor } from './measure-pairs'
 import { networkOf } from './network-of'
 import type { FacetCounts } from './population'
-import { RECENCY_EDGES_MS } from './recency'
+import { RECENCY_EDGES_MS, recencyBucket } from './recency'
 
 /** Where the last pass stopped reading comebacks. */
 const PROGRESS_SETTING = 'model_learning'
@@ -47,7 +47,18 @@ export async function learnModel({
   const since = progress?.through ?? new Date(0).toISOString()
   const comebacks = await readComebacks(db, since, now)
   const learned = countChanges(comebacks)
+  const gaps = countGaps(comebacks)
   await db.transaction(async (tx) => {
+    for (const [bucket, weight] of gaps.entries()) {
+      if (weight === 0) continue
+      await tx
+        .insert(returnGaps)
+        .values({ bucket, comebacks: weight })
+        .onConflictDoUpdate({
+          target: returnGaps.bucket,
+          set: { comebacks: sql`${returnGaps.comebacks} + ${weight}` },
+        })
+    }
     for (const [facet, counts] of learned) {
       await tx
         .insert(facetChanges)
@@ -132,6 +143,8 @@ interface Comeback {
   browserId: string | null
   ip: string | null
   browserSince: string | null
+  /** The visitor's visit before this one (what a candidate's last visit is to matching). */
+  previousAt: string | null
 }
 
 function readComebacks(db: Database, since: string, now: Date): Promise<Comeback[]> {
@@ -145,6 +158,8 @@ function readComebacks(db: Database, since: string, now: Date): Promise<Comeback
       browserSince: sql<
         string | null
       >`(select min(f.created_at) from events f where f.browser_id = e.browser_id)`,
+      previousAt: sql<string | null>`(select max(f.created_at) from events f
+        where f.visitor_id = e.visitor_id and f.created_at < e.created_at)`,
     },
     (select) => sql`select ${select} from events e
       where e.comeback and e.method = 'token' and e.evidence is not null and e.created_at > ${since} and e.created_at <= ${now.toISOString()}
@@ -164,10 +179,10 @@ function confirmed(comeback: Comeback): boolean {
 }
 
 /**
- * Change counts per facet: each browser's latest confirmed comeback only, and each network's
- * comebacks scaled down to NETWORK_SHARE in all.
+ * The comebacks learning may count, each with its weight: each browser's latest confirmed
+ * comeback only, and each network's comebacks scaled down to NETWORK_SHARE in all.
  */
-export function countChanges(comebacks: readonly Comeback[]): Map<FacetName, FacetCounts> {
+function boundedComebacks(comebacks: readonly Comeback[]): { comeback: Comeback; weight: number }[] {
   const latest = new Map<string, Comeback>()
   comebacks.forEach((comeback, index) => {
     latest.set(comeback.browserId ?? `request ${index}`, comeback)
@@ -180,20 +195,24 @@ export function countChanges(comebacks: readonly Comeback[]): Map<FacetName, Fac
     entries.push(comeback)
     byNetwork.set(network, entries)
   }
+  return [...byNetwork.values()].flatMap((entries) =>
+    entries.map((comeback) => ({ comeback, weight: Math.min(1, NETWORK_SHARE / entries.length) })),
+  )
+}
+
+/** Change counts per facet, from the comebacks learning may count (boundedComebacks). */
+export function countChanges(comebacks: readonly Comeback[]): Map<FacetName, FacetCounts> {
   const counts = new Map<FacetName, FacetCounts>()
-  for (const entries of byNetwork.values()) {
-    const weight = Math.min(1, NETWORK_SHARE / entries.length)
-    for (const comeback of entries) {
-      const evidence = MatchEvidence.safeParse(comeback.evidence)
-      if (!evidence.success) continue
-      for (const { facet, level } of evidence.data.facets) {
-        if (!(facet in facets)) continue
-        const facetCounts = counts.get(facet as FacetName) ?? { observed: 0, changed: 0, close: 0 }
-        facetCounts.observed += weight
-        if (level !== 'exact') facetCounts.changed += weight
-        if (level === 'close') facetCounts.close += weight
-        counts.set(facet as FacetName, facetCounts)
-      }
+  for (const { comeback, weight } of boundedComebacks(comebacks)) {
+    const evidence = MatchEvidence.safeParse(comeback.evidence)
+    if (!evidence.success) continue
+    for (const { facet, level } of evidence.data.facets) {
+      if (!(facet in facets)) continue
+      const facetCounts = counts.get(facet as FacetName) ?? { observed: 0, changed: 0, close: 0 }
+      facetCounts.observed += weight
+      if (level !== 'exact') facetCounts.changed += weight
+      if (level === 'close') facetCounts.close += weight
+      counts.set(facet as FacetName, facetCounts)
     }
   }
   return counts
@@ -249,4 +268,15 @@ export function runModelLearning(
     clearTimeout(first)
     clearInterval(timer)
   }
+}
+
+/** How long after its visitor's previous visit each countable comeback came, weighed, per bucket (recency.ts). */
+export function countGaps(comebacks: readonly Comeback[]): number[] {
+  const counts = Array.from({ length: RECENCY_EDGES_MS.length + 1 }, () => 0)
+  for (const { comeback, weight } of boundedComebacks(comebacks)) {
+    if (!comeback.previousAt) continue
+    const bucket = recencyBucket(Date.parse(comeback.createdAt) - Date.parse(comeback.previousAt))
+    counts[bucket] = (counts[bucket] ?? 0) + weight
+  }
+  return counts
 }

@@ -167,7 +167,7 @@ export function matchVisitor({
     const contextBits = fingerprint.bits > 0 ? addressBits(context, candidate, size) : 0
     // When it was last seen speaks for the device or a twin of it (twins arrive together: a fleet,
     // an office), against a new device unlike any: it never tells the device from its twin.
-    const recency = recencyBits(now - candidate.lastSeenAt, population.lastSeen)
+    const recency = recencyBits(now - candidate.lastSeenAt, population.lastSeen, population.returnGaps)
     const evidence = { ...fingerprint, contextBits, recencyBits: recency }
     return { candidate, evidence, total: fingerprint.bits + contextBits, recency }
   })

@@ -6,6 +6,7 @@ import { ACCOUNT_DIGEST_LENGTH, ACTIVITY_SAMPLE, type AddressActivity } from '..
 import { type FacetName, facets } from './component-model'
 import type { ChangeRates } from './device-volatility'
 import type { Place } from './network-of'
+import { RECENCY_EDGES_MS } from './recency'
 import type { Population } from './score-evidence'
 
 /** Value counts move slowly for matching's purpose: a minute-old count weighs evidence just as well. */
@@ -91,6 +92,8 @@ interface Totals {
   visitors: number
   /** Counted visitors per bucket of time since their last visit, at the last learning pass (recency.ts). */
   lastSeen: number[]
+  /** Confirmed comebacks per bucket of time since their visitor's previous visit (recency.ts). */
+  returnGaps: number[]
   facets: Map<string, FacetCounts>
   pairs: Map<string, PairCounts>
   at: number
@@ -205,6 +208,8 @@ export async function readBatchContext(
             union all
             select 'recency', bucket::text, '', 0, visitors, null, null, null from last_seen_shares where ${wantTotals}::boolean
             union all
+            select 'gaps', bucket::text, '', 0, comebacks, null, null, null from return_gaps where ${wantTotals}::boolean
+            union all
             select 'ip', w.ip, '', activity.sharers, null, null, null, activity.value
             from unnest(${sql.param(ips)}::text[]) as w(ip)
             cross join lateral (select count(distinct recent.visitor_id) filter (where recent.rank <= ${SHARERS_SAMPLE})
@@ -245,7 +250,14 @@ export async function readBatchContext(
     network: new Map<string, AddressActivity>(),
   }
   const newDevices = { network: new Map<string, number>(), site: new Map<string, number>() }
-  const read: Totals = { visitors: 0, lastSeen: [], facets: new Map(), pairs: new Map(), at: now }
+  const read: Totals = {
+    visitors: 0,
+    lastSeen: [],
+    returnGaps: [],
+    facets: new Map(),
+    pairs: new Map(),
+    at: now,
+  }
   for (const row of rows) {
     const n = Number(row.n)
     if (row.kind === 'count') mine.counts.set(countKey(row.name, row.detail), { count: n, at: now })
@@ -260,6 +272,7 @@ export async function readBatchContext(
     } else if (row.kind === 'site') newDevices.site.set(row.name, n)
     else if (row.kind === 'visitors') read.visitors = n
     else if (row.kind === 'recency') read.lastSeen[Number(row.name)] = Number(row.first)
+    else if (row.kind === 'gaps') read.returnGaps[Number(row.name)] = Number(row.first)
     else if (row.kind === 'facet')
       read.facets.set(row.name, {
         observed: Number(row.first),
@@ -288,7 +301,8 @@ export async function readBatchContext(
     newDevices,
     population: {
       visitors: totals.visitors,
-      lastSeen: totals.lastSeen.length > 0 ? Array.from(totals.lastSeen, (count) => count ?? 0) : undefined,
+      lastSeen: filled(totals.lastSeen),
+      returnGaps: filled(totals.returnGaps),
       count: (component, digest) => counts.get(countKey(component, digest))?.count ?? 0,
       rates: (facet) => rates.get(facet) ?? learnedRates(facet, undefined),
       closeChance: (facet) => closeChances.get(facet) ?? facets[facet].closeChance,
@@ -337,4 +351,10 @@ export function measuredCloseChance(facet: FacetName, measured: PairCounts | und
   const prior = facets[facet].closeChance
   if (!measured) return prior
   return (measured.close + PRIOR_PAIRS * prior) / (measured.pairs + PRIOR_PAIRS)
+}
+
+/** Counts per recency bucket as read (a bucket never written is 0); none read: undefined. */
+function filled(counts: number[]): number[] | undefined {
+  if (counts.length === 0) return undefined
+  return Array.from({ length: RECENCY_EDGES_MS.length + 1 }, (_, bucket) => counts[bucket] ?? 0)
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { RECENCY_BITS, RECENCY_EDGES_MS, RETURN_GAPS, recencyBits, recencyBucket } from './recency'
+import {
+  RECENCY_BITS,
+  RECENCY_EDGES_MS,
+  RETURN_GAPS,
+  recencyBits,
+  recencyBucket,
+  returnShare,
+} from './recency'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -29,6 +36,16 @@ describe('recency as evidence', () => {
   it('leans on the default while few visitors are counted', () => {
     // Two visitors, both seen within the hour: too few to say that a week-old device is unlikely.
     expect(Math.abs(recencyBits(3 * DAY, [2, 0, 0, 0, 0]))).toBeLessThan(0.1)
+  })
+
+  it('learns how soon devices come back from confirmed comebacks, leaning on the default until there are many', () => {
+    expect(RETURN_GAPS.map((_, bucket) => returnShare(bucket, undefined))).toEqual([...RETURN_GAPS])
+    // A few comebacks barely move it; thousands, all after a few days, make that the likely gap.
+    expect(returnShare(2, [0, 0, 5, 0, 0])).toBeLessThan(0.25)
+    expect(returnShare(2, [0, 0, 5000, 0, 0])).toBeGreaterThan(0.9)
+    // And recency follows: a device seen days ago is then no longer unlikely among many seen days ago.
+    const counts = [40, 0, 3000, 0, 0]
+    expect(recencyBits(3 * DAY, counts, [0, 0, 5000, 0, 0])).toBeGreaterThan(recencyBits(3 * DAY, counts))
   })
 
   it('buckets the time since the last visit at an hour, a day, a week and a month', () => {

@@ -20,6 +20,8 @@ export interface Population {
   visitors: number
   /** Counted visitors per bucket of time since their last visit (recency.ts), once measured. */
   lastSeen?: readonly number[]
+  /** Confirmed comebacks per bucket of time since their visitor's previous visit (recency.ts), learned. */
+  returnGaps?: readonly number[]
   /** Visitors whose current value of `component` has this digest. */
   count(component: string, digest: string): number
   /** How a facet changes for one device of this population (learned from comebacks, bounded). */

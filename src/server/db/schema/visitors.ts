@@ -93,3 +93,13 @@ export const lastSeenShares = pgTable('last_seen_shares', {
   bucket: integer('bucket').primaryKey(),
   visitors: real('visitors').notNull().default(0),
 })
+
+/**
+ * How long after their visitor's previous visit confirmed comebacks came (m of the recency evidence,
+ * learned by learn-model.ts from token comebacks, bounded as change rates are): comebacks per bucket
+ * of identification/recency.ts.
+ */
+export const returnGaps = pgTable('return_gaps', {
+  bucket: integer('bucket').primaryKey(),
+  comebacks: real('comebacks').notNull().default(0),
+})
