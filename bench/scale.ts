@@ -20,6 +20,7 @@ import { ensureDefaultSite } from '../src/server/sites/ensure-default-site'
 import { assertProductionBuild } from '../tests/support/tessera-server'
 import { findPostgresBin, startThrowawayPostgres } from '../tests/support/throwaway-postgres'
 import { signInToConsole } from './support/acknowledged-writes'
+import { postmasterOf } from './support/cpu-time'
 import { scaleAnswers, timeAnswers } from './support/scale-console'
 import { driveIdentify, type IdentifyRun, identifyBodies, pinToCpus } from './support/scale-identify'
 import { loadTraffic } from './support/scale-load'
@@ -125,7 +126,8 @@ async function main() {
   const measure = async (name: string, targets: string[], pids: number[]): Promise<IdentifyRun> => {
     // Long enough to reach a steady queue: on a busy 2-core machine an answer can take seconds.
     await driveIdentify(targets, bodies, { seconds: 3 })
-    const run = await driveIdentify(targets, bodies, { seconds: SECONDS, pids })
+    const postmaster = postmasterOf(dataDirectory)
+    const run = await driveIdentify(targets, bodies, { seconds: SECONDS, pids, postmaster })
     log(`  ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors}`)
     return run
   }

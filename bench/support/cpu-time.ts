@@ -1,9 +1,27 @@
 // Where the CPU went while a bench drove load: the whole machine's busy time (/proc/stat), the app
-// servers' own processes, PostgreSQL's processes, and the bench process itself (the load generator).
-// Linux only; elsewhere every figure is absent.
+// servers' own processes, the bench's PostgreSQL (its postmaster and the processes it started), and
+// the bench process itself (the load generator). Linux only; elsewhere every figure is absent.
+import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 
-const TICKS_PER_SECOND = 100
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+  } catch {
+    return 100
+  }
+})()
+
+/** The postmaster of the PostgreSQL whose data directory is `dataDirectory` (its postmaster.pid). */
+export function postmasterOf(dataDirectory: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(dataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0])
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined
+  } catch {
+    return undefined
+  }
+}
 
 export interface CpuSample {
   at: number
@@ -23,30 +41,33 @@ export interface CpuShare {
   perRequest: { servers: number; postgres: number; client: number; other: number }
 }
 
-function processTicks(pid: number): number {
+/** A process's fields after its name in /proc/<pid>/stat (its state is [0], its parent [1]). */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    // utime, stime, cutime, cstime (fields 14–17 of the line; 12–15 after the name).
-    return [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index] ?? 0), 0)
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   } catch {
-    return 0
+    return undefined
   }
 }
 
-function postgresTicks(): number {
-  let total = 0
-  for (const entry of readdirSync('/proc')) {
-    if (!/^[0-9]+$/.test(entry)) continue
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
-        total += processTicks(Number(entry))
-    } catch {}
-  }
+function processTicks(pid: number): number {
+  const fields = statFields(pid)
+  // utime, stime, cutime, cstime (fields 14–17 of the line; 11–14 after the name).
+  return fields ? [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index] ?? 0), 0) : 0
+}
+
+/** The postmaster and its children (backends, workers; those that exited count in its cutime). */
+function postgresTicks(postmaster: number | undefined): number {
+  if (!postmaster) return 0
+  let total = processTicks(postmaster)
+  for (const entry of readdirSync('/proc'))
+    if (/^[0-9]+$/.test(entry) && statFields(Number(entry))?.[1] === String(postmaster))
+      total += processTicks(Number(entry))
   return total
 }
 
-export function sampleCpu(serverPids: number[]): CpuSample | undefined {
+export function sampleCpu(serverPids: number[], postmaster?: number): CpuSample | undefined {
   try {
     const lines = readFileSync('/proc/stat', 'utf8').split('\n')
     const all = (lines[0] ?? '').split(/\s+/).slice(1).map(Number)
@@ -59,7 +80,7 @@ export function sampleCpu(serverPids: number[]): CpuSample | undefined {
       machineTotal: total / TICKS_PER_SECOND,
       cores: lines.filter((line) => /^cpu[0-9]+ /.test(line)).length,
       servers: serverPids.reduce((sum, pid) => sum + processTicks(pid), 0) / TICKS_PER_SECOND,
-      postgres: postgresTicks() / TICKS_PER_SECOND,
+      postgres: postgresTicks(postmaster) / TICKS_PER_SECOND,
       client: (usage.user + usage.system) / 1e6,
     }
   } catch {

@@ -66,9 +66,14 @@ function start(target: string, connections: number, next: Bodies, duration: numb
 export async function driveIdentify(
   targets: string[],
   next: Bodies,
-  { seconds, until, pids = [] }: { seconds: number; until?: Promise<unknown>; pids?: number[] },
+  {
+    seconds,
+    until,
+    pids = [],
+    postmaster,
+  }: { seconds: number; until?: Promise<unknown>; pids?: number[]; postmaster?: number },
 ): Promise<IdentifyRun> {
-  const before = sampleCpu(pids)
+  const before = sampleCpu(pids, postmaster)
   const runs = targets.map((target) =>
     start(target, Math.floor(CONNECTIONS / targets.length), next, until ? 3_600 : seconds),
   )
@@ -78,7 +83,7 @@ export async function driveIdentify(
     })
   const results = await Promise.all(runs.map((run) => run.done))
   const answered = results.reduce((sum, result) => sum + result.requests.total, 0)
-  const cpu = pids.length > 0 ? cpuShare(before, sampleCpu(pids), answered) : undefined
+  const cpu = pids.length > 0 ? cpuShare(before, sampleCpu(pids, postmaster), answered) : undefined
   return {
     cpu,
     rps: results.reduce((sum, result) => sum + result.requests.total / Math.max(result.duration, 0.001), 0),

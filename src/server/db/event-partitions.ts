@@ -101,8 +101,8 @@ async function removeDay(
     await db.execute(
       sql`alter table events detach partition ${table} ${pending ? sql`finalize` : sql`concurrently`}`,
     )
-  // Its rows as the statistics count them (a day's table is analysed once it has filled), else
-  // counted: counting a full day would read all of it only to report the number.
+  // Its rows as the statistics estimate them (autovacuum analyses a day's table as it fills, so
+  // within about a tenth), else counted: counting a full day would read all of it to report a number.
   const [held] = await selectRows(
     db,
     {

@@ -81,8 +81,8 @@ export interface BrowserState {
   since: string
   /** Whether its first visit created that visitor. */
   created: boolean
-  /** Its latest visit's components. */
-  components: Record<string, ComponentResult>
+  /** Its latest visit's components (null if its snapshot is gone: never expected, see component-snapshots.ts). */
+  components: Record<string, ComponentResult> | null
   /** Its own recent activity. */
   velocity: VelocityRow
 }
@@ -183,7 +183,7 @@ export function decideBatch(
       token: job.token && {
         visitorId: browser?.visitorId ?? job.token.visitorId,
         // Weighed against its own browser's latest fingerprint, not what others made the visitor's.
-        profile: browser ? ownProfile(browser.components) : undefined,
+        profile: browser?.components ? ownProfile(browser.components) : undefined,
       },
       population,
       now: now.getTime(),

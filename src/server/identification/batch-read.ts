@@ -151,7 +151,7 @@ async function readBrowsers(
       visitorId: sql<string>`latest.visitor_id`,
       since: sql<string>`first.created_at`,
       created: sql<boolean>`coalesce(first.method = 'new' and first.visitor_id = latest.visitor_id, false)`,
-      components: sql<Record<string, ComponentResult>>`${eventComponents('latest')}`,
+      components: sql<Record<string, ComponentResult> | null>`${eventComponents('latest')}`,
       velocity: sql<VelocityRow>`activity.velocity`,
     },
     (select) => sql`select ${select}

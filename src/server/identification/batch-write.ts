@@ -5,7 +5,13 @@ import { type Database, type InputColumns, type RowOf, selectRows, unnestRows } 
 import { visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
-import { snapshotDigest, snapshotOf, storeSnapshots } from './component-snapshots'
+import {
+  SnapshotVanished,
+  snapshotDigest,
+  snapshotOf,
+  snapshotWrites,
+  VANISHED_SNAPSHOTS,
+} from './component-snapshots'
 import { MODEL_VERSION } from './model-version'
 import { networkOf } from './network-of'
 
@@ -59,7 +65,7 @@ const eventColumns: InputColumns<Written> = {
  * component snapshots (each once), events and the sites' webhook outbox rows (so an acknowledged event is
  * never without its deliveries). Returns each stored visitor's first and last visit.
  */
-export function writeBatch(tx: Database, { written, changes }: BatchDecision): Promise<SavedVisitor[]> {
+export async function writeBatch(tx: Database, { written, changes }: BatchDecision): Promise<SavedVisitor[]> {
   const visitors = written.map(({ event }) => event.visitorId)
   const keyPairs = written
     .flatMap(({ event, keys }) => keys.map((key) => [key, event.visitorId] as const))
@@ -91,9 +97,9 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
   )
 
   // Round trip 2: visitors, keys, statistics, events and webhook outbox in one statement.
-  return selectRows(
+  const saved = await selectRows(
     tx,
-    savedVisitor,
+    { ...savedVisitor, vanished: sql<number>`${VANISHED_SNAPSHOTS}` },
     (select) => sql`with visitor as (
           insert into visitors (id, profile, parts, previous, volatility, model_version, network, workspace, counted, first_seen_at, last_seen_at, visits)
           select id, profile, parts, previous, volatility, ${MODEL_VERSION}, network, workspace, counted, seen_at, seen_at, 1
@@ -115,7 +121,7 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
         -- Each event's snapshot is made once, and its digest from it.
         stripped as (select *, ${snapshotOf(sql`components`)} as stored from ${eventInput}),
         new_events as (select *, ${snapshotDigest(sql`stored`)} as snapshot from stripped),
-        snapshots as (${storeSnapshots(sql`(select snapshot as digest, stored, created_at from new_events) as written`)}),
+        ${snapshotWrites(sql`(select snapshot as digest, stored, created_at from new_events) as written`)},
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)
           select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
@@ -126,4 +132,6 @@ export function writeBatch(tx: Database, { written, changes }: BatchDecision): P
           select ${eventNames}, snapshot, tessera_durations(components) from new_events)
         select ${select} from visitor`,
   )
+  if (saved.some((row) => row.vanished > 0)) throw new SnapshotVanished()
+  return saved.map(({ vanished: _vanished, ...visitor }) => visitor)
 }

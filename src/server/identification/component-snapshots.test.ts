@@ -234,7 +234,6 @@ describeOnEachEngine('component snapshots', (suite) => {
     // ...and one whose last day is older than every stored event is deleted, the others stay.
     await db.execute(sql`insert into component_snapshots (digest, components, last_day)
         values ('44444444-4444-4444-8444-444444444444', '{"x":1}', '2020-01-01')`)
-    const [oldest] = await queryRows<{ at: string }>(db, sql`select min(created_at)::text as at from events`)
     const stored = await count(db, 'component_snapshots')
     expect(await deleteExpiredSnapshots(db, new Date())).toBeGreaterThanOrEqual(1)
     expect(await count(db, 'component_snapshots')).toBeLessThan(stored ?? 0)
@@ -250,6 +249,5 @@ describeOnEachEngine('component snapshots', (suite) => {
       sql`select 1 from events e where not exists (select 1 from component_snapshots s where s.digest = e.snapshot)`,
     )
     expect(orphans).toHaveLength(0)
-    expect(oldest?.at).toBeTruthy()
   })
 })

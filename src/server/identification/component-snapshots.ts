@@ -24,20 +24,48 @@ export function snapshotDigest(snapshot: SQL): SQL {
 }
 
 /**
- * Stores the snapshots events reference (`rows`: digest, snapshot, and the event's time), or moves
- * a stored one's last day to its latest event's. Either way the row stays locked until the write
- * commits (an upsert locks the row it finds, even when it changes nothing), so retention and
- * forgetting, which lock what they delete and then look again, never take a snapshot from under an
- * event being written: they wait, then see its new last day or its event. In digest order, so two
- * writes never wait on each other crosswise.
+ * The common table expressions that store the snapshots events reference (`rows`: digest, stored
+ * snapshot, the event's time), for a statement that writes those events:
+ * - `new_snapshots` inserts those not stored;
+ * - `held_snapshots` takes a key-share lock on those stored, held until the write commits, which
+ *   writes share and deleters wait for (retention and forgetting lock what they delete, then look
+ *   again: they then see this write's event or new last day);
+ * - `dated_snapshots` moves a stored one's last day to its latest event's (once a day each: the only
+ *   exclusive lock a write takes on a snapshot).
+ * A snapshot deleted between the insert's look and the lock is neither inserted nor held:
+ * `VANISHED_SNAPSHOTS` counts those, and a write that has any must run again (SnapshotVanished).
  */
+export function snapshotWrites(rows: SQL): SQL {
+  return sql`used_snapshots as materialized (
+      select digest, (array_agg(stored))[1] as stored, max((created_at at time zone 'UTC')::date) as day
+      from ${rows} group by digest),
+    new_snapshots as (
+      insert into component_snapshots (digest, components, last_day)
+      -- In digest order: two writes adding the same new snapshots never wait on each other crosswise.
+      select digest, stored, day from used_snapshots order by digest
+      on conflict (digest) do nothing returning digest),
+    held_snapshots as (
+      select s.digest from component_snapshots s join used_snapshots u on u.digest = s.digest
+      order by s.digest for key share of s),
+    dated_snapshots as (
+      update component_snapshots s set last_day = u.day from used_snapshots u
+      where s.digest = u.digest and s.last_day < u.day)`
+}
+
+/** Snapshots a write referenced that it neither inserted nor holds (see snapshotWrites). */
+export const VANISHED_SNAPSHOTS = sql`((select count(*) from used_snapshots)
+  - (select count(*) from new_snapshots) - (select count(*) from held_snapshots))::int`
+
+/** A snapshot the write references was deleted under it: nothing was stored, and the write runs again. */
+export class SnapshotVanished extends Error {
+  constructor() {
+    super('a component snapshot was deleted while a write referenced it')
+  }
+}
+
+/** snapshotWrites as a statement of its own: the snapshots of events written next (tests, tools). */
 export function storeSnapshots(rows: SQL): SQL {
-  return sql`insert into component_snapshots (digest, components, last_day)
-    select distinct on (digest) digest, stored, max(day) over (partition by digest) from (
-      select digest, stored, (created_at at time zone 'UTC')::date as day from ${rows}) as used
-    order by digest
-    on conflict (digest) do update set last_day = excluded.last_day
-      where component_snapshots.last_day < excluded.last_day`
+  return sql`with ${snapshotWrites(rows)} select ${VANISHED_SNAPSHOTS} as vanished`
 }
 
 /** Snapshots one deletion statement takes. */
@@ -46,7 +74,7 @@ const EXPIRED_CHUNK = 5_000
 /**
  * Deletes the snapshots last used before `before` (a UTC midnight) and before the oldest stored
  * event's day, which no stored event can reference, a chunk at a time (migration 0022); returns
- * how many it took up (a write that reused one meanwhile keeps it). Read by their last day's index:
+ * how many went (a write that reused one meanwhile keeps it). Read by their last day's index:
  * the cost is the snapshots deleted, whatever the events kept.
  */
 export async function deleteExpiredSnapshots(db: Database, before: Date): Promise<number> {
@@ -55,11 +83,10 @@ export async function deleteExpiredSnapshots(db: Database, before: Date): Promis
   for (;;) {
     const [chunk] = await selectRows(
       db,
-      { seen: sql<number>`tessera_delete_expired_snapshots(${day}::date, ${EXPIRED_CHUNK})` },
-      (select) => sql`select ${select}`,
+      { seen: sql<number>`seen`, deleted: sql<number>`deleted` },
+      (select) => sql`select ${select} from tessera_delete_expired_snapshots(${day}::date, ${EXPIRED_CHUNK})`,
     )
-    const seen = chunk?.seen ?? 0
-    deleted += seen
-    if (seen < EXPIRED_CHUNK) return deleted
+    deleted += chunk?.deleted ?? 0
+    if ((chunk?.seen ?? 0) < EXPIRED_CHUNK) return deleted
   }
 }

@@ -2,7 +2,7 @@ import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { BrowserSignals, SmartSignals } from '@/contracts/signals'
-import { type Database, violatedConstraint } from '../db/client'
+import type { Database } from '../db/client'
 import { ensureComingEventPartitions, isMissingDayTable } from '../db/event-partitions'
 import { letConnectionsIn } from '../http/connection-turns'
 import { HttpError } from '../http/errors'
@@ -14,6 +14,7 @@ import { type BatchOutcome, createBatchQueue } from './batch-queue'
 import { readBatch } from './batch-read'
 import { writeBatch } from './batch-write'
 import { blockingKeys } from './blocking-keys'
+import { SnapshotVanished } from './component-snapshots'
 import { profileComponents } from './fingerprint-profile'
 import { getIdentitySecret } from './identity-secret'
 import { placeOf } from './network-of'
@@ -122,10 +123,11 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       const decision = decideBatch(prepared, await readBatch(tx, db, prepared, now), now)
       return { decision, saved: await writeBatch(tx, decision) }
     })
-  // A deadlock PostgreSQL broke, or a day without its table yet (made a week ahead, so only when
-  // that has failed for a week): nothing was stored, and the batch runs again.
+  // A snapshot that retention or forgetting deleted while this batch reused it, a deadlock
+  // PostgreSQL broke, or a day without its table yet (made a week ahead, so only when that has
+  // failed for a week): nothing was stored, and the batch runs again.
   const { decision, saved } = await attempt().catch(async (error) => {
-    if (errorCode(error) === DEADLOCK) return attempt()
+    if (error instanceof SnapshotVanished || errorCode(error) === DEADLOCK) return attempt()
     if (isMissingDayTable(error)) {
       await ensureComingEventPartitions(db)
       return attempt()

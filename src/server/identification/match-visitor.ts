@@ -211,7 +211,10 @@ export function matchVisitor({
   if (!best) return { method: 'new', probability: newProbability }
   // The same device stored twice (a lost token): records within TIE_BITS of the best, each more
   // probably this device than a new twin of it, share the device's probability.
-  const tied = weighed.filter((entry) => entry.same >= entry.twin && best.total - entry.total < TIE_BITS)
+  const tied = weighed.filter(
+    (entry) =>
+      entry.same >= entry.twin && best.total + best.recency - (entry.total + entry.recency) < TIE_BITS,
+  )
   const probability = tied.reduce((sum, entry) => sum + entry.same, 0) / total
   if (tied.length === 0 || !(probability >= MATCH_PROBABILITY))
     return { method: 'new', probability: newProbability, evidence: best.evidence }

@@ -8,6 +8,7 @@ import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
 const DAY_MS = 86_400_000
 
 export interface Purged {
+  /** On PostgreSQL a dropped day counts as its table's statistics estimate it (within about a tenth). */
   events: number
   visitors: number
   decisions: number
@@ -88,25 +89,23 @@ const VISITOR_CHUNK = 200
 
 /**
  * Deletes the visitors not seen since `cutoff` (their keys and events by cascade) with their share
- * of the value statistics, and unlinks their accounts; returns how many went. Found by one read,
- * then deleted a chunk at a time, each in a short statement of its own: the statistics rows of
- * common values are the ones every identification updates, and one long statement would hold them
- * locked. A visitor seen again since the read is kept.
+ * of the value statistics, and unlinks their accounts; returns how many went. A chunk at a time in
+ * ID order, each a short statement of its own: the statistics rows of common values are the ones
+ * every identification updates, and one long statement would hold them locked.
  */
 async function deleteExpiredVisitors(db: Database, cutoff: string): Promise<number> {
-  const expired = await selectRows(
-    db,
-    { id: sql<string>`id` },
-    (select) => sql`select ${select} from visitors where last_seen_at < ${cutoff} order by id`,
-  )
   let deleted = 0
-  for (let start = 0; start < expired.length; start += VISITOR_CHUNK) {
-    const ids = expired.slice(start, start + VISITOR_CHUNK).map((row) => row.id)
+  for (let after = ''; ; ) {
     const [chunk] = await selectRows(
       db,
-      { gone: sql<number>`(select count(*) from old_visitors)::int` },
-      (select) => sql`with old_visitors as (
-          delete from visitors where id = any(${sql.param(ids)}::text[]) and last_seen_at < ${cutoff}
+      {
+        gone: sql<number>`(select count(*) from old_visitors)::int`,
+        last: sql<string | null>`(select max(id) from chosen)`,
+      },
+      (select) => sql`with chosen as materialized (
+          select id from visitors where id > ${after} and last_seen_at < ${cutoff} order by id limit ${VISITOR_CHUNK}),
+        old_visitors as (
+          delete from visitors where id in (select id from chosen) and last_seen_at < ${cutoff}
           returning id, profile, counted),
         statistics as (
           update component_stats set visitors = component_stats.visitors - counted.n
@@ -119,19 +118,32 @@ async function deleteExpiredVisitors(db: Database, cutoff: string): Promise<numb
         select ${select}`,
     )
     deleted += chunk?.gone ?? 0
+    if (!chunk?.last) return deleted
+    after = chunk.last
   }
-  return deleted
 }
 
-/** Purges once at start, then every hour; a pass that fails is reported and the next one tries again. */
+/**
+ * Purges once at start, then every hour, one pass at a time (a long one is not joined by the next);
+ * a pass that fails is reported and the next one tries again.
+ */
 export function runRetention(
   db: Database,
   days: number,
   onPurge: (removed: Purged) => void,
   failed: (error: unknown) => void,
 ) {
-  const purge = () => purgeExpiredData({ db, days }).then(onPurge, failed)
-  void purge()
+  let running = false
+  const purge = () => {
+    if (running) return
+    running = true
+    purgeExpiredData({ db, days })
+      .then(onPurge, failed)
+      .finally(() => {
+        running = false
+      })
+  }
+  purge()
   const timer = setInterval(purge, 3_600_000)
   timer.unref()
   return () => clearInterval(timer)

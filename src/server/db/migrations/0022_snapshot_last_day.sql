@@ -15,18 +15,23 @@ UPDATE "component_snapshots" s SET "last_day" = latest.day
   WHERE latest."snapshot" = s."digest" AND latest.day <> s."last_day";--> statement-breakpoint
 CREATE INDEX "component_snapshots_last_day" ON "component_snapshots" USING btree ("last_day");--> statement-breakpoint
 -- Deletes up to `chunk` snapshots last used before `before` and before the oldest stored event's
--- day (so no stored event references them), oldest first; returns how many it looked at (fewer than
--- `chunk`: none is left). They are locked in digest order first, then deleted by a statement of its
--- own that sees what a write committed meanwhile: one that moved a snapshot's last day keeps it.
-CREATE FUNCTION tessera_delete_expired_snapshots(before date, chunk integer) RETURNS integer LANGUAGE plpgsql AS $$
+-- day (so no stored event references them), oldest first; returns how many it looked at (`seen`:
+-- fewer than `chunk`, none is left) and how many it deleted. They are locked in digest order first,
+-- then deleted by a statement of its own, which reads the bound again and sees what a write
+-- committed meanwhile: one that moved a snapshot's last day, or wrote an older event, keeps it.
+CREATE FUNCTION tessera_delete_expired_snapshots(before date, chunk integer, OUT seen integer, OUT deleted integer)
+LANGUAGE plpgsql AS $$
 DECLARE
-  bound date := least(before, (SELECT (min(created_at) AT TIME ZONE 'UTC')::date FROM events));
   expired uuid[];
 BEGIN
-  expired := ARRAY(SELECT digest FROM component_snapshots WHERE last_day < bound ORDER BY last_day LIMIT chunk);
+  expired := ARRAY(SELECT digest FROM component_snapshots
+    WHERE last_day < least(before, (SELECT (min(created_at) AT TIME ZONE 'UTC')::date FROM events))
+    ORDER BY last_day LIMIT chunk);
   PERFORM 1 FROM component_snapshots WHERE digest = ANY (expired) ORDER BY digest FOR UPDATE;
-  DELETE FROM component_snapshots WHERE digest = ANY (expired) AND last_day < bound;
-  RETURN cardinality(expired);
+  DELETE FROM component_snapshots WHERE digest = ANY (expired)
+    AND last_day < least(before, (SELECT (min(created_at) AT TIME ZONE 'UTC')::date FROM events));
+  GET DIAGNOSTICS deleted = ROW_COUNT;
+  seen := cardinality(expired);
 END
 $$;--> statement-breakpoint
 -- What the delete trigger (forgetting, a visitor's deletion, retention on the embedded database)
