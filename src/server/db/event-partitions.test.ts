@@ -23,12 +23,14 @@ const at = (days: number, hours = 0) =>
 
 /** An event as identify writes one: its snapshot stored (or its last day moved), then the row. */
 async function insertEvent(db: Database, requestId: string, createdAt: string, snapshot: string) {
-  await db.execute(
+  const [stored] = await queryRows<{ vanished: number }>(
+    db,
     storeSnapshots(
       sql`(select ${snapshot}::uuid as digest, jsonb_build_object('d', ${snapshot}::text) as stored,
         ${createdAt}::timestamptz as created_at) as written`,
     ),
   )
+  expect(stored?.vanished).toBe(0)
   await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, snapshot, durations)
     values (${requestId}, 'v1', ${createdAt}, true, 1, 'fingerprint', ${snapshot}, '{}')`)
 }

@@ -39,11 +39,13 @@ async function writeReference(
   requestId: string,
   at: Date,
 ) {
-  await drizzle({ client }).execute(
+  const stored = await drizzle({ client }).execute<{ vanished: number }>(
     storeSnapshots(
       sql`(select ${snapshot}::uuid as digest, '{}'::jsonb as stored, ${at.toISOString()}::timestamptz as created_at) as written`,
     ),
   )
+  // Reused or inserted, never lost between the look and the lock.
+  expect(stored.rows[0]?.vanished).toBe(0)
   await client.query(
     `insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, snapshot, durations)
      values ($1, $2, $3, true, 1, 'fingerprint', $4, '{}')`,

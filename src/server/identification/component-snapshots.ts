@@ -47,9 +47,11 @@ export function snapshotWrites(rows: SQL): SQL {
     held_snapshots as (
       select s.digest from component_snapshots s join used_snapshots u on u.digest = s.digest
       order by s.digest for key share of s),
+    -- Of the held ones: the lock is taken before the update (a row this statement updated first
+    -- would be skipped by its own lock, and look vanished).
     dated_snapshots as (
-      update component_snapshots s set last_day = u.day from used_snapshots u
-      where s.digest = u.digest and s.last_day < u.day)`
+      update component_snapshots s set last_day = u.day from held_snapshots h join used_snapshots u using (digest)
+      where s.digest = h.digest and s.last_day < u.day)`
 }
 
 /** Snapshots a write referenced that it neither inserted nor holds (see snapshotWrites). */
