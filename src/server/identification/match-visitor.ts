@@ -169,7 +169,7 @@ export function matchVisitor({
     // an office), against a new device unlike any: it never tells the device from its twin.
     const recency = recencyBits(now - candidate.lastSeenAt, population.lastSeen, population.returnGaps)
     const evidence = { ...fingerprint, contextBits, recencyBits: recency }
-    return { candidate, evidence, total: fingerprint.bits + contextBits, recency }
+    return { candidate, evidence, total: fingerprint.bits + contextBits + recency }
   })
 
   const fromToken = token && scored.find((entry) => entry.candidate.visitorId === token.visitorId)
@@ -198,9 +198,8 @@ export function matchVisitor({
   )
   const weighed = finite.map((entry) => ({
     ...entry,
-    same: (RETURNING / size) * weigh(entry.total + entry.recency),
-    twin:
-      (((1 - RETURNING) * TWIN_SHARE) / size) * weigh(entry.total + entry.recency - entry.evidence.twinBits),
+    same: (RETURNING / size) * weigh(entry.total),
+    twin: (((1 - RETURNING) * TWIN_SHARE) / size) * weigh(entry.total - entry.evidence.twinBits),
   }))
   const total = weighed.reduce((sum, entry) => sum + entry.same + entry.twin, unrelated)
   const best = weighed.reduce<(typeof weighed)[number] | undefined>(
@@ -211,10 +210,7 @@ export function matchVisitor({
   if (!best) return { method: 'new', probability: newProbability }
   // The same device stored twice (a lost token): records within TIE_BITS of the best, each more
   // probably this device than a new twin of it, share the device's probability.
-  const tied = weighed.filter(
-    (entry) =>
-      entry.same >= entry.twin && best.total + best.recency - (entry.total + entry.recency) < TIE_BITS,
-  )
+  const tied = weighed.filter((entry) => entry.same >= entry.twin && best.total - entry.total < TIE_BITS)
   const probability = tied.reduce((sum, entry) => sum + entry.same, 0) / total
   if (tied.length === 0 || !(probability >= MATCH_PROBABILITY))
     return { method: 'new', probability: newProbability, evidence: best.evidence }
