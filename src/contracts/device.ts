@@ -89,3 +89,12 @@ export const DeviceExport = z.object({
   events: z.array(ExportedEvent),
 })
 export type DeviceExport = z.infer<typeof DeviceExport>
+
+/** DELETE /api/v1/device: what was erased for the calling browser. */
+export const ForgottenDevice = z.object({
+  /** This browser's visits deleted. */
+  deletedVisits: z.number().int().nonnegative(),
+  /** Whether the visitor is gone whole; false while other browsers' visits of it remain. */
+  visitorDeleted: z.boolean(),
+})
+export type ForgottenDevice = z.infer<typeof ForgottenDevice>

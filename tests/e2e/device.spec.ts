@@ -132,6 +132,43 @@ test('"forget this device" deletes every trace; the next visit is a new visitor'
   await context.close()
 })
 
+test('"forget this device" from a browser that did not create the visitor says what it erased', async ({
+  browser,
+  request,
+}) => {
+  const device = {
+    timezoneId: 'Asia/Kathmandu',
+    locale: 'mt-MT',
+    viewport: { width: 1013, height: 701 },
+    screen: { width: 1013, height: 701 },
+    reducedMotion: 'reduce' as const,
+  }
+  const owner = await browser.newContext(device)
+  const ownerPage = await owner.newPage()
+  const id = await visitorId(ownerPage)
+  await visitorId(ownerPage)
+  // The same device with its storage gone: another browser, found by its fingerprint.
+  const other = await browser.newContext(device)
+  const otherPage = await other.newPage()
+  expect(await visitorId(otherPage)).toBe(id)
+  await otherPage.getByRole('button', { name: 'Forget this device…' }).click()
+  await otherPage.getByRole('button', { name: 'Yes, delete everything' }).click()
+  await expect(otherPage.getByRole('heading', { name: "This browser's visits were deleted" })).toBeVisible()
+  await expect(otherPage.getByText("This browser's 1 visit and its identifier have been deleted.")).toBeVisible()
+  await expect(otherPage.getByText('The visitor ID stays')).toBeVisible()
+
+  // The owner's visits are all there, and the console's count agrees with its history.
+  await signIn(request)
+  const lookup = await request.get(`/api/console/lookup?q=${id}`)
+  expect(lookup.status()).toBe(200)
+  const found = await lookup.json()
+  expect(found.events.length).toBe(2)
+  expect(found.visits).toBe(2)
+  expect(await visitorId(ownerPage)).toBe(id)
+  await owner.close()
+  await other.close()
+})
+
 test('a browser started from the command line, with no automation attached, is not flagged', async ({
   request,
 }) => {

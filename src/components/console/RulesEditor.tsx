@@ -22,8 +22,8 @@ const rules: {
   {
     key: 'accountLimitRule',
     title: 'Accounts per device',
-    help: 'One device created this many accounts in 24 hours.',
-    threshold: { key: 'maxAccountsPerVisitor', label: 'Accounts per 24 h' },
+    help: 'One device already created as many accounts in 24 hours as are allowed.',
+    threshold: { key: 'maxAccountsPerVisitor', label: 'Accounts allowed per 24 h' },
   },
   {
     key: 'agentProofRule',
@@ -34,20 +34,20 @@ const rules: {
   {
     key: 'visitorAttemptsRule',
     title: 'Attempts per device',
-    help: 'Sign-up attempts from one device in 10 minutes.',
-    threshold: { key: 'maxAttemptsPerVisitor', label: 'Attempts per 10 min' },
+    help: 'More sign-up attempts from one device in 10 minutes than are allowed.',
+    threshold: { key: 'maxAttemptsPerVisitor', label: 'Attempts allowed per 10 min' },
   },
   {
     key: 'ipAttemptsRule',
     title: 'Attempts per IP',
-    help: 'Sign-up attempts from one IP address in 10 minutes.',
-    threshold: { key: 'maxAttemptsPerIp', label: 'Attempts per 10 min' },
+    help: 'More sign-up attempts from one IP address in 10 minutes than are allowed.',
+    threshold: { key: 'maxAttemptsPerIp', label: 'Attempts allowed per 10 min' },
   },
   {
     key: 'addressVisitorsRule',
     title: 'Visitors per address',
-    help: 'Different devices from one address in the last hour. Offices and mobile networks put many behind one.',
-    threshold: { key: 'maxVisitorsPerAddress', label: 'Visitors per hour' },
+    help: 'More different devices from one address in the last hour than are allowed. Offices and mobile networks put many behind one.',
+    threshold: { key: 'maxVisitorsPerAddress', label: 'Visitors allowed per hour' },
   },
   {
     key: 'ipBlocklistRule',

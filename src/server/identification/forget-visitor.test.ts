@@ -4,7 +4,7 @@ import { seedPersonalData, tablesContaining } from '../../../tests/support/perso
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { queryRows } from '../db/client'
 import { ageBrowser, decide, identifyDevice, signupFields } from '../signup/test-signup'
-import { forgetVisitor } from './forget-visitor'
+import { forgetBrowser, forgetVisitor } from './forget-visitor'
 
 describeOnEachEngine('forgetVisitor', (handle) => {
   it("leaves none of the visitor's personal data in any table, and only that visitor's", async () => {
@@ -57,5 +57,44 @@ describeOnEachEngine('forgetVisitor', (handle) => {
     expect(before).toBeGreaterThanOrEqual(2)
     await forgetVisitor({ db: handle.db, visitorId: first.visitorId })
     expect(await counters()).toBe(before - 2)
+  })
+
+  it("forgets one browser's visits, says whether the visitor went, and keeps the visit count true", async () => {
+    const ip = '198.51.100.83'
+    const first = await identifyDevice(handle.db, { seed: 830, ip })
+    await identifyDevice(handle.db, { seed: 830, ip, storedToken: first.storedToken })
+    // Another browser of the same device (storage gone): found by its fingerprint.
+    const other = await identifyDevice(handle.db, { seed: 830, ip })
+    expect(other.visitorId).toBe(first.visitorId)
+    const browsers = await queryRows<{ browser_id: string; n: number }>(
+      handle.db,
+      sql`select browser_id, count(*)::int as n from events where visitor_id = ${first.visitorId}
+          group by browser_id order by n`,
+    )
+    expect(browsers.map((browser) => browser.n)).toEqual([1, 2])
+    const [newer, older] = browsers.map((browser) => browser.browser_id)
+    const visitor = async () =>
+      (
+        await queryRows<{ visits: number; events: number }>(
+          handle.db,
+          sql`select visits, (select count(*)::int from events where visitor_id = ${first.visitorId}) as events
+              from visitors where id = ${first.visitorId}`,
+        )
+      )[0]
+
+    expect(await forgetBrowser({ db: handle.db, browserId: String(newer) })).toEqual({
+      deletedVisits: 1,
+      visitorDeleted: false,
+    })
+    expect(await visitor()).toEqual({ visits: 2, events: 2 })
+    expect(await forgetBrowser({ db: handle.db, browserId: String(newer) })).toEqual({
+      deletedVisits: 0,
+      visitorDeleted: false,
+    })
+    expect(await forgetBrowser({ db: handle.db, browserId: String(older) })).toEqual({
+      deletedVisits: 2,
+      visitorDeleted: true,
+    })
+    expect(await visitor()).toBeUndefined()
   })
 })

@@ -56,28 +56,50 @@ export async function forgetVisitor({
   return (result?.deleted ?? 0) > 0
 }
 
+/** What "forget this device" erased, so the browser can be told the truth. */
+export interface ForgottenBrowser {
+  /** This browser's visits deleted. */
+  deletedVisits: number
+  /** Whether its visitor is gone whole (no other browser had visits of it). */
+  visitorDeleted: boolean
+}
+
 /**
  * "Forget this device", for the browser that proves it is this browser (its secret browser ID):
  * deletes the events it produced and their pending webhook deliveries. A visitor left with no
  * event is deleted whole, so the next visit is a new visitor. A visitor other browsers still have
  * events of stays, whoever created it: a copied fingerprint must never erase someone else's data,
- * not even by creating the visitor before its owner came (SECURITY.md).
+ * not even by creating the visitor before its owner came (SECURITY.md). Its visit count then
+ * loses this browser's visits, so it still agrees with the events that are left.
  */
-export async function forgetBrowser({ db, browserId }: { db: Database; browserId: string }): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function forgetBrowser({
+  db,
+  browserId,
+}: {
+  db: Database
+  browserId: string
+}): Promise<ForgottenBrowser> {
+  return db.transaction(async (tx) => {
     const affected = await selectRows(
       tx,
-      { visitorId: sql<string>`mine.visitor_id` },
-      (select) => sql`select ${select}
-        from (select distinct visitor_id from events where browser_id = ${browserId}) as mine`,
+      { visitorId: sql<string>`gone.visitor_id`, deleted: sql<number>`count(*)::int` },
+      (select) => sql`with gone as (delete from events where browser_id = ${browserId}
+            returning request_id, visitor_id),
+          deliveries as (delete from webhook_deliveries where request_id in (select request_id from gone))
+        select ${select} from gone group by gone.visitor_id`,
     )
-    await tx.execute(
-      sql`with gone as (delete from events where browser_id = ${browserId} returning request_id)
-          delete from webhook_deliveries where request_id in (select request_id from gone)`,
-    )
-    for (const { visitorId } of affected) {
-      if ((await tx.$count(events, eq(events.visitorId, visitorId))) === 0)
+    let visitorDeleted = affected.length > 0
+    for (const { visitorId, deleted } of affected) {
+      const left = await tx.$count(events, eq(events.visitorId, visitorId))
+      if (left === 0) {
         await forgetVisitor({ db: tx, visitorId, browsers: [browserId] })
+        continue
+      }
+      visitorDeleted = false
+      await tx.execute(
+        sql`update visitors set visits = greatest(visits - ${deleted}, ${left}) where id = ${visitorId}`,
+      )
     }
+    return { deletedVisits: affected.reduce((sum, { deleted }) => sum + deleted, 0), visitorDeleted }
   })
 }

@@ -12,7 +12,7 @@ import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
 import tables from '@/components/Table.module.css'
 import { useLoaded } from '@/components/useLoaded'
-import type { DeviceReport as Report } from '@/contracts/device'
+import type { ForgottenDevice, DeviceReport as Report } from '@/contracts/device'
 import { useVisitorData } from '@/sdk/react'
 import styles from './DeviceReport.module.css'
 import { MatchExplanation } from './MatchExplanation'
@@ -34,10 +34,10 @@ const methods: Record<string, string> = {
 export function DeviceReport() {
   // Each "try again" or "check again" is a new check from the start, hence a new component.
   const [attempt, setAttempt] = useState(0)
-  const [forgotten, setForgotten] = useState(false)
+  const [forgotten, setForgotten] = useState<ForgottenDevice | null>(null)
 
   function checkAgain() {
-    setForgotten(false)
+    setForgotten(null)
     setAttempt((count) => count + 1)
   }
 
@@ -52,23 +52,52 @@ export function DeviceReport() {
       </header>
       {forgotten ? (
         <div role="status" className={`card ${styles.status}`}>
-          <h2>This device was forgotten</h2>
-          <p className="muted">
-            Every visit, signal and identifier stored about it has been deleted. If you check again, you will
-            be a new visitor.
-          </p>
+          <ForgottenSummary forgotten={forgotten} />
           <button type="button" className="button" onClick={checkAgain}>
             Check my device again
           </button>
         </div>
       ) : (
-        <DeviceCheck key={attempt} onRetry={checkAgain} onForgotten={() => setForgotten(true)} />
+        <DeviceCheck key={attempt} onRetry={checkAgain} onForgotten={setForgotten} />
       )}
     </div>
   )
 }
 
-function DeviceCheck({ onRetry, onForgotten }: { onRetry: () => void; onForgotten: () => void }) {
+/** What was erased, as it is: a visitor other browsers still have visits of stays. */
+function ForgottenSummary({ forgotten }: { forgotten: ForgottenDevice }) {
+  const visits = forgotten.deletedVisits === 1 ? 'visit' : 'visits'
+  if (forgotten.visitorDeleted)
+    return (
+      <>
+        <h2>This device was forgotten</h2>
+        <p className="muted">
+          Its {formatCount(forgotten.deletedVisits)} {visits}, its signals and its identifiers have been
+          deleted. If you check again, you will be a new visitor.
+        </p>
+      </>
+    )
+  return (
+    <>
+      <h2>This browser's visits were deleted</h2>
+      <p className="muted">
+        {forgotten.deletedVisits === 0
+          ? 'Nothing was stored for this browser.'
+          : `This browser's ${formatCount(forgotten.deletedVisits)} ${visits} and its identifier have been deleted.`}{' '}
+        The visitor ID stays: visits from other browsers are linked to it, and only those browsers can delete
+        them. If you check again, this server may recognise this device as that visitor from its signals.
+      </p>
+    </>
+  )
+}
+
+function DeviceCheck({
+  onRetry,
+  onForgotten,
+}: {
+  onRetry: () => void
+  onForgotten: (forgotten: ForgottenDevice) => void
+}) {
   const { getData } = useVisitorData({ immediate: false, withCollection: true })
   const check = useCallback(async (): Promise<Checked> => {
     try {
@@ -92,19 +121,27 @@ function DeviceCheck({ onRetry, onForgotten }: { onRetry: () => void; onForgotte
   )
 }
 
-function Findings({ collection, result, report, onForgotten }: Checked & { onForgotten: () => void }) {
+function Findings({
+  collection,
+  result,
+  report,
+  onForgotten,
+}: Checked & { onForgotten: (forgotten: ForgottenDevice) => void }) {
   const [confirming, setConfirming] = useState(false)
   const [forgetError, setForgetError] = useState<string | null>(null)
 
   async function forget() {
     setForgetError(null)
     const response = await fetch('/api/v1/device', { method: 'DELETE' }).catch(() => undefined)
-    if (!response?.ok) {
+    const forgotten = response?.ok
+      ? ((await response.json().catch(() => null)) as ForgottenDevice | null)
+      : null
+    if (typeof forgotten?.deletedVisits !== 'number') {
       setForgetError('The device could not be forgotten; try again.')
       return
     }
     await clearStoredToken()
-    onForgotten()
+    onForgotten(forgotten)
   }
 
   return (
@@ -201,7 +238,8 @@ function Findings({ collection, result, report, onForgotten }: Checked & { onFor
         </div>
         {confirming && (
           <p role="alert" className={styles.warning}>
-            This deletes every visit, signal and identifier stored about this device. It cannot be undone.
+            This deletes every visit this browser made and the identifier it keeps, and the whole visitor when
+            no other browser has visits of it. It cannot be undone.
           </p>
         )}
         {forgetError && <ErrorNote>{forgetError}</ErrorNote>}

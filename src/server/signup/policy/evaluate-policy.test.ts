@@ -88,9 +88,38 @@ describe('evaluatePolicy with the default policy', () => {
       {
         rule: 'addressVisitors',
         outcome: 'challenge',
-        message: '13 different visitors from this address in an hour (limit 12).',
+        message:
+          '13 different visitors from this address in an hour, this one included: more than the 12 allowed.',
       },
     ])
+  })
+
+  it('fires a count rule only past its limit, and says a count greater than the limit when it does', () => {
+    const limit = defaultSignupPolicy.maxAttemptsPerVisitor
+    // Earlier attempts: this one makes the limit, then one more than it.
+    expect(evaluatePolicy({ ...clean, attemptsFromVisitor10m: limit - 1 }, defaultSignupPolicy).outcome).toBe(
+      'allow',
+    )
+    const [reason] = evaluatePolicy({ ...clean, attemptsFromVisitor10m: limit }, defaultSignupPolicy).reasons
+    expect(reason?.message).toBe(
+      `${limit + 1} sign-up attempts from this device in 10 minutes, this one included: more than the ${limit} allowed.`,
+    )
+    const accounts = defaultSignupPolicy.maxAccountsPerVisitor
+    expect(
+      evaluatePolicy({ ...clean, accountsFromVisitor24h: accounts - 1 }, defaultSignupPolicy).outcome,
+    ).toBe('allow')
+    const [denied] = evaluatePolicy(
+      { ...clean, accountsFromVisitor24h: accounts },
+      defaultSignupPolicy,
+    ).reasons
+    expect(denied?.message).toBe(
+      `This device already created ${accounts} accounts in the last 24 hours, and at most ${accounts} are allowed.`,
+    )
+    for (const { message } of evaluatePolicy(
+      { ...clean, attemptsFromVisitor10m: 50, attemptsFromIp10m: 50, accountsFromVisitor24h: 50 },
+      defaultSignupPolicy,
+    ).reasons)
+      expect(message).not.toMatch(/\(limit/)
   })
 
   it('lets a good (declared) crawler through the bot rule', () => {

@@ -20,6 +20,7 @@ export interface SignupFacts {
    * other profiles) first seen well after this browser: they can challenge it, never deny it.
    */
   accountsByNewerBrowsers24h: number
+  /** Earlier sign-up attempts (this one not counted): the rule fires when this one makes more than the limit. */
   attemptsFromVisitor10m: number
   attemptsFromIp10m: number
   /** Distinct visitors from the identification's address in the hour up to it, its own included (ipVelocity; 0 on older events). */
@@ -58,19 +59,19 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
     'visitorAttempts',
     policy.visitorAttemptsRule,
     facts.attemptsFromVisitor10m >= policy.maxAttemptsPerVisitor,
-    `${facts.attemptsFromVisitor10m} sign-up attempts from this device in 10 minutes (limit ${policy.maxAttemptsPerVisitor}).`,
+    `${facts.attemptsFromVisitor10m + 1} sign-up attempts from this device in 10 minutes, this one included: more than the ${policy.maxAttemptsPerVisitor} allowed.`,
   )
   check(
     'ipAttempts',
     policy.ipAttemptsRule,
     facts.attemptsFromIp10m >= policy.maxAttemptsPerIp,
-    `${facts.attemptsFromIp10m} sign-up attempts from this IP address in 10 minutes (limit ${policy.maxAttemptsPerIp}).`,
+    `${facts.attemptsFromIp10m + 1} sign-up attempts from this IP address in 10 minutes, this one included: more than the ${policy.maxAttemptsPerIp} allowed.`,
   )
   check(
     'addressVisitors',
     policy.addressVisitorsRule,
     facts.visitorsFromAddress1h > policy.maxVisitorsPerAddress,
-    `${facts.visitorsFromAddress1h} different visitors from this address in an hour (limit ${policy.maxVisitorsPerAddress}).`,
+    `${facts.visitorsFromAddress1h} different visitors from this address in an hour, this one included: more than the ${policy.maxVisitorsPerAddress} allowed.`,
   )
   check(
     'ipBlocklist',
@@ -117,7 +118,7 @@ function checkAccountLimit(
 ) {
   const all = facts.accountsFromVisitor24h
   const limit = policy.maxAccountsPerVisitor
-  const message = `This device already created ${all} accounts in the last 24 hours (limit ${limit}).`
+  const message = `This device already created ${all} accounts in the last 24 hours, and at most ${limit} are allowed.`
   if (all < limit) return
   const ownOrOlder = all - facts.accountsByNewerBrowsers24h
   if (ownOrOlder >= limit || policy.accountLimitRule !== 'deny') {

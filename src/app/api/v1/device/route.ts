@@ -1,3 +1,4 @@
+import type { ForgottenDevice } from '@/contracts/device'
 import { getDb } from '@/server/db/client'
 import { HttpError } from '@/server/http/errors'
 import { handle, json } from '@/server/http/respond'
@@ -18,11 +19,15 @@ export const GET = handle(async (request: Request) => {
   return json(report, { headers: { 'Cache-Control': 'no-store' } })
 })
 
-/** "Forget this device": deletes what the calling browser produced (see forgetBrowser). */
+/** "Forget this device": deletes what the calling browser produced (see forgetBrowser) and says what went. */
 export const DELETE = handle(async (request: Request) => {
   requireSameOrigin(request)
   const db = await getDb()
   const browser = await currentBrowser(db, request)
-  if (browser) await forgetBrowser({ db, browserId: browser.browserId })
-  return new Response(null, { status: 204, headers: { 'Set-Cookie': clearedVisitorCookie(request) } })
+  const forgotten: ForgottenDevice = browser
+    ? await forgetBrowser({ db, browserId: browser.browserId })
+    : { deletedVisits: 0, visitorDeleted: false }
+  return json(forgotten, {
+    headers: { 'Set-Cookie': clearedVisitorCookie(request), 'Cache-Control': 'no-store' },
+  })
 })

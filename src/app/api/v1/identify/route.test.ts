@@ -243,7 +243,8 @@ describe('the device endpoints', () => {
     const forgotten = await forgetDevice(
       new Request('http://x/api/v1/device', { method: 'DELETE', headers: { cookie } }),
     )
-    expect(forgotten.status).toBe(204)
+    expect(forgotten.status).toBe(200)
+    expect(await forgotten.json()).toEqual({ deletedVisits: 1, visitorDeleted: true })
     expect(forgotten.headers.get('set-cookie')).toMatch(/tessera_vid=; Path=\/; Max-Age=0/)
     const [left] = await queryRows<{ n: number }>(
       await getDb(),
@@ -317,15 +318,19 @@ describe('the device endpoints', () => {
       attacker.requestId,
     ])
 
-    await forgetDevice(
+    // What the attacker's browser is told is the truth: its own visit went, the visitor stays.
+    const attackerForgot = await forgetDevice(
       new Request('http://x/api/v1/device', { method: 'DELETE', headers: { cookie: attackerCookie } }),
     )
-    const [left] = await queryRows<{ events: number; visitors: number }>(
+    expect(await attackerForgot.json()).toEqual({ deletedVisits: 1, visitorDeleted: false })
+    const [left] = await queryRows<{ events: number; visitors: number; visits: number }>(
       await getDb(),
       sql`select (select count(*)::int from events where visitor_id = ${victim.visitorId}) as events,
-                 (select count(*)::int from visitors where id = ${victim.visitorId}) as visitors`,
+                 (select count(*)::int from visitors where id = ${victim.visitorId}) as visitors,
+                 (select visits from visitors where id = ${victim.visitorId}) as visits`,
     )
-    expect(left).toEqual({ events: 1, visitors: 1 })
+    // The visit counter agrees with the history that is left.
+    expect(left).toEqual({ events: 1, visitors: 1, visits: 1 })
 
     // The victim's own browser still reads and forgets its data.
     const own = await exportDevice(
