@@ -48,7 +48,6 @@ export const BASE_COMPONENTS: Record<string, ComponentResult> = {
   automationGlobals: { value: [], duration: 8.5 },
   nativeFunctions: { value: [], duration: 14.2 },
   connection: { value: { rtt: 100, type: '4g', saveData: false }, duration: 0.4 },
-  devtoolsProtocol: { value: false, duration: 2.9 },
   canvas: { value: { winding: true, text: '1owplzy6cav', geometry: '1zuv8cyldod' }, duration: 73 },
   webglBasics: {
     value: {

@@ -96,7 +96,6 @@ export const componentShapes = {
   connection: orUnsupported(
     record({ rtt: finite.nullable(), type: text(16).nullable(), saveData: z.boolean() }),
   ),
-  devtoolsProtocol: z.boolean(),
   canvas: z.union([
     randomized,
     record({ winding: z.boolean(), text: digest, geometry: digest }),

@@ -1,17 +1,23 @@
 import { z } from 'zod'
 import { normaliseNetwork } from './network-range'
-import { isOrigin } from './origin'
+import { normaliseOrigin } from './origin'
 import { weakOperatorPasswordFeedback } from './password-strength'
 import { StoredSignals } from './signals'
 import { SignupPolicy } from './signup-policy'
 
+/** An allowed origin, normalised as browsers send it (a trailing slash or a capital letter is no mistake). */
 const origin = z
   .string()
   .trim()
-  .refine(
-    isOrigin,
-    'Each origin is a scheme and host, like https://shop.example (no path, no trailing slash).',
-  )
+  .transform((value, context) => {
+    const normalised = normaliseOrigin(value)
+    if (normalised) return normalised
+    context.addIssue({
+      code: 'custom',
+      message: `"${value.slice(0, 100)}" is not an origin: give a scheme and host, like https://shop.example (no path).`,
+    })
+    return z.NEVER
+  })
 
 export const SignInRequest = z.object({
   username: z.string().trim().min(1).max(64).default('admin'),
@@ -45,7 +51,10 @@ export const ChangePasswordRequest = z.object({
 
 export const SiteInput = z.object({
   name: z.string().trim().min(1, 'Give the site a name.').max(100),
-  allowedOrigins: z.array(origin).max(50),
+  allowedOrigins: z
+    .array(origin)
+    .max(50)
+    .transform((origins) => [...new Set(origins)]),
 })
 
 /** One blocked address or CIDR range, stored in its canonical form (normaliseNetwork). */

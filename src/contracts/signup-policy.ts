@@ -3,13 +3,21 @@ import { z } from 'zod'
 
 const ruleOutcome = z.enum(['deny', 'challenge', 'off'])
 
+/** A rule's limit: a whole number from 1 to `max`, with messages an operator can act on. */
+const limit = (max: number) =>
+  z
+    .number({ error: 'Enter a number.' })
+    .int('Enter a whole number.')
+    .min(1, 'Enter 1 or more.')
+    .max(max, `Enter ${max.toLocaleString('en')} or less.`)
+
 /** The sign-up policy's thresholds and what each rule does; editable in the console. */
 export const SignupPolicy = z.object({
   /** A bad bot (automation) was detected. */
   botRule: ruleOutcome.default('deny'),
   /** More than `maxAccountsPerVisitor` accounts from one visitor in 24 hours. */
   accountLimitRule: ruleOutcome.default('deny'),
-  maxAccountsPerVisitor: z.number().int().min(1).max(1000).default(3),
+  maxAccountsPerVisitor: limit(1000).default(3),
   /**
    * The identification lacks the agent's proof that it ran (a nonce from this server, unused and
    * unexpired): a script posted it, or a replayed one.
@@ -19,17 +27,17 @@ export const SignupPolicy = z.object({
   tamperingRule: ruleOutcome.default('challenge'),
   /** More than `maxAttemptsPerVisitor` sign-up attempts from one visitor in 10 minutes. */
   visitorAttemptsRule: ruleOutcome.default('challenge'),
-  maxAttemptsPerVisitor: z.number().int().min(1).max(1000).default(5),
+  maxAttemptsPerVisitor: limit(1000).default(5),
   /** More than `maxAttemptsPerIp` sign-up attempts from one IP address in 10 minutes. */
   ipAttemptsRule: ruleOutcome.default('challenge'),
-  maxAttemptsPerIp: z.number().int().min(1).max(10_000).default(10),
+  maxAttemptsPerIp: limit(10_000).default(10),
   /**
    * More than `maxVisitorsPerAddress` visitors from the identification's address in the hour
    * before it (the ipVelocity signal). Off by default: an office or a carrier NAT puts many
    * devices behind one address.
    */
   addressVisitorsRule: ruleOutcome.default('off'),
-  maxVisitorsPerAddress: z.number().int().min(1).max(100_000).default(10),
+  maxVisitorsPerAddress: limit(100_000).default(10),
   /** The address is in the site's blocklist (the console's Sites panel). */
   ipBlocklistRule: ruleOutcome.default('deny'),
   /** The address belongs to a hosting network (a cloud or data centre), where people rarely browse from. */
@@ -42,7 +50,7 @@ export const SignupPolicy = z.object({
   torRule: ruleOutcome.default('challenge'),
   /** A suspect score at or above `suspectScoreThreshold`. */
   suspectScoreRule: ruleOutcome.default('challenge'),
-  suspectScoreThreshold: z.number().int().min(1).max(1000).default(20),
+  suspectScoreThreshold: limit(1000).default(20),
 })
 export type SignupPolicy = z.infer<typeof SignupPolicy>
 export type RuleOutcome = z.infer<typeof ruleOutcome>

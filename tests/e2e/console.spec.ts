@@ -181,6 +181,34 @@ for (const screen of ['/', '/device-fingerprint', '/registration', '/frame']) {
   })
 }
 
+test('the console forms show errors one way, take an origin as typed, and Esc closes the password form', async ({
+  page,
+}) => {
+  await signInThroughTheForm(page)
+  const toggle = page.getByRole('button', { name: 'Change password' })
+  await toggle.click()
+  const passwordForm = page.getByRole('form', { name: 'Change password' })
+  await expect(passwordForm.getByLabel('Current password')).toBeFocused()
+  // No browser bubble: the server's message, under its field, as every console form shows it.
+  await passwordForm.getByRole('button', { name: 'Save new password' }).click()
+  await expect(passwordForm.getByText('Enter your current password.')).toBeVisible()
+  await expect(passwordForm.getByLabel('Current password')).toHaveAttribute('aria-invalid', 'true')
+  await page.keyboard.press('Escape')
+  await expect(passwordForm).toBeHidden()
+  await expect(toggle).toBeFocused()
+
+  const siteForm = page.getByRole('form', { name: 'Add a site' })
+  await siteForm.getByRole('button', { name: 'Add site' }).click()
+  await expect(siteForm.getByText('Give the site a name.')).toBeVisible()
+  await expect(siteForm.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true')
+  const name = `Typed origin ${Date.now()}`
+  await siteForm.getByLabel('Name').fill(name)
+  await siteForm.getByLabel('Allowed origins').fill('https://Typed-Shop.example/')
+  await siteForm.getByRole('button', { name: 'Add site' }).click()
+  const site = page.getByRole('article', { name })
+  await expect(site.getByLabel('Allowed origins')).toHaveValue('https://typed-shop.example')
+})
+
 test('the signed-in console has no serious or critical accessibility violations', async ({ page }) => {
   await signInThroughTheForm(page)
   await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()

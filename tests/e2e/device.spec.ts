@@ -154,7 +154,9 @@ test('"forget this device" from a browser that did not create the visitor says w
   await otherPage.getByRole('button', { name: 'Forget this device…' }).click()
   await otherPage.getByRole('button', { name: 'Yes, delete everything' }).click()
   await expect(otherPage.getByRole('heading', { name: "This browser's visits were deleted" })).toBeVisible()
-  await expect(otherPage.getByText("This browser's 1 visit and its identifier have been deleted.")).toBeVisible()
+  await expect(
+    otherPage.getByText("This browser's 1 visit and its identifier have been deleted."),
+  ).toBeVisible()
   await expect(otherPage.getByText('The visitor ID stays')).toBeVisible()
 
   // The owner's visits are all there, and the console's count agrees with its history.

@@ -72,6 +72,17 @@ test('an allowed origin gets the same visitor ID that /device-fingerprint shows'
   await expect(page.getByTestId('visitor-id')).toHaveText(result?.visitorId ?? 'missing', { timeout: 15_000 })
 })
 
+test("the embed writes nothing into the integrator's console", async ({ page }) => {
+  const written: string[] = []
+  page.on('console', (message) => written.push(`${message.type()}: ${message.text()}`))
+  page.on('pageerror', (error) => written.push(`error: ${error.message}`))
+  await page.goto(`http://localhost:${EMBEDDING_PORT}/`)
+  const { result, failure } = await outcome(page)
+  expect(failure).toBeUndefined()
+  expect(result?.visitorId).toMatch(/^[\w-]{20}$/)
+  expect(written).toEqual([])
+})
+
 test('a disallowed origin gets a clear rejection and no data', async ({ page }) => {
   await page.goto(`http://localhost:${DISALLOWED_PORT}/`)
   const { result, failure } = await outcome(page)

@@ -14,7 +14,6 @@ import { contrast } from './contrast'
 import { cookiesEnabled } from './cookies-enabled'
 import { deviceMemory } from './device-memory'
 import { devicePixelRatio } from './device-pixel-ratio'
-import { devtoolsProtocol } from './devtools-protocol'
 import { doNotTrack } from './do-not-track'
 import { errorStack } from './error-stack'
 import { fontPreferences } from './font-preferences'
@@ -95,7 +94,6 @@ export const sources = {
   automationGlobals,
   nativeFunctions,
   connection,
-  devtoolsProtocol,
   canvas,
   webglBasics,
   webglParameters,

@@ -1,4 +1,5 @@
 import { UNSUPPORTED, type Unsupported } from '../unsupported'
+import { webglContext } from './webgl'
 
 interface AdapterInfo {
   vendor: string
@@ -8,10 +9,25 @@ interface AdapterInfo {
 }
 type Gpu = { requestAdapter(): Promise<{ info?: AdapterInfo; features?: Set<string> } | null> }
 
+/** Renderers that mean no GPU: browsers offer WebGPU no adapter there. */
+const SOFTWARE_RENDERER = /SwiftShader|llvmpipe|softpipe|Software Adapter|Basic Render/i
+
+/**
+ * Whether WebGL runs without a GPU. There a browser has no WebGPU adapter to give, and asking for
+ * one makes it write "No available adapters." into the page's console: an embed stays silent.
+ */
+function withoutGpu(): boolean {
+  const gl = webglContext()
+  if (!gl) return true
+  const debug = gl.getExtension('WEBGL_debug_renderer_info')
+  return SOFTWARE_RENDERER.test(String(gl.getParameter(debug ? debug.UNMASKED_RENDERER_WEBGL : gl.RENDERER)))
+}
+
 /** WebGPU adapter information where WebGPU exists. */
 export async function webgpu() {
   const gpu = (navigator as Navigator & { gpu?: Gpu }).gpu
   if (!gpu) return UNSUPPORTED as Unsupported
+  if (withoutGpu()) return 'no-adapter'
   const adapter = await gpu.requestAdapter()
   if (!adapter) return 'no-adapter'
   const info = adapter.info

@@ -1,7 +1,7 @@
 'use client'
 
 import { useRouter } from 'next/navigation'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { FormField } from '../FormField'
 import { ErrorNote, SuccessNote } from '../Notes'
 import { callConsole } from './api'
@@ -18,6 +18,20 @@ export function AccountMenu({ username }: { username: string }) {
     'Could not change the password.',
   )
   const [changed, setChanged] = useState(false)
+  const toggle = useRef<HTMLButtonElement>(null)
+  const form = useRef<HTMLFormElement>(null)
+
+  // Opening moves focus into the form; Esc closes it and gives focus back to its button.
+  useEffect(() => {
+    if (open) form.current?.querySelector('input')?.focus()
+  }, [open])
+
+  function closeOnEscape(event: KeyboardEvent) {
+    if (event.key !== 'Escape' || !open) return
+    event.stopPropagation()
+    setOpen(false)
+    toggle.current?.focus()
+  }
   // Wrong current passwords are throttled as sign-ins are: past a few, a puzzle goes with each try.
   const { puzzle, solution, onSolved, afterFailure, challenged, waiting } = usePasswordPuzzle()
 
@@ -47,14 +61,17 @@ export function AccountMenu({ username }: { username: string }) {
   }
 
   return (
-    <div className={styles.account}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: Esc anywhere in the menu closes its form
+    <div className={styles.account} onKeyDown={closeOnEscape}>
       <span className="muted">
         Signed in as <strong>{username}</strong>
       </span>
       <button
+        ref={toggle}
         type="button"
         className="button button-secondary"
         aria-expanded={open}
+        aria-controls="change-password"
         onClick={() => setOpen(!open)}
       >
         Change password
@@ -63,7 +80,14 @@ export function AccountMenu({ username }: { username: string }) {
         Sign out
       </button>
       {open && (
-        <form className={`card ${styles.passwordForm}`} onSubmit={changePassword}>
+        <form
+          ref={form}
+          id="change-password"
+          aria-label="Change password"
+          className={`card ${styles.passwordForm}`}
+          onSubmit={changePassword}
+          noValidate
+        >
           <FormField label="Current password" error={errors.fields.currentPassword}>
             {(control) => (
               <input

@@ -37,6 +37,7 @@ export function EntryListForm({
   return (
     <form
       className={styles.stack}
+      noValidate
       onSubmit={async (event) => {
         setSaved(false)
         setSaved(await submit(event, (data) => save(splitEntries(String(data.get(name) ?? '')))))

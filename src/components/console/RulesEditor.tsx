@@ -129,6 +129,7 @@ export function RulesEditor() {
             <form
               className={`card ${styles.stack} ${styles.rulesForm}`}
               onSubmit={save}
+              noValidate
               key={JSON.stringify(policy)}
             >
               <div className={styles.rules}>

@@ -203,6 +203,7 @@ function ApiKeys({ site, run, onChange }: SitePartProps) {
       )}
       <form
         className={styles.stack}
+        noValidate
         onSubmit={(event) =>
           submit(event, async (data, form) => {
             const created = await callConsole('POST /api/console/keys', {

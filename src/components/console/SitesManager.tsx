@@ -37,6 +37,7 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
       <form
         className={`card ${styles.stack}`}
         aria-labelledby="new-site-heading"
+        noValidate
         onSubmit={(event) =>
           submit(event, async (data, form) => {
             await callConsole('POST /api/console/sites', {

@@ -69,6 +69,7 @@ export function Webhooks({ site, run, onChange }: SitePartProps) {
       )}
       <form
         className={styles.stack}
+        noValidate
         onSubmit={(event) =>
           submit(event, async (data, form) => {
             const format: WebhookFormat =

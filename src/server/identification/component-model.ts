@@ -220,7 +220,6 @@ const momentary = [
   'webdriver',
   'automationGlobals',
   'nativeFunctions',
-  'devtoolsProtocol',
   'stealthTraces',
   // Storage availability depends on the context (third-party frame, private window), not the device.
   'cookiesEnabled',

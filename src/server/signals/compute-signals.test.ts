@@ -22,7 +22,6 @@ function browser(overrides: Record<string, Json> = {}): Record<string, Component
     webdriver: false,
     automationGlobals: [],
     nativeFunctions: [],
-    devtoolsProtocol: false,
     plugins: ['PDF Viewer|application/pdf,text/pdf'],
     vendorFlavors: ['chrome'],
     permissions: { notification: 'default', query: 'prompt' },
@@ -56,16 +55,15 @@ describe('bot detection', () => {
       browser({
         webdriver: true,
         userAgent: chrome.replace('Chrome/', 'HeadlessChrome/'),
-        devtoolsProtocol: true,
       }),
     ).bot
     expect(bot.result).toBe('bad')
     expect(bot.kind).toBe('Headless Chromium')
-    expect(bot.reasons.length).toBe(3)
+    expect(bot.reasons.length).toBe(2)
   })
 
-  it('still flags a stealth-patched browser: the patch itself and the attached DevTools client give it away', () => {
-    const bot = signalsOf(browser({ nativeFunctions: ['navigator.webdriver'], devtoolsProtocol: true })).bot
+  it('still flags a stealth-patched browser: the patch itself gives it away', () => {
+    const bot = signalsOf(browser({ nativeFunctions: ['navigator.webdriver'] })).bot
     expect(bot.result).toBe('bad')
     expect(bot.reasons.join(' ')).toMatch(/patched/)
   })

@@ -55,13 +55,6 @@ export function detectBot(read: ComponentReader, evidence?: RequestEvidence): Bo
       globalKinds.find(([pattern]) => pattern.test(name.replace(/^document\./, '')))?.[1] ?? 'automation'
     strong.push({ reason: `An automation tool left "${name}" in the page.`, kind })
   }
-  if (read.boolean('devtoolsProtocol') === true) {
-    strong.push({
-      reason:
-        'A DevTools-protocol client is attached and reading the console (as Playwright, Puppeteer and chromedriver do).',
-      kind: 'DevTools-protocol automation',
-    })
-  }
   const replaced = read.strings('nativeFunctions')
   const traces = readStealthTraces(read)
   if (

@@ -245,6 +245,24 @@ describe('keys made in the console', () => {
     expect(response.status).toBe(400)
     expect((await response.json()).error.message).toMatch(/scheme and host/)
   })
+
+  it('takes an origin as an operator types it, and stores it as browsers send it', async () => {
+    const cookie = await signInCookie()
+    const created = await sites.POST(
+      request('/api/console/sites', {
+        method: 'POST',
+        cookie,
+        body: {
+          name: 'Typed shop',
+          allowedOrigins: ['https://typed.example/', ' HTTPS://Typed.Example:443 ', 'http://localhost:8080/'],
+        },
+      }),
+    )
+    expect(created.status).toBe(201)
+    const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const site = list.find((entry: { name: string }) => entry.name === 'Typed shop')
+    expect(site.allowedOrigins).toEqual(['https://typed.example', 'http://localhost:8080'])
+  })
 })
 
 describe('blocklists made in the console', () => {
