@@ -129,6 +129,7 @@ export function signupDecisions(): { bot: boolean; share: number; outcome: strin
     network: { blocked: false, datacenter: false, vpn: false, proxy: false, tor: false },
     accountsFromVisitor24h: 0,
     accountsByNewerBrowsers24h: 0,
+    accountsForMailboxElsewhere24h: 0,
     attemptsFromVisitor10m: 0,
     attemptsFromIp10m: 0,
     visitorsFromAddress1h: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseEnv } from './env'
+import { parseEnv, testOnlySettings } from './env'
 
 describe('parseEnv', () => {
   it('fills every default from an empty environment', () => {
@@ -18,6 +18,16 @@ describe('parseEnv', () => {
     const env = parseEnv({ DATABASE_URL: 'postgres://u:p@db:5432/tessera', TESSERA_TEST_FAULTS: '1' })
     expect(env.DATABASE_URL).toBe('postgres://u:p@db:5432/tessera')
     expect(env.TESSERA_TEST_FAULTS).toBe(true)
+  })
+
+  it('names the test-only settings that are on, and none by default', () => {
+    expect(testOnlySettings(parseEnv({}))).toEqual([])
+    expect(testOnlySettings(parseEnv({ TESSERA_WEBHOOK_ALLOW_PRIVATE: '1' }))).toEqual([
+      'TESSERA_WEBHOOK_ALLOW_PRIVATE',
+    ])
+    expect(
+      testOnlySettings(parseEnv({ TESSERA_WEBHOOK_ALLOW_PRIVATE: '1', TESSERA_TEST_FAULTS: 'true' })),
+    ).toEqual(['TESSERA_TEST_FAULTS', 'TESSERA_WEBHOOK_ALLOW_PRIVATE'])
   })
 
   it('names every invalid variable in one error', () => {

@@ -152,6 +152,11 @@ export const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>
 
+/** The test-only settings that are on: a server running with any of them warns at start and in the console. */
+export function testOnlySettings(env: Env): string[] {
+  return (['TESSERA_TEST_FAULTS', 'TESSERA_WEBHOOK_ALLOW_PRIVATE'] as const).filter((name) => env[name])
+}
+
 function publicPath(name: string) {
   return z
     .string()

@@ -16,7 +16,7 @@ export async function startTessera() {
 }
 
 async function bootTessera() {
-  const { getEnv } = await import('./env')
+  const { getEnv, testOnlySettings } = await import('./env')
   const env = getEnv()
   const { log } = await import('./log')
   const { getDatabase } = await import('./db/client')
@@ -39,6 +39,13 @@ async function bootTessera() {
     { engine, ms: Math.round(performance.now() - started), defaultSiteKey: site.publicKey },
     'database ready',
   )
+
+  const testOnly = testOnlySettings(env)
+  if (testOnly.length > 0)
+    log.warn(
+      { settings: testOnly },
+      `test-only settings are on (${testOnly.join(', ')}): never run a production server like this`,
+    )
 
   const operator = await ensureFirstOperator({ db, configuredPassword: env.TESSERA_ADMIN_PASSWORD })
   if (operator.generatedPassword) {

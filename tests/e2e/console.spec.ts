@@ -34,6 +34,10 @@ test('signs in with the configured password, shows every panel with data, and si
     await expect(page.getByRole('heading', { name: panel, exact: true })).toBeVisible()
   }
   await expect(page.getByText('Identifications').first()).toBeVisible()
+  // The suite's server runs with a test-only setting, and the console says so.
+  await expect(page.getByRole('alert').filter({ hasText: 'test-only settings' })).toContainText(
+    'TESSERA_TEST_FAULTS',
+  )
   await expect(page.locator('.recharts-surface').first()).toBeVisible()
   const firstVisitor = page.getByRole('button', { name: /^[\w-]{20}$/ }).first()
   await firstVisitor.click()

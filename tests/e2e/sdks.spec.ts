@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -165,6 +165,11 @@ async function watchViolations(page: Page) {
 
 let firstPartyRequestId = ''
 let firstPartyVisitorId = ''
+
+test('a server with a test-only setting warns at start', () => {
+  const started = readFileSync(tessera.logFile, 'utf8')
+  expect(started).toMatch(/test-only settings are on \(TESSERA_WEBHOOK_ALLOW_PRIVATE\)/)
+})
 
 test.describe('first-party serving', () => {
   test('the browser talks only to the integrator’s origin, and the event keeps the browser’s address', async ({

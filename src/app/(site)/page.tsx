@@ -3,7 +3,7 @@ import { cookies, headers } from 'next/headers'
 import { Console } from '@/components/console/Console'
 import { readSession, SESSION_COOKIE } from '@/server/console/sessions'
 import { getDb } from '@/server/db/client'
-import { getEnv } from '@/server/env'
+import { getEnv, testOnlySettings } from '@/server/env'
 import { configuredHosts } from '@/server/http/allowed-hosts'
 import { ownOrigin } from '@/server/http/public-origin'
 import { ProductPage } from './ProductPage'
@@ -24,6 +24,7 @@ export default async function HomePage() {
       origin={origin}
       publicPaths={publicPaths}
       hostsConfigured={configuredHosts(env).length > 0}
+      testOnlySettings={testOnlySettings(env)}
     />
   )
 }

@@ -17,12 +17,15 @@ export function Console({
   origin,
   publicPaths,
   hostsConfigured,
+  testOnlySettings,
 }: {
   username: string
   origin: string
   publicPaths: PublicPaths
   /** TESSERA_PUBLIC_URL or TESSERA_ALLOWED_HOSTS is set: requests for any other Host are refused. */
   hostsConfigured: boolean
+  /** Test-only settings this server runs with (env.ts's testOnlySettings). */
+  testOnlySettings: readonly string[]
 }) {
   const router = useRouter()
   const pathname = usePathname()
@@ -52,6 +55,19 @@ export function Console({
           a domain pointed at this server’s address (DNS rebinding) then counts as one of Tessera’s own pages.
           In production, set <code>TESSERA_PUBLIC_URL</code> (and <code>TESSERA_ALLOWED_HOSTS</code> for any
           other name it is reached by) and restart.
+        </p>
+      )}
+      {testOnlySettings.length > 0 && (
+        <p role="alert" className={styles.hostWarning}>
+          <strong>This server runs with test-only settings</strong>:{' '}
+          {testOnlySettings.map((name, index) => (
+            <span key={name}>
+              {index > 0 && ', '}
+              <code>{name}</code>
+            </span>
+          ))}
+          . They exist for the test suite (webhooks to private networks, screens that fail on purpose). Never
+          run a production server like this: unset them and restart.
         </p>
       )}
       <Overview />

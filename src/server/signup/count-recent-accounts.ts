@@ -23,11 +23,13 @@ export interface SignupDevice {
 
 /**
  * Accounts created in the rule's window by this device: by this visitor, or by the same device
- * under an earlier visitor ID (forgotten since), found by its device mark. Of those, the ones other
- * browsers created more than OLDER_BROWSER_LEAD_MINUTES after this browser was first seen are
- * counted apart: this browser held its token before they existed, so they cannot be its own.
+ * under an earlier visitor ID (forgotten since), found by its device mark; and accounts for the
+ * same inbox (mailbox-of.ts) from any device. Counted apart, as they can only challenge: the
+ * ones other browsers created more than OLDER_BROWSER_LEAD_MINUTES after this browser was first
+ * seen (this browser held its token before they existed, so they cannot be its own), and the
+ * inbox's accounts from other devices (anyone can type `grace+1@`: that must not get Grace denied).
  */
-export async function countRecentAccounts(db: Database, device: SignupDevice, now: Date) {
+export async function countRecentAccounts(db: Database, device: SignupDevice, now: Date, mailbox: string) {
   const since = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
   const newer =
     device.browserId === null || device.browserFirstSeen === null
@@ -42,10 +44,14 @@ export async function countRecentAccounts(db: Database, device: SignupDevice, no
   const [counts] = await selectRows(
     db,
     {
-      accountsFromVisitor24h: sql<number>`count(*)::int`,
-      accountsByNewerBrowsers24h: sql<number>`(count(*) filter (where ${newer}))::int`,
+      accountsFromVisitor24h: sql<number>`(count(*) filter (where ${sameDevice}))::int`,
+      accountsByNewerBrowsers24h: sql<number>`(count(*) filter (where ${sameDevice} and ${newer}))::int`,
+      accountsForMailboxElsewhere24h: sql<number>`(count(*) filter (where not (${sameDevice})))::int`,
     },
-    (select) => sql`select ${select} from accounts a where ${sameDevice} and a.created_at > ${since}`,
+    (select) => sql`select ${select} from accounts a
+      where (${sameDevice} or a.mailbox = ${mailbox}) and a.created_at > ${since}`,
   )
-  return counts ?? { accountsFromVisitor24h: 0, accountsByNewerBrowsers24h: 0 }
+  return (
+    counts ?? { accountsFromVisitor24h: 0, accountsByNewerBrowsers24h: 0, accountsForMailboxElsewhere24h: 0 }
+  )
 }

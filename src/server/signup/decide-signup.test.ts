@@ -131,6 +131,38 @@ describe.each(engines)('decideSignup on %s', (engine) => {
     expect(decision?.reasons.map((reason) => reason.rule)).toEqual(['accountLimit'])
   })
 
+  it("counts an inbox's +tag and dotted accounts from other devices: they challenge, and never deny alone", async () => {
+    const inbox = `ada.${counter++}.lovelace`
+    const seeds = [71, 72, 73]
+    for (const [index, seed] of seeds.entries()) {
+      // Other devices on other addresses, each a new visitor.
+      const event = await identify(seed, {}, `203.0.113.${30 + index}`)
+      const email = `${inbox}+shop${index}@gmail.com`
+      expect(
+        (await decide({ fields: fields(email), requestId: event.requestId }, `203.0.113.${30 + index}`))
+          .outcome,
+      ).toBe('allow')
+    }
+    const ip = '203.0.113.39'
+    const next = await identify(74, {}, ip)
+    const answer = await decide(
+      { fields: fields(`${inbox.replaceAll('.', '')}@googlemail.com`), requestId: next.requestId },
+      ip,
+    )
+    expect(answer.outcome).toBe('challenge')
+    const [decision] = await queryRows<{ reasons: { rule: string; message: string }[] }>(
+      handle.db,
+      sql`select reasons from signup_decisions where request_id = ${next.requestId}`,
+    )
+    expect(decision?.reasons).toEqual([
+      {
+        rule: 'accountLimit',
+        outcome: 'challenge',
+        message: expect.stringMatching(/3 of them other devices created for the same inbox/),
+      },
+    ])
+  })
+
   it('still counts a forgotten device’s accounts: forget does not reset the account limit', async () => {
     const ip = '198.51.100.60'
     const emails: string[] = []

@@ -10,6 +10,7 @@ import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
 import { countRecentAccounts, OLDER_BROWSER_LEAD_MINUTES, type SignupDevice } from './count-recent-accounts'
 import { deviceMark } from './device-mark'
+import { mailboxOf } from './mailbox-of'
 import { browserBudgetKey, PER_VISITOR_LIMIT } from './per-visitor-limit'
 import { evaluatePolicy, type SignupFacts } from './policy/evaluate-policy'
 import { readSignupPolicy } from './policy/read-policy'
@@ -129,7 +130,10 @@ export async function decideSignup({
     visitorsFromAddress1h: event.addressVisitors ?? 0,
   } as const
   const policy = await readSignupPolicy(db)
-  const preliminary = evaluatePolicy({ ...facts, ...(await countRecentAccounts(db, device, now)) }, policy)
+  const preliminary = evaluatePolicy(
+    { ...facts, ...(await countRecentAccounts(db, device, now, mailboxOf(fields.email))) },
+    policy,
+  )
   const challengeSolved =
     preliminary.outcome === 'challenge' && input.challenge
       ? await verifyChallenge(db, input.challenge)

@@ -7,6 +7,7 @@ import { type Database, violatedConstraint } from '../db/client'
 import { accounts, signupDecisions } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { countRecentAccounts, type SignupDevice } from './count-recent-accounts'
+import { mailboxOf } from './mailbox-of'
 import { evaluatePolicy, type PolicyDecision, type Reason, type SignupFacts } from './policy/evaluate-policy'
 
 const severity = { allow: 0, challenge: 1, deny: 2 } as const
@@ -25,7 +26,10 @@ export interface SignupAttempt {
   fields: SignupFields
   device: SignupDevice
   /** The facts known before the lock; the account counts are taken again under it. */
-  facts: Omit<SignupFacts, 'accountsFromVisitor24h' | 'accountsByNewerBrowsers24h'>
+  facts: Omit<
+    SignupFacts,
+    'accountsFromVisitor24h' | 'accountsByNewerBrowsers24h' | 'accountsForMailboxElsewhere24h'
+  >
   policy: SignupPolicy
   /** The decision made before the lock: the one under it is never milder. */
   preliminary: PolicyDecision
@@ -48,7 +52,8 @@ export async function recordSignup(
 ): Promise<{ answered: PolicyDecision['outcome'] }> {
   const { device, fields } = attempt
   const email = normaliseEmail(fields.email)
-  const keys = [`signup-device:${device.visitorId}`, `signup-email:${email}`]
+  // The inbox's key covers the address's: one address is one inbox.
+  const keys = [`signup-device:${device.visitorId}`, `signup-mailbox:${mailboxOf(email)}`]
   if (device.mark) keys.push(`signup-mark:${device.mark}`)
   try {
     return await db.transaction(async (tx) => {
@@ -58,7 +63,7 @@ export async function recordSignup(
               select distinct hashtextextended(key, 0) as lock
               from unnest(${sql.param(keys)}::text[]) as key order by lock) as locks`,
       )
-      const counts = await countRecentAccounts(tx, device, attempt.now)
+      const counts = await countRecentAccounts(tx, device, attempt.now, mailboxOf(email))
       const locked = evaluatePolicy({ ...attempt.facts, ...counts }, attempt.policy)
       const decision =
         severity[locked.outcome] >= severity[attempt.preliminary.outcome] ? locked : attempt.preliminary
@@ -91,6 +96,7 @@ export async function recordSignup(
         id: accountId,
         email: fields.email,
         emailNormalised: email,
+        mailbox: mailboxOf(email),
         name: fields.name,
         passwordHash: attempt.passwordHash,
         visitorId: device.visitorId,

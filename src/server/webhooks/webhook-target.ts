@@ -5,7 +5,9 @@ import type { LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
 
 export const PRIVATE_TARGET_MESSAGE =
-  'Webhooks are delivered only to public internet addresses, not to private, local or reserved networks.'
+  'Webhooks are delivered only to public internet addresses, not to private, local or reserved networks. ' +
+  '(A test server may reach its own with TESSERA_WEBHOOK_ALLOW_PRIVATE=1: never in production, where it lets ' +
+  'anyone who can add a webhook reach your internal network.)'
 
 /** A delivery target refused before connecting: logged alike whatever is (or is not) listening there. */
 export class RefusedTarget extends Error {

@@ -359,6 +359,10 @@ describe('webhooks made in the console', () => {
       expect(response.status, url).toBe(400)
       expect((await response.json()).error.code, url).toBe('invalid_request')
     }
+    // The refusal of a private address names the test-only setting that would allow it, and why not.
+    const privateRefusal = (await (await create('http://10.0.0.5/hook')).json()).error.message
+    expect(privateRefusal).toContain('TESSERA_WEBHOOK_ALLOW_PRIVATE=1')
+    expect(privateRefusal).toContain('never in production')
     const accepted = await create('https://hooks.example/tessera')
     expect(accepted.status).toBe(201)
   })

@@ -14,6 +14,11 @@ export const accounts = pgTable(
      * addresses were normalised (migration 0010 keeps such records rather than delete them).
      */
     emailNormalised: text('email_normalised').unique('accounts_email_normalised'),
+    /**
+     * The inbox the address delivers to (mailbox-of.ts: no `+tag`, no dots where the provider
+     * ignores them), so the accounts-per-device rule counts `grace+2@` as `grace@`'s.
+     */
+    mailbox: text('mailbox'),
     name: text('name').notNull(),
     passwordHash: text('password_hash').notNull(),
     /** Kept without a foreign key: forgetting a visitor must not delete the person's account. */
@@ -34,6 +39,7 @@ export const accounts = pgTable(
   (table) => [
     index('accounts_visitor_created').on(table.visitorId, table.createdAt),
     index('accounts_device_mark_created').on(table.deviceMark, table.createdAt),
+    index('accounts_mailbox_created').on(table.mailbox, table.createdAt),
   ],
 )
 

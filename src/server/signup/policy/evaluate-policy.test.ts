@@ -10,6 +10,7 @@ const clean: SignupFacts = {
   network: { blocked: false, datacenter: false, vpn: false, proxy: false, tor: false },
   accountsFromVisitor24h: 0,
   accountsByNewerBrowsers24h: 0,
+  accountsForMailboxElsewhere24h: 0,
   attemptsFromVisitor10m: 0,
   attemptsFromIp10m: 0,
   visitorsFromAddress1h: 1,
@@ -160,5 +161,17 @@ describe('evaluatePolicy with the default policy', () => {
     )
     // A rule set to challenge or off stays so.
     expect(evaluatePolicy(copied, { ...defaultSignupPolicy, accountLimitRule: 'off' }).outcome).toBe('allow')
+  })
+
+  it("counts the inbox's accounts from other devices, which challenge but never deny alone", () => {
+    const inbox = { ...clean, accountsFromVisitor24h: 1, accountsForMailboxElsewhere24h: 2 }
+    const decision = evaluatePolicy(inbox, defaultSignupPolicy)
+    expect(decision.outcome).toBe('challenge')
+    expect(decision.reasons[0]?.message).toMatch(/2 of them other devices created for the same inbox/)
+    expect(evaluatePolicy({ ...inbox, accountsForMailboxElsewhere24h: 1 }, defaultSignupPolicy).outcome).toBe(
+      'allow',
+    )
+    // The device's own accounts reach the limit: denied, the inbox's mentioned.
+    expect(evaluatePolicy({ ...inbox, accountsFromVisitor24h: 3 }, defaultSignupPolicy).outcome).toBe('deny')
   })
 })

@@ -20,6 +20,11 @@ export interface SignupFacts {
    * other profiles) first seen well after this browser: they can challenge it, never deny it.
    */
   accountsByNewerBrowsers24h: number
+  /**
+   * Accounts other devices created in the window for the inbox this address delivers to
+   * (`grace+1@`, `g.race@gmail.com`): they count, but alone they only challenge.
+   */
+  accountsForMailboxElsewhere24h: number
   /** Earlier sign-up attempts (this one not counted): the rule fires when this one makes more than the limit. */
   attemptsFromVisitor10m: number
   attemptsFromIp10m: number
@@ -108,27 +113,32 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
 
 /**
  * Accounts of this browser, and of browsers no older than it, count fully; accounts that newer
- * browsers with this fingerprint created count too, but alone they only challenge: a copy of a
- * fingerprint must not get its owner denied (see decide-signup.ts for "newer").
+ * browsers with this fingerprint created, and those other devices created for the same inbox, count
+ * too, but alone they only challenge: a copy of a fingerprint, or anyone typing `grace+1@`, must not
+ * get the owner denied (see decide-signup.ts for "newer").
  */
 function checkAccountLimit(
   facts: SignupFacts,
   policy: SignupPolicy,
   check: (rule: string, outcome: RuleOutcome, triggered: boolean, message: string) => void,
 ) {
-  const all = facts.accountsFromVisitor24h
+  const device = facts.accountsFromVisitor24h
+  const inbox = facts.accountsForMailboxElsewhere24h
+  const all = device + inbox
   const limit = policy.maxAccountsPerVisitor
-  const message = `This device already created ${all} accounts in the last 24 hours, and at most ${limit} are allowed.`
   if (all < limit) return
-  const ownOrOlder = all - facts.accountsByNewerBrowsers24h
+  const message =
+    inbox === 0
+      ? `This device already created ${all} accounts in the last 24 hours, and at most ${limit} are allowed.`
+      : `This device and this address's inbox already have ${all} accounts from the last 24 hours, and at most ${limit} are allowed: ${inbox} of them other devices created for the same inbox (a +tag, or dots Gmail ignores).`
+  const ownOrOlder = device - facts.accountsByNewerBrowsers24h
   if (ownOrOlder >= limit || policy.accountLimitRule !== 'deny') {
     check('accountLimit', policy.accountLimitRule, true, message)
     return
   }
-  check(
-    'accountLimit',
-    'challenge',
-    true,
-    `${message} ${facts.accountsByNewerBrowsers24h} of them came from other browsers with this fingerprint, first seen after this one (perhaps a copy of it): challenged, not denied.`,
-  )
+  const copies =
+    facts.accountsByNewerBrowsers24h > 0
+      ? ` ${facts.accountsByNewerBrowsers24h} came from other browsers with this fingerprint, first seen after this one (perhaps a copy of it).`
+      : ''
+  check('accountLimit', 'challenge', true, `${message}${copies} Challenged, not denied.`)
 }
