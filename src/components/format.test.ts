@@ -15,8 +15,8 @@ const de = { locale: 'de-DE', timeZone: 'UTC' }
 
 describe('dates', () => {
   it('writes a moment with its date and time', () => {
-    expect(formatTime('2026-11-24T03:25:00Z', en)).toBe('Nov 24, 2026, 3:25 AM')
-    expect(formatTime('2026-11-24T03:25:00Z', de)).toBe('24.11.2026, 03:25')
+    expect(formatTime('2026-11-24T03:25:00Z', en)).toBe('Nov 24, 2026, 3:25 AM UTC')
+    expect(formatTime('2026-11-24T03:25:00Z', de)).toBe('24. Nov. 2026, 03:25 UTC')
   })
 
   it('labels a chart bucket by its hour or its day', () => {
@@ -26,7 +26,7 @@ describe('dates', () => {
 
   it('reads the time zone it is given', () => {
     expect(formatTime('2026-11-24T03:25:00Z', { locale: 'en-US', timeZone: 'Europe/Helsinki' })).toBe(
-      'Nov 24, 2026, 5:25 AM',
+      'Nov 24, 2026, 5:25 AM GMT+2',
     )
   })
 })

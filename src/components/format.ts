@@ -8,9 +8,17 @@ export type FormatOptions = {
   timeZone?: string
 }
 
-/** A moment, e.g. "Nov 24, 2026, 3:25 AM". */
+/** A moment with its time zone, e.g. "Nov 24, 2026, 3:25 AM UTC": a time read without its zone is a guess. */
 export function formatTime(iso: string, { locale, timeZone }: FormatOptions = {}): string {
-  return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone })
+  return new Date(iso).toLocaleString(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    timeZone,
+  })
 }
 
 /** A chart bucket's label: its hour for a day's chart, its day for longer ones. */

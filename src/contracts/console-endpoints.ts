@@ -114,6 +114,7 @@ export const consoleEndpoints = {
   },
   'POST /api/console/keys': { body: CreateApiKeyRequest, answer: CreatedApiKey },
   'DELETE /api/console/keys/:keyId': { params: ApiKeyIdParam },
+  'DELETE /api/console/keys/:keyId/revocation': { params: ApiKeyIdParam },
   'POST /api/console/sealing-keys': { body: CreateSealingKeyRequest, answer: CreatedSealingKey },
   'DELETE /api/console/sealing-keys/:keyId': { params: SealingKeyIdParam },
   'POST /api/console/webhooks': { body: CreateWebhookRequest, answer: CreatedWebhook },

@@ -133,13 +133,47 @@ test('an API key created in the console authorises the Server API until it is re
   expect((await (await read()).json()).requestId).toBe(requestId)
 
   await site.getByRole('button', { name: 'I have copied it' }).click()
-  await site
-    .getByRole('listitem')
-    .filter({ hasText: 'e2e back end' })
-    .getByRole('button', { name: 'Revoke' })
-    .click()
-  await expect(site.getByRole('listitem').filter({ hasText: 'e2e back end' })).toContainText('revoked')
+  const listed = site.getByRole('listitem').filter({ hasText: 'e2e back end' })
+  // The list says when the key was last used (written at most once a minute).
+  await page.reload()
+  await expect(listed).toContainText(/last used \w{3} \d+, \d{4}/)
+  // Revoking asks first; Cancel keeps the key.
+  await listed.getByRole('button', { name: 'Revoke' }).click()
+  await listed.getByRole('button', { name: 'Cancel' }).click()
+  expect((await read()).status()).toBe(200)
+  await listed.getByRole('button', { name: 'Revoke' }).click()
+  await expect(listed.getByRole('group')).toContainText('Back ends using it get 401 at once.')
+  await listed.getByRole('button', { name: 'Yes, revoke' }).click()
+  await expect(listed).toContainText('revoked')
   expect((await read()).status()).toBe(401)
+  // For a few minutes, it can be undone.
+  await listed.getByRole('button', { name: 'Undo' }).click()
+  await expect(listed.getByRole('button', { name: 'Revoke' })).toBeVisible()
+  expect((await read()).status()).toBe(200)
+  await listed.getByRole('button', { name: 'Revoke' }).click()
+  await listed.getByRole('button', { name: 'Yes, revoke' }).click()
+  await expect(listed).toContainText('revoked')
+  expect((await read()).status()).toBe(401)
+})
+
+test('times show their zone, in local time or UTC as the operator chooses, kept on reload', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ timezoneId: 'Asia/Kolkata' })
+  const page = await context.newPage()
+  await page.goto('/device-fingerprint')
+  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  await signInThroughTheForm(page)
+  const firstTime = page.getByRole('region', { name: 'Recent events' }).locator('time').first()
+  await expect(firstTime).toHaveText(/GMT\+5:30$/)
+  await page.getByRole('radio', { name: 'UTC', exact: true }).check()
+  await expect(page.getByRole('radio', { name: 'UTC', exact: true })).toBeChecked()
+  await expect(firstTime).toHaveText(/UTC$/)
+  await page.reload()
+  await expect(firstTime).toHaveText(/UTC$/)
+  await page.getByRole('radio', { name: 'Local time' }).check()
+  await expect(firstTime).toHaveText(/GMT\+5:30$/)
+  await context.close()
 })
 
 test('without TESSERA_ADMIN_PASSWORD a random first password is printed once and works', async ({

@@ -9,6 +9,7 @@ import { RecentEvents } from './RecentEvents'
 import { RulesEditor } from './RulesEditor'
 import { SignupDecisions } from './SignupDecisions'
 import { SitesManager } from './SitesManager'
+import { TimeZoneToggle } from './TimeZoneToggle'
 import { VisitorLookup } from './VisitorLookup'
 
 /** The signed-in console: live figures, events, look-up, sites and keys. */
@@ -47,7 +48,10 @@ export function Console({
           <h1>Console</h1>
           <p className="muted">Identifications and sign-up decisions on this Tessera server, live.</p>
         </div>
-        <AccountMenu username={username} />
+        <div className={styles.headerTools}>
+          <TimeZoneToggle />
+          <AccountMenu username={username} />
+        </div>
       </header>
       {!hostsConfigured && (
         <p role="alert" className={styles.hostWarning}>

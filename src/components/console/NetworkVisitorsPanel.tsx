@@ -2,9 +2,10 @@
 
 import { useCallback } from 'react'
 import { DataTable } from '../DataTable'
-import { formatCount, formatTime } from '../format'
+import { formatCount } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote } from '../Notes'
+import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
@@ -56,7 +57,9 @@ export function NetworkVisitorsPanel({
                       <code>{visitor.visitorId}</code>
                     </button>
                   </td>
-                  <td>{formatTime(visitor.lastSeenAt)}</td>
+                  <td>
+                    <Time iso={visitor.lastSeenAt} />
+                  </td>
                   <td>{formatCount(visitor.events)}</td>
                   <td>{visitor.ips.join(', ')}</td>
                   <td>{visitor.linkedIds.join(', ') || <span className="muted">none</span>}</td>

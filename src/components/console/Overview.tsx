@@ -6,6 +6,7 @@ import type { OverviewPoint, Range } from '@/contracts/console'
 import { formatBucket, formatCount, formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote } from '../Notes'
+import { useTimeZone } from '../time-zone'
 import styles from './console.module.css'
 import { NetworkBreakdown } from './NetworkBreakdown'
 import { usePolling } from './usePolling'
@@ -34,6 +35,7 @@ const chartSeries: {
 /** Totals and the time series, refreshed every ten seconds. */
 export function Overview() {
   const [range, setRange] = useState<Range>('24h')
+  const { timeZone } = useTimeZone()
   const { loaded } = usePolling('GET /api/console/overview', { query: { range } })
 
   return (
@@ -79,7 +81,9 @@ export function Overview() {
                     <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
                     <XAxis
                       dataKey="bucket"
-                      tickFormatter={(value: string) => formatBucket(value, range === '24h' ? 'hour' : 'day')}
+                      tickFormatter={(value: string) =>
+                        formatBucket(value, range === '24h' ? 'hour' : 'day', { timeZone })
+                      }
                       stroke="var(--muted)"
                       fontSize={12}
                     />
@@ -87,7 +91,7 @@ export function Overview() {
                     <Tooltip
                       formatter={(value) => formatCount(Number(value))}
                       labelFormatter={(value) =>
-                        formatBucket(String(value), range === '24h' ? 'hour' : 'day')
+                        formatBucket(String(value), range === '24h' ? 'hour' : 'day', { timeZone })
                       }
                     />
                     <Legend />

@@ -3,9 +3,10 @@
 import { useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import { FormField } from '../FormField'
-import { formatPercent, formatTime } from '../format'
+import { formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import tables from '../Table.module.css'
+import { Time } from '../Time'
 import { AddressCell } from './AddressCell'
 import styles from './console.module.css'
 import { usePolling } from './usePolling'
@@ -61,7 +62,9 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
               <tbody>
                 {data.events.map((event) => (
                   <tr key={event.requestId}>
-                    <td>{formatTime(event.createdAt)}</td>
+                    <td>
+                      <Time iso={event.createdAt} />
+                    </td>
                     <td>
                       <button
                         type="button"

@@ -5,9 +5,9 @@ import type { PolicyChange } from '@/contracts/console'
 import { type RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
 import { FormField } from '../FormField'
 import { type FormErrors, focusFirstError, noErrors, splitErrors } from '../form-errors'
-import { formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote, ErrorNote, SuccessNote } from '../Notes'
+import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
 import { callConsole, formErrorsOf } from './api'
 import styles from './console.module.css'
@@ -181,7 +181,7 @@ export function RulesEditor() {
                 {audit.map((entry) => (
                   <li key={entry.changedAt}>
                     <span>
-                      <strong>{entry.operator}</strong> · {formatTime(entry.changedAt)}:{' '}
+                      <strong>{entry.operator}</strong> · <Time iso={entry.changedAt} />:{' '}
                       {describeChange(entry)}
                     </span>
                   </li>

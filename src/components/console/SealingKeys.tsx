@@ -3,8 +3,8 @@
 import { useId, useState } from 'react'
 import type { CreatedSealingKey } from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
-import { formatTime } from '../format'
 import { EmptyNote } from '../Notes'
+import { Time } from '../Time'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { ShownOnce } from './ShownOnce'
@@ -118,7 +118,7 @@ const event = await unsealEventsResponse(Buffer.from(sealedResult, 'base64'), [
           <ul className={styles.history}>
             {site.sealingKeyChanges.map((change) => (
               <li key={`${change.changedAt}-${change.after.keys.length}`}>
-                {formatTime(change.changedAt)} · {change.operator} ·{' '}
+                <Time iso={change.changedAt} /> · {change.operator} ·{' '}
                 {describeChange(change.before.keys, change.after.keys)}
               </li>
             ))}
@@ -157,7 +157,7 @@ function SealingKeyItem({
   return (
     <li>
       <span>
-        <code>{id}</code> · created {formatTime(sealingKey.createdAt)}{' '}
+        <code>{id}</code> · created <Time iso={sealingKey.createdAt} />{' '}
         <span className="badge">{isSealing ? 'seals now' : 'next: seals once the key above is removed'}</span>{' '}
         <span className="badge">{sealingKey.encrypted ? 'encrypted at rest' : 'stored unencrypted'}</span>
       </span>

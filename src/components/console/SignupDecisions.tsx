@@ -1,8 +1,8 @@
 'use client'
 
-import { formatTime } from '../format'
 import { LoadedView } from '../LoadedView'
 import tables from '../Table.module.css'
+import { Time } from '../Time'
 import styles from './console.module.css'
 import { usePolling } from './usePolling'
 
@@ -35,7 +35,9 @@ export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: 
               <tbody>
                 {data.decisions.map((decision) => (
                   <tr key={decision.requestId}>
-                    <td>{formatTime(decision.createdAt)}</td>
+                    <td>
+                      <Time iso={decision.createdAt} />
+                    </td>
                     <td>{decision.email}</td>
                     <td>
                       <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>

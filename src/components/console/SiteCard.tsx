@@ -2,11 +2,12 @@
 
 import { useState } from 'react'
 import type { SiteSummary } from '@/contracts/console'
+import { KEY_RESTORE_MINUTES } from '@/contracts/undo-windows'
 import { CodeBlock } from '../CodeBlock'
 import { FormField } from '../FormField'
 import fieldStyles from '../FormField.module.css'
-import { formatTime } from '../format'
 import { EmptyNote, ErrorNote } from '../Notes'
+import { Time } from '../Time'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { EntryListForm } from './EntryListForm'
@@ -15,6 +16,7 @@ import { SealingKeys } from './SealingKeys'
 import { ShownOnce } from './ShownOnce'
 import { SiteBlocklist } from './SiteBlocklist'
 import type { SitePartProps } from './site-part-props'
+import { UndoableRemoval } from './UndoableRemoval'
 import { useFormAction } from './useFormAction'
 import { Webhooks } from './Webhooks'
 
@@ -182,21 +184,32 @@ function ApiKeys({ site, run, onChange }: SitePartProps) {
           {site.apiKeys.map((key) => (
             <li key={key.id}>
               <span>
-                <strong>{key.name}</strong> <code>sk_{key.id}.…</code> · created {formatTime(key.createdAt)}
+                <strong>{key.name}</strong> <code>sk_{key.id}.…</code> · created <Time iso={key.createdAt} />{' '}
+                ·{' '}
+                {key.lastUsedAt ? (
+                  <>
+                    last used <Time iso={key.lastUsedAt} />
+                  </>
+                ) : (
+                  'never used'
+                )}
               </span>
-              {key.revokedAt ? (
-                <span className="badge">revoked</span>
-              ) : (
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  onClick={() =>
-                    run(() => callConsole('DELETE /api/console/keys/:keyId', { params: { keyId: key.id } }))
-                  }
-                >
-                  Revoke
-                </button>
-              )}
+              <UndoableRemoval
+                label="Revoke"
+                question="Revoke this key? Back ends using it get 401 at once."
+                confirmLabel="Yes, revoke"
+                removedAt={key.revokedAt}
+                removedBadge="revoked"
+                undoMinutes={KEY_RESTORE_MINUTES}
+                onRemove={() =>
+                  run(() => callConsole('DELETE /api/console/keys/:keyId', { params: { keyId: key.id } }))
+                }
+                onUndo={() =>
+                  run(() =>
+                    callConsole('DELETE /api/console/keys/:keyId/revocation', { params: { keyId: key.id } }),
+                  )
+                }
+              />
             </li>
           ))}
         </ul>

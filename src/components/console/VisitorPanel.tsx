@@ -3,9 +3,10 @@
 import { useCallback, useState } from 'react'
 import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
 import { DataTable } from '../DataTable'
-import { formatCount, formatPercent, formatTime } from '../format'
+import { formatCount, formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
+import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
 import { AddressCell } from './AddressCell'
 import { callConsole } from './api'
@@ -60,11 +61,15 @@ function VisitorFacts({ data, onQuery }: { data: VisitorPanelData; onQuery: (que
     <dl className={styles.facts}>
       <div>
         <dt>First seen</dt>
-        <dd>{formatTime(data.firstSeenAt)}</dd>
+        <dd>
+          <Time iso={data.firstSeenAt} />
+        </dd>
       </div>
       <div>
         <dt>Last seen</dt>
-        <dd>{formatTime(data.lastSeenAt)}</dd>
+        <dd>
+          <Time iso={data.lastSeenAt} />
+        </dd>
       </div>
       <div>
         <dt>Visits</dt>
@@ -109,7 +114,9 @@ function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
     <DataTable columns={['Time', 'How matched', 'Confidence', 'IP', 'Signals', 'Suspect score']}>
       {events.map((event) => (
         <tr key={event.requestId}>
-          <td>{formatTime(event.createdAt)}</td>
+          <td>
+            <Time iso={event.createdAt} />
+          </td>
           <td>
             {event.method === 'new' ? 'new visitor' : event.method === 'token' ? 'stored ID' : 'fingerprint'}
           </td>

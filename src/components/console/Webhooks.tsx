@@ -4,10 +4,11 @@ import { useCallback, useState } from 'react'
 import type { SiteSummary, WebhookFormat } from '@/contracts/console'
 import { FormField } from '../FormField'
 import fieldStyles from '../FormField.module.css'
-import { formatCount, formatTime } from '../format'
+import { formatCount } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote, ErrorNote } from '../Notes'
 import tables from '../Table.module.css'
+import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
@@ -125,7 +126,7 @@ function WebhookItem({
     <li className={styles.webhook}>
       <span>
         <code>{webhook.url}</code> <span className="badge">{WEBHOOK_FORMATS[webhook.format].label}</span> ·
-        created {formatTime(webhook.createdAt)}
+        created <Time iso={webhook.createdAt} />
       </span>
       <span className={styles.row}>
         <button
@@ -175,7 +176,9 @@ function DeliveryLog({ webhookId }: { webhookId: string }) {
             <tbody>
               {deliveries.map((delivery) => (
                 <tr key={delivery.id}>
-                  <td>{formatTime(delivery.createdAt)}</td>
+                  <td>
+                    <Time iso={delivery.createdAt} />
+                  </td>
                   <td>{delivery.deliveredAt ? 'delivered' : delivery.failedAt ? 'gave up' : 'retrying'}</td>
                   <td>{formatCount(delivery.attempts)}</td>
                   <td className={tables.long}>

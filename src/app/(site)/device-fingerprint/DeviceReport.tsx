@@ -5,12 +5,13 @@ import type { CollectResult } from '@/agent'
 import { clearStoredToken } from '@/agent/identify'
 import type { IdentifyResult } from '@/agent/messages'
 import { DataTable } from '@/components/DataTable'
-import { formatCount, formatPercent, formatTime } from '@/components/format'
+import { formatCount, formatPercent } from '@/components/format'
 import { LoadedView } from '@/components/LoadedView'
 import { ErrorNote } from '@/components/Notes'
 import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
 import tables from '@/components/Table.module.css'
+import { Time } from '@/components/Time'
 import { useLoaded } from '@/components/useLoaded'
 import type { ForgottenDevice, DeviceReport as Report } from '@/contracts/device'
 import { useVisitorData } from '@/sdk/react'
@@ -161,7 +162,9 @@ function Findings({
           </div>
           <div>
             <dt>First seen</dt>
-            <dd>{formatTime(result.firstSeenAt)}</dd>
+            <dd>
+              <Time iso={result.firstSeenAt} />
+            </dd>
           </div>
           <div>
             <dt>Visits</dt>
@@ -203,7 +206,9 @@ function Findings({
           <DataTable columns={['When', 'Recognised by', 'Confidence', 'IP address', 'Page']}>
             {report.history.map((visit) => (
               <tr key={visit.requestId}>
-                <td>{formatTime(visit.createdAt)}</td>
+                <td>
+                  <Time iso={visit.createdAt} />
+                </td>
                 <td>{methods[visit.method] ?? visit.method}</td>
                 <td>{formatPercent(visit.confidence)}</td>
                 <td>{visit.ip ?? '—'}</td>

@@ -12,6 +12,7 @@ import { GET as getEvent } from '../v1/events/[requestId]/route'
 import { POST as identify } from '../v1/identify/route'
 import * as decisions from './decisions/route'
 import * as events from './events/route'
+import * as keyRestore from './keys/[keyId]/revocation/route'
 import * as keyById from './keys/[keyId]/route'
 import * as keys from './keys/route'
 import * as lookup from './lookup/route'
@@ -203,6 +204,24 @@ describe('keys made in the console', () => {
         )
       ).status,
     ).toBe(204)
+    expect((await read()).status).toBe(401)
+    // A revocation can be undone for a few minutes, then no more.
+    const restore = () =>
+      keyRestore.DELETE(
+        request(`/api/console/keys/${id}/revocation`, { method: 'DELETE', cookie }),
+        params({ keyId: id }),
+      )
+    expect((await restore()).status).toBe(204)
+    expect((await read()).status).toBe(200)
+    expect((await restore()).status).toBe(409)
+    await keyById.DELETE(
+      request(`/api/console/keys/${id}`, { method: 'DELETE', cookie }),
+      params({ keyId: id }),
+    )
+    await db.execute(sql`update api_keys set revoked_at = revoked_at - interval '6 minutes' where id = ${id}`)
+    const late = await restore()
+    expect(late.status).toBe(409)
+    expect((await late.json()).error.message).toMatch(/can be undone for 5 minutes/)
     expect((await read()).status).toBe(401)
     // The site list shows the key as revoked and never its secret.
     const after = JSON.stringify(await (await sites.GET(request('/api/console/sites', { cookie }))).json())

@@ -215,6 +215,8 @@ describe('the console’s client, through the real routes', () => {
       expect(log.deliveries).toEqual([])
       await callConsole('DELETE /api/console/webhooks/:webhookId', { params: { webhookId: webhook.id } })
       await callConsole('DELETE /api/console/keys/:keyId', { params: { keyId: key.id } })
+      await callConsole('DELETE /api/console/keys/:keyId/revocation', { params: { keyId: key.id } })
+      await callConsole('DELETE /api/console/keys/:keyId', { params: { keyId: key.id } })
       await callConsole('DELETE /api/console/sealing-keys/:keyId', { params: { keyId: sealingKey.id } })
       await callConsole('DELETE /api/console/visitors/:visitorId', { params: { visitorId: visit.visitorId } })
 
