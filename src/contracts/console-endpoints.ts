@@ -17,6 +17,8 @@ import {
   OverviewQuery,
   PasswordChallengeQuery,
   PolicyWithAudit,
+  QueuedDelivery,
+  RetryDeliveryRequest,
   SealingKeyIdParam,
   SignInRequest,
   SignupDecisionList,
@@ -25,8 +27,11 @@ import {
   SiteInput,
   SiteList,
   SiteWorkspaceInput,
+  TestDeliveryRequest,
   VisitorPanel,
+  WebhookDeliveryDetail,
   WebhookDeliveryList,
+  WebhookDeliveryParam,
   WebhookIdParam,
 } from './console'
 import { EventPage } from './server-api'
@@ -119,6 +124,16 @@ export const consoleEndpoints = {
   'DELETE /api/console/sealing-keys/:keyId': { params: SealingKeyIdParam },
   'POST /api/console/webhooks': { body: CreateWebhookRequest, answer: CreatedWebhook },
   'GET /api/console/webhooks/:webhookId': { params: WebhookIdParam, answer: WebhookDeliveryList },
+  'GET /api/console/webhooks/:webhookId/deliveries/:deliveryId': {
+    params: WebhookDeliveryParam,
+    answer: WebhookDeliveryDetail,
+  },
+  'POST /api/console/webhooks/:webhookId/tests': {
+    params: WebhookIdParam,
+    body: TestDeliveryRequest,
+    answer: QueuedDelivery,
+  },
+  'POST /api/console/webhooks/:webhookId/retries': { params: WebhookIdParam, body: RetryDeliveryRequest },
   'DELETE /api/console/webhooks/:webhookId': { params: WebhookIdParam },
 } satisfies Record<`${Method} /api/console/${string}`, EndpointContract>
 

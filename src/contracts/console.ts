@@ -102,6 +102,11 @@ export const SiteIdParam = z.object({ siteId: pathId })
 export const ApiKeyIdParam = z.object({ keyId: pathId })
 export const SealingKeyIdParam = z.object({ keyId: pathId })
 export const WebhookIdParam = z.object({ webhookId: pathId })
+export const WebhookDeliveryParam = z.object({ webhookId: pathId, deliveryId: pathId })
+/** POST /api/console/webhooks/{id}/tests: a test delivery takes nothing but the webhook. */
+export const TestDeliveryRequest = z.object({}).strict()
+/** POST /api/console/webhooks/{id}/retries: which of its undelivered deliveries to send now. */
+export const RetryDeliveryRequest = z.object({ deliveryId: pathId })
 export const ConsoleVisitorIdParam = z.object({ visitorId: pathId })
 
 export const OverviewQuery = z.object({ range: z.enum(['24h', '7d', '30d']).default('24h') })
@@ -285,6 +290,26 @@ export const WebhookDelivery = z.object({
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>
 export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery) })
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>
+
+/** One attempt of a delivery: what was sent and what came back (the starts of both bodies). */
+export const WebhookAttempt = z.object({
+  attemptedAt: moment,
+  durationMs: count,
+  requestHeaders: z.record(z.string(), z.string()),
+  requestBody: z.string(),
+  status: z.number().int().nullable(),
+  error: z.string().nullable(),
+  responseBody: z.string().nullable(),
+})
+export type WebhookAttempt = z.infer<typeof WebhookAttempt>
+/** GET /api/console/webhooks/{id}/deliveries/{deliveryId}: the delivery and its attempts, newest first. */
+export const WebhookDeliveryDetail = z.object({
+  delivery: WebhookDelivery,
+  attempts: z.array(WebhookAttempt),
+})
+export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetail>
+/** POST /api/console/webhooks/{id}/tests */
+export const QueuedDelivery = z.object({ deliveryId: z.string() })
 
 // Answers that carry a secret: shown once, in this answer only.
 

@@ -478,4 +478,18 @@ test('the console manages sealing keys and webhook formats by keyboard, without 
 
   await sealing.getByRole('button', { name: 'I have copied it' }).click()
   await expect(page.getByText(key)).toHaveCount(0)
+
+  // A test delivery to the local receiver: sent, logged, each attempt's request and answer shown.
+  const hook = card.getByRole('listitem').filter({ hasText: receiver.url })
+  await hook.getByRole('button', { name: 'Send a test delivery' }).click()
+  const testRow = hook.getByRole('row').filter({ hasText: 'test' })
+  await expect(testRow).toContainText('delivered', { timeout: 15_000 })
+  await testRow.getByRole('button', { name: 'Attempts' }).click()
+  await expect(hook.getByText(/HTTP 2\d\d/).first()).toBeVisible()
+  await hook.getByText('Request', { exact: true }).click()
+  await expect(hook.locator('pre').first()).toContainText('fpjs-event-signature: v1=')
+  const results2 = await new AxeBuilder({ page }).include('main').analyze()
+  expect(
+    results2.violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? '')),
+  ).toEqual([])
 })

@@ -1,7 +1,7 @@
 'use client'
 
-import { useCallback, useState } from 'react'
-import type { SiteSummary, WebhookFormat } from '@/contracts/console'
+import { Fragment, useCallback, useEffect, useState } from 'react'
+import type { SiteSummary, WebhookDelivery, WebhookFormat } from '@/contracts/console'
 import { FormField } from '../FormField'
 import fieldStyles from '../FormField.module.css'
 import { formatCount } from '../format'
@@ -122,6 +122,24 @@ function WebhookItem({
   onDelete: () => void
 }) {
   const [open, setOpen] = useState(false)
+  // Each test delivery sent asks the open log to look again.
+  const [tests, setTests] = useState(0)
+  const [testError, setTestError] = useState<string | null>(null)
+
+  async function sendTest() {
+    setTestError(null)
+    try {
+      await callConsole('POST /api/console/webhooks/:webhookId/tests', {
+        params: { webhookId: webhook.id },
+        body: {},
+      })
+      setOpen(true)
+      setTests((count) => count + 1)
+    } catch (failure) {
+      setTestError(failure instanceof Error ? failure.message : 'The test delivery was not queued.')
+    }
+  }
+
   return (
     <li className={styles.webhook}>
       <span>
@@ -129,6 +147,9 @@ function WebhookItem({
         created <Time iso={webhook.createdAt} />
       </span>
       <span className={styles.row}>
+        <button type="button" className="button button-secondary" onClick={() => void sendTest()}>
+          Send a test delivery
+        </button>
         <button
           type="button"
           className="button button-secondary"
@@ -141,26 +162,60 @@ function WebhookItem({
           Delete
         </button>
       </span>
-      {open && <DeliveryLog webhookId={webhook.id} />}
+      {testError && <ErrorNote>{testError}</ErrorNote>}
+      {open && <DeliveryLog webhookId={webhook.id} tests={tests} />}
     </li>
   )
 }
 
-/** A webhook's recent deliveries, loaded when opened. */
-function DeliveryLog({ webhookId }: { webhookId: string }) {
+function stateOf(delivery: WebhookDelivery): string {
+  if (delivery.deliveredAt) return 'delivered'
+  if (delivery.failedAt) return 'gave up'
+  return delivery.attempts === 0 ? 'queued' : 'retrying'
+}
+
+/** A webhook's recent deliveries, loaded when opened and looked at again every few seconds while open. */
+function DeliveryLog({ webhookId, tests }: { webhookId: string; tests: number }) {
   const load = useCallback(
     async () =>
       (await callConsole('GET /api/console/webhooks/:webhookId', { params: { webhookId } })).deliveries,
     [webhookId],
   )
-  const { loaded } = useLoaded(load)
+  const { loaded, reload } = useLoaded(load)
+  const [shown, setShown] = useState<string | null>(null)
+  const [retryError, setRetryError] = useState<string | null>(null)
+  // A delivery goes out within a second of being due: look again shortly after each test or retry.
+  const [nudges, setNudges] = useState(0)
+  useEffect(() => {
+    if (tests + nudges === 0) return
+    const timers = [1500, 4000].map((delay) => setTimeout(() => void reload(), delay))
+    return () => {
+      for (const timer of timers) clearTimeout(timer)
+    }
+  }, [tests, nudges, reload])
+
+  async function retry(deliveryId: string) {
+    setRetryError(null)
+    try {
+      await callConsole('POST /api/console/webhooks/:webhookId/retries', {
+        params: { webhookId },
+        body: { deliveryId },
+      })
+      await reload()
+      setNudges((count) => count + 1)
+    } catch (failure) {
+      setRetryError(failure instanceof Error ? failure.message : 'The delivery could not be retried.')
+    }
+  }
+
   return (
     <div className={`${tables.frame} ${styles.deliveries}`}>
+      {retryError && <ErrorNote>{retryError}</ErrorNote>}
       <LoadedView
         loaded={loaded}
         loading="Loading deliveries…"
         isEmpty={(deliveries) => deliveries.length === 0}
-        empty="Nothing delivered yet."
+        empty="Nothing delivered yet. Send a test delivery to try the receiver."
       >
         {(deliveries) => (
           <table className={tables.table}>
@@ -168,28 +223,136 @@ function DeliveryLog({ webhookId }: { webhookId: string }) {
             <thead>
               <tr>
                 <th scope="col">Queued</th>
+                <th scope="col">Event</th>
                 <th scope="col">State</th>
                 <th scope="col">Attempts</th>
+                <th scope="col">Next attempt</th>
                 <th scope="col">Last answer</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {deliveries.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td>
-                    <Time iso={delivery.createdAt} />
-                  </td>
-                  <td>{delivery.deliveredAt ? 'delivered' : delivery.failedAt ? 'gave up' : 'retrying'}</td>
-                  <td>{formatCount(delivery.attempts)}</td>
-                  <td className={tables.long}>
-                    {delivery.lastError ?? (delivery.lastStatus ? `HTTP ${delivery.lastStatus}` : '—')}
-                  </td>
-                </tr>
+                <Fragment key={delivery.id}>
+                  <tr>
+                    <td>
+                      <Time iso={delivery.createdAt} />
+                    </td>
+                    <td>{delivery.eventType}</td>
+                    <td>{stateOf(delivery)}</td>
+                    <td>{formatCount(delivery.attempts)}</td>
+                    <td>
+                      {delivery.deliveredAt || delivery.failedAt ? (
+                        '—'
+                      ) : (
+                        <Time iso={delivery.nextAttemptAt} />
+                      )}
+                    </td>
+                    <td className={tables.long}>
+                      {delivery.lastError ?? (delivery.lastStatus ? `HTTP ${delivery.lastStatus}` : '—')}
+                    </td>
+                    <td>
+                      <span className={styles.row}>
+                        <button
+                          type="button"
+                          className="button button-secondary"
+                          aria-expanded={shown === delivery.id}
+                          onClick={() => setShown(shown === delivery.id ? null : delivery.id)}
+                        >
+                          {shown === delivery.id ? 'Hide attempts' : 'Attempts'}
+                        </button>
+                        {!delivery.deliveredAt && (
+                          <button
+                            type="button"
+                            className="button button-secondary"
+                            onClick={() => void retry(delivery.id)}
+                          >
+                            Retry now
+                          </button>
+                        )}
+                      </span>
+                    </td>
+                  </tr>
+                  {shown === delivery.id && (
+                    <tr>
+                      <td colSpan={7}>
+                        <AttemptLog
+                          webhookId={webhookId}
+                          deliveryId={delivery.id}
+                          attempts={delivery.attempts}
+                        />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               ))}
             </tbody>
           </table>
         )}
       </LoadedView>
     </div>
+  )
+}
+
+/** Each attempt of one delivery: what was sent and what came back. */
+function AttemptLog({
+  webhookId,
+  deliveryId,
+  attempts,
+}: {
+  webhookId: string
+  deliveryId: string
+  attempts: number
+}) {
+  // Asked again when the delivery's attempt count moves.
+  const load = useCallback(
+    async () =>
+      attempts >= 0
+        ? (
+            await callConsole('GET /api/console/webhooks/:webhookId/deliveries/:deliveryId', {
+              params: { webhookId, deliveryId },
+            })
+          ).attempts
+        : [],
+    [webhookId, deliveryId, attempts],
+  )
+  const { loaded } = useLoaded(load)
+  return (
+    <LoadedView
+      loaded={loaded}
+      loading="Loading attempts…"
+      isEmpty={(list) => list.length === 0}
+      empty="Not attempted yet: the first attempt goes out within a second of being due."
+    >
+      {(list) => (
+        <ol className={styles.attempts}>
+          {list.map((attempt) => (
+            <li key={attempt.attemptedAt}>
+              <p>
+                <Time iso={attempt.attemptedAt} /> · {formatCount(attempt.durationMs)} ms ·{' '}
+                <strong>{attempt.status === null ? 'no answer' : `HTTP ${attempt.status}`}</strong>
+                {attempt.error && ` · ${attempt.error}`}
+              </p>
+              <details>
+                <summary>Request</summary>
+                <pre className={styles.exchange}>
+                  {Object.entries(attempt.requestHeaders)
+                    .map(([name, value]) => `${name}: ${value}`)
+                    .join('\n')}
+                  {'\n\n'}
+                  {attempt.requestBody}
+                </pre>
+              </details>
+              <details>
+                <summary>Answer{attempt.responseBody ? '' : ' (empty)'}</summary>
+                <pre className={styles.exchange}>{attempt.responseBody || '(no body)'}</pre>
+              </details>
+            </li>
+          ))}
+        </ol>
+      )}
+    </LoadedView>
   )
 }

@@ -41,7 +41,9 @@ function startReceiver() {
         fingerprintSignature: request.headers['fpjs-event-signature']?.toString(),
         delivery: String(request.headers['tessera-delivery']),
       })
-      response.writeHead(state.failing ? 500 : 204).end()
+      if (state.failing)
+        response.writeHead(500, { 'content-type': 'text/plain' }).end('receiver down for maintenance')
+      else response.writeHead(204).end()
     })
   })
   return new Promise<{ url: string; received: Received[]; state: typeof state; server: Server }>((resolve) =>
@@ -123,6 +125,29 @@ describe('webhook delivery', () => {
     expect(events).toEqual([first.requestId, second.requestId].sort())
     expect(new Set(accepted.map((delivery) => delivery.delivery)).size).toBe(2)
     expect((await deliveries(handle.db)).every((row) => row.delivered_at && row.attempts === 2)).toBe(true)
+
+    // Each attempt is logged as it went: what was sent, and what came back.
+    const logged = await queryRows<{
+      status: number
+      request_headers: Record<string, string>
+      request_body: string
+      response_body: string
+      error: string | null
+    }>(
+      handle.db,
+      sql`select a.status, a.request_headers, a.request_body, a.response_body, a.error
+          from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+          where d.request_id = ${first.requestId} order by a.attempted_at`,
+    )
+    expect(logged.map((attempt) => [attempt.status, attempt.response_body, attempt.error])).toEqual([
+      [500, 'receiver down for maintenance', 'The receiver answered HTTP 500.'],
+      [204, '', null],
+    ])
+    const sentFirst = receiver.received.find(
+      (delivery) => JSON.parse(delivery.body).event.requestId === first.requestId,
+    )
+    expect(logged[1]?.request_body).toBe(sentFirst?.body)
+    expect(logged[1]?.request_headers['tessera-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/)
     await handle.close()
   })
 

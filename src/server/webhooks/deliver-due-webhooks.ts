@@ -1,8 +1,9 @@
 import 'server-only'
+import { randomBytes } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import { type Database, type RowOf, selectRows } from '../db/client'
-import { webhookDeliveries, webhooks } from '../db/schema'
+import { type Database, type RowOf, selectRows, violatedConstraint } from '../db/client'
+import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema'
 import { getEnv } from '../env'
 import { readEventContexts } from '../fingerprint/read-fingerprint-events'
 import type { EventContext } from '../fingerprint/to-fingerprint-event'
@@ -14,6 +15,8 @@ import type { Resolve } from './webhook-target'
 export const MAX_ATTEMPTS = 20
 const BATCH = 20
 const TIMEOUT_MS = 10_000
+/** How much of each request body the attempt log keeps (a delivery's payload is a few KB). */
+const REQUEST_EXCERPT_CHARS = 4000
 
 export function retryDelaySeconds(attempts: number): number {
   return Math.min(3600, 2 ** attempts)
@@ -80,8 +83,11 @@ async function attempt(
   { contexts, ...options }: { allowPrivate: boolean; resolve?: Resolve; contexts: Map<string, EventContext> },
 ) {
   const timestamp = Math.floor(now.getTime() / 1000)
+  const started = performance.now()
   let status: number | null = null
   let error: string | null = null
+  let responseBody: string | null = null
+  let sent: { headers: Record<string, string>; body: string } = { headers: {}, body: '' }
   try {
     if (!isIdentificationPayload(delivery.payload))
       throw new Error('The queued delivery is not an identification.')
@@ -92,8 +98,7 @@ async function attempt(
       timestamp,
       context: contexts.get(delivery.payload.event.requestId),
     })
-    status = await postWebhook({
-      url: delivery.url,
+    sent = {
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Tessera-Webhook/1',
@@ -101,15 +106,34 @@ async function attempt(
         'tessera-delivery': delivery.id,
       },
       body,
-      timeoutMs: TIMEOUT_MS,
-      ...options,
-    })
+    }
+    const answer = await postWebhook({ url: delivery.url, ...sent, timeoutMs: TIMEOUT_MS, ...options })
+    status = answer.status
+    responseBody = answer.excerpt
     if (status < 200 || status >= 300) error = `The receiver answered HTTP ${status}.`
   } catch (failure) {
     // A refused target is logged by its refusal only: what answers there must not show.
     error = failure instanceof Error ? failure.message : String(failure)
   }
   const attempts = delivery.attempts + 1
+  const logged = {
+    id: `wa_${randomBytes(9).toString('base64url')}`,
+    deliveryId: delivery.id,
+    attemptedAt: now.toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    requestHeaders: sent.headers,
+    requestBody: sent.body.slice(0, REQUEST_EXCERPT_CHARS),
+    status,
+    error,
+    responseBody,
+  }
+  try {
+    await db.insert(webhookAttempts).values(logged)
+  } catch (failure) {
+    // The webhook (and its deliveries) was deleted while this attempt ran: nothing left to log.
+    if (violatedConstraint(failure) === 'webhook_attempts_delivery_id_webhook_deliveries_id_fk') return
+    throw failure
+  }
   if (!error) {
     await db
       .update(webhookDeliveries)

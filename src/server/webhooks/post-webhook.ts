@@ -3,8 +3,11 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { pinnedLookup, RefusedTarget, type Resolve, resolveTarget, webhookUrlProblem } from './webhook-target'
 
+/** How much of a receiver's answer is kept for the delivery log. */
+export const RESPONSE_EXCERPT_BYTES = 1024
+
 /**
- * POSTs one delivery and returns the receiver's status. The host is resolved once, every address
+ * POSTs one delivery and returns the receiver's status and the start of its answer. The host is resolved once, every address
  * checked, and the connection made to the checked address (TLS still verifies the host name);
  * redirects are not followed. Throws RefusedTarget before any connection to a refused target.
  */
@@ -22,14 +25,14 @@ export async function postWebhook({
   timeoutMs: number
   allowPrivate: boolean
   resolve?: Resolve
-}): Promise<number> {
+}): Promise<{ status: number; excerpt: string }> {
   // Rows written before URLs were checked at creation are checked here too.
   const problem = webhookUrlProblem(url, { allowPrivate })
   if (problem) throw new RefusedTarget(problem)
   const target = new URL(url)
   const address = await resolveTarget(target.hostname, { allowPrivate, resolve })
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-  return new Promise<number>((settle, fail) => {
+  return new Promise((settle, fail) => {
     const outgoing = send(
       target,
       {
@@ -41,9 +44,21 @@ export async function postWebhook({
         signal: AbortSignal.timeout(timeoutMs),
       },
       (response) => {
-        settle(response.statusCode ?? 0)
-        // Only the status matters; the body is not read.
-        response.destroy()
+        // The start of the answer, for the operator's delivery log; the rest is not read.
+        const chunks: Buffer[] = []
+        let read = 0
+        const finish = () => {
+          response.destroy()
+          const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8')
+          settle({ status: response.statusCode ?? 0, excerpt: excerpt.replace(/\uFFFD+$/, '') })
+        }
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk)
+          read += chunk.length
+          if (read >= RESPONSE_EXCERPT_BYTES) finish()
+        })
+        response.on('end', finish)
+        response.on('error', finish)
       },
     )
     outgoing.on('error', fail)

@@ -11,7 +11,8 @@ import {
 
 /** What the outbox holds for each delivery, whatever the webhook's format: Tessera's own body. */
 export interface IdentificationPayload {
-  type: 'identification'
+  /** `test` for a test delivery the operator asked for (queue-test-delivery.ts). */
+  type: 'identification' | 'test'
   event: StoredEvent
 }
 

@@ -5,6 +5,7 @@ import { NetworkVisitors, Overview, SiteSummary, VisitorPanel } from '@/contract
 import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
 import { recordWrongPassword } from '@/server/console/sign-in-throttle'
 import { type Database, queryRows } from '@/server/db/client'
+import { deliverDueWebhooks } from '@/server/webhooks/deliver-due-webhooks'
 import { OPERATOR_PASSWORD, startedTessera } from '../../../../tests/support/console-factories'
 import { closeProcessDatabase, freshProcessDatabase } from '../../../../tests/support/process-database'
 import { syntheticDevice } from '../../../../tests/support/synthetic-devices'
@@ -28,7 +29,10 @@ import * as siteBlocklist from './sites/[siteId]/blocklist/route'
 import * as siteById from './sites/[siteId]/route'
 import * as sites from './sites/route'
 import * as visitorById from './visitors/[visitorId]/route'
+import * as webhookDelivery from './webhooks/[webhookId]/deliveries/[deliveryId]/route'
+import * as webhookRetries from './webhooks/[webhookId]/retries/route'
 import * as webhookById from './webhooks/[webhookId]/route'
+import * as webhookTests from './webhooks/[webhookId]/tests/route'
 import * as webhooks from './webhooks/route'
 
 const base = 'http://127.0.0.1:3000'
@@ -384,6 +388,72 @@ describe('webhooks made in the console', () => {
     expect(privateRefusal).toContain('never in production')
     const accepted = await create('https://hooks.example/tessera')
     expect(accepted.status).toBe(201)
+  })
+})
+
+describe('debugging a webhook from the console', () => {
+  givenStartedTessera()
+
+  it('sends a test delivery through the outbox, logs each attempt, and retries one at once', async () => {
+    const cookie = await signInCookie()
+    const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const site = list.find((entry: { isDefault: boolean }) => entry.isDefault)
+    const { id: webhookId } = await (
+      await webhooks.POST(
+        request('/api/console/webhooks', {
+          method: 'POST',
+          cookie,
+          body: { siteId: site.id, url: 'https://hooks.example/tessera' },
+        }),
+      )
+    ).json()
+    const queued = await webhookTests.POST(
+      request(`/api/console/webhooks/${webhookId}/tests`, { method: 'POST', cookie, body: {} }),
+      params({ webhookId }),
+    )
+    expect(queued.status).toBe(201)
+    const { deliveryId } = await queued.json()
+    // The receiver's name does not resolve (as offline): the attempt fails and is logged so.
+    const unreachable = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example'), { code: 'ENOTFOUND' })
+    }
+    expect(await deliverDueWebhooks({ db, resolve: unreachable })).toBe(1)
+    const detail = async () =>
+      (
+        await webhookDelivery.GET(
+          request(`/api/console/webhooks/${webhookId}/deliveries/${deliveryId}`, { cookie }),
+          params({ webhookId, deliveryId }),
+        )
+      ).json()
+    const afterOne = await detail()
+    expect(afterOne.delivery).toMatchObject({ eventType: 'test', attempts: 1, deliveredAt: null })
+    expect(afterOne.attempts).toEqual([
+      expect.objectContaining({
+        status: null,
+        error: expect.stringMatching(/ENOTFOUND/),
+        responseBody: null,
+      }),
+    ])
+    expect(JSON.parse(afterOne.attempts[0].requestBody)).toMatchObject({
+      type: 'test',
+      event: { tag: { test: true }, siteKey: site.publicKey },
+    })
+    expect(afterOne.attempts[0].requestHeaders['tessera-signature']).toMatch(/^t=\d+,v1=/)
+    // Not due again for a while; "retry now" makes it due at once.
+    expect(await deliverDueWebhooks({ db, resolve: unreachable })).toBe(0)
+    const retried = await webhookRetries.POST(
+      request(`/api/console/webhooks/${webhookId}/retries`, { method: 'POST', cookie, body: { deliveryId } }),
+      params({ webhookId }),
+    )
+    expect(retried.status).toBe(204)
+    expect(await deliverDueWebhooks({ db, resolve: unreachable })).toBe(1)
+    expect((await detail()).attempts).toHaveLength(2)
+    // Another webhook's delivery, or an unknown one, is not found.
+    const stranger = await webhookRetries.POST(
+      request('/api/console/webhooks/wh_other/retries', { method: 'POST', cookie, body: { deliveryId } }),
+      params({ webhookId: 'wh_other' }),
+    )
+    expect(stranger.status).toBe(404)
   })
 })
 

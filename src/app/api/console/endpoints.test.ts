@@ -213,6 +213,18 @@ describe('the console’s client, through the real routes', () => {
         params: { webhookId: webhook.id },
       })
       expect(log.deliveries).toEqual([])
+      const { deliveryId } = await callConsole('POST /api/console/webhooks/:webhookId/tests', {
+        params: { webhookId: webhook.id },
+        body: {},
+      })
+      await callConsole('POST /api/console/webhooks/:webhookId/retries', {
+        params: { webhookId: webhook.id },
+        body: { deliveryId },
+      })
+      const detail = await callConsole('GET /api/console/webhooks/:webhookId/deliveries/:deliveryId', {
+        params: { webhookId: webhook.id, deliveryId },
+      })
+      expect(detail.delivery.eventType).toBe('test')
       await callConsole('DELETE /api/console/webhooks/:webhookId', { params: { webhookId: webhook.id } })
       await callConsole('DELETE /api/console/keys/:keyId', { params: { keyId: key.id } })
       await callConsole('DELETE /api/console/keys/:keyId/revocation', { params: { keyId: key.id } })

@@ -55,3 +55,26 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_request').on(table.requestId),
   ],
 )
+
+/**
+ * Every attempt of a delivery, as an operator debugging a receiver needs it: what was sent (the
+ * headers and the start of the body) and what came back (status, or the error, and the start of
+ * the answer). Deleted with its delivery (a forget, retention).
+ */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: text('id').primaryKey(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamptz('attempted_at').notNull().default(sql`now()`),
+    durationMs: integer('duration_ms').notNull(),
+    requestHeaders: jsonb('request_headers').$type<Record<string, string>>().notNull(),
+    requestBody: text('request_body').notNull(),
+    status: integer('status'),
+    error: text('error'),
+    responseBody: text('response_body'),
+  },
+  (table) => [index('webhook_attempts_delivery').on(table.deliveryId, table.attemptedAt)],
+)
