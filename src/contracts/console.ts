@@ -86,13 +86,27 @@ export const CreateApiKeyRequest = z.object({
 
 export const WebhookFormat = z.enum(['tessera', 'fingerprint-v4'])
 export type WebhookFormat = z.infer<typeof WebhookFormat>
+/** What a webhook is sent: identifications, sign-up decisions (Tessera's format only). */
+export const WebhookEvent = z.enum(['identification', 'signup'])
+export type WebhookEvent = z.infer<typeof WebhookEvent>
 
-export const CreateWebhookRequest = z.object({
-  siteId: z.string().min(1).max(64),
-  url: z.url({ protocol: /^https?$/, error: 'Enter an http:// or https:// URL.' }).max(2000),
-  /** Tessera's own body and `tessera-signature`, or Fingerprint v4's event and `fpjs-event-signature`. */
-  format: WebhookFormat.default('tessera'),
-})
+export const CreateWebhookRequest = z
+  .object({
+    siteId: z.string().min(1).max(64),
+    url: z.url({ protocol: /^https?$/, error: 'Enter an http:// or https:// URL.' }).max(2000),
+    /** Tessera's own body and `tessera-signature`, or Fingerprint v4's event and `fpjs-event-signature`. */
+    format: WebhookFormat.default('tessera'),
+    events: z
+      .array(WebhookEvent)
+      .min(1, 'Choose what to send: identifications, sign-up decisions or both.')
+      .max(2)
+      .default(['identification'])
+      .transform((events) => [...new Set(events)]),
+  })
+  .refine((webhook) => webhook.format === 'tessera' || !webhook.events.includes('signup'), {
+    path: ['events'],
+    message: "Fingerprint's format has no sign-up decisions: choose Tessera's format to receive them.",
+  })
 
 export const CreateSealingKeyRequest = z.object({ siteId: z.string().min(1).max(64) })
 
@@ -179,6 +193,7 @@ export const SiteSummary = z.object({
       url: z.string(),
       enabled: z.boolean(),
       format: WebhookFormat,
+      events: z.array(WebhookEvent),
       createdAt: moment,
     }),
   ),
@@ -323,6 +338,7 @@ export const CreatedWebhook = z.object({
   url: z.string(),
   secret: z.string(),
   format: WebhookFormat,
+  events: z.array(WebhookEvent),
 })
 export type CreatedWebhook = z.infer<typeof CreatedWebhook>
 /** POST /api/console/sealing-keys: `sealing` is true when this key seals from now on. */

@@ -464,6 +464,11 @@ test('the console manages sealing keys and webhook formats by keyboard, without 
 
   await card.getByLabel('URL').fill('https://hooks.example/fingerprint')
   await card.getByLabel('Format').selectOption('fingerprint-v4')
+  // Sign-up decisions have no Fingerprint form: the form says so under the choice.
+  await card.getByLabel("Sign-up decisions (Tessera's format)").check()
+  await card.getByRole('button', { name: 'Add webhook' }).click()
+  await expect(card.getByText("Fingerprint's format has no sign-up decisions")).toBeVisible()
+  await card.getByLabel("Sign-up decisions (Tessera's format)").uncheck()
   await card.getByRole('button', { name: 'Add webhook' }).click()
   await expect(card.getByRole('status').filter({ hasText: 'fpjs-event-signature' })).toBeVisible()
   await expect(

@@ -1,7 +1,7 @@
 'use client'
 
-import { Fragment, useCallback, useEffect, useState } from 'react'
-import type { SiteSummary, WebhookDelivery, WebhookFormat } from '@/contracts/console'
+import { Fragment, useCallback, useEffect, useId, useState } from 'react'
+import type { SiteSummary, WebhookDelivery, WebhookEvent, WebhookFormat } from '@/contracts/console'
 import { FormField } from '../FormField'
 import fieldStyles from '../FormField.module.css'
 import { formatCount } from '../format'
@@ -16,6 +16,11 @@ import { ShownOnce } from './ShownOnce'
 import type { SitePartProps } from './site-part-props'
 import { useFormAction } from './useFormAction'
 
+const WEBHOOK_EVENTS: Record<WebhookEvent, string> = {
+  identification: 'Identifications',
+  signup: "Sign-up decisions (Tessera's format)",
+}
+
 const WEBHOOK_FORMATS = {
   tessera: { label: 'Tessera', header: 'tessera-signature' },
   'fingerprint-v4': { label: 'Fingerprint v4', header: 'fpjs-event-signature' },
@@ -23,8 +28,9 @@ const WEBHOOK_FORMATS = {
 
 /** A site's webhooks: the list (each with its recent deliveries), the signing secret once, a new one. */
 export function Webhooks({ site, run, onChange }: SitePartProps) {
+  const eventsErrorId = useId()
   const [created, setCreated] = useState<{ secret: string; format: WebhookFormat } | null>(null)
-  const { errors, submit } = useFormAction(['url', 'format'], 'The webhook could not be added.')
+  const { errors, submit } = useFormAction(['url', 'format', 'events'], 'The webhook could not be added.')
 
   return (
     <>
@@ -75,8 +81,9 @@ export function Webhooks({ site, run, onChange }: SitePartProps) {
           submit(event, async (data, form) => {
             const format: WebhookFormat =
               data.get('format') === 'fingerprint-v4' ? 'fingerprint-v4' : 'tessera'
+            const events = data.getAll('events').map(String) as WebhookEvent[]
             const answer = await callConsole('POST /api/console/webhooks', {
-              body: { siteId: site.id, url: String(data.get('url') ?? ''), format },
+              body: { siteId: site.id, url: String(data.get('url') ?? ''), format, events },
             })
             setCreated({ secret: answer.secret, format })
             form.reset()
@@ -108,6 +115,28 @@ export function Webhooks({ site, run, onChange }: SitePartProps) {
             Add webhook
           </button>
         </div>
+        <fieldset
+          className={styles.checks}
+          aria-describedby={errors.fields.events ? eventsErrorId : undefined}
+        >
+          <legend>Send</legend>
+          {(Object.keys(WEBHOOK_EVENTS) as WebhookEvent[]).map((value) => (
+            <label key={value}>
+              <input
+                type="checkbox"
+                name="events"
+                value={value}
+                defaultChecked={value === 'identification'}
+              />{' '}
+              {WEBHOOK_EVENTS[value]}
+            </label>
+          ))}
+        </fieldset>
+        {errors.fields.events && (
+          <p id={eventsErrorId} className={fieldStyles.error}>
+            {errors.fields.events}
+          </p>
+        )}
         {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
       </form>
     </>
@@ -143,8 +172,11 @@ function WebhookItem({
   return (
     <li className={styles.webhook}>
       <span>
-        <code>{webhook.url}</code> <span className="badge">{WEBHOOK_FORMATS[webhook.format].label}</span> ·
-        created <Time iso={webhook.createdAt} />
+        <code>{webhook.url}</code> <span className="badge">{WEBHOOK_FORMATS[webhook.format].label}</span> ·{' '}
+        {webhook.events
+          .map((event) => (event === 'signup' ? 'sign-up decisions' : 'identifications'))
+          .join(' and ')}{' '}
+        · created <Time iso={webhook.createdAt} />
       </span>
       <span className={styles.row}>
         <button type="button" className="button button-secondary" onClick={() => void sendTest()}>

@@ -32,6 +32,7 @@ function eventFacts(now: Date, ip: string | null) {
       string | null
     >`(select min(b.created_at) from events b where b.browser_id = e.browser_id)`,
     ip: event.ip,
+    siteKey: event.siteKey,
     createdAt: event.createdAt,
     bot: sql<string | null>`e.signals->'bot'->>'result'`,
     tampered: sql<boolean | null>`(e.signals->'tampering'->>'result')::boolean`,
@@ -144,6 +145,7 @@ export async function decideSignup({
 
   const { answered } = await recordSignup(db, {
     requestId: input.requestId,
+    siteKey: event.siteKey,
     ip: context.ip,
     fields,
     device,

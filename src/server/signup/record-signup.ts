@@ -6,6 +6,7 @@ import type { SignupPolicy } from '@/contracts/signup-policy'
 import { type Database, violatedConstraint } from '../db/client'
 import { accounts, signupDecisions } from '../db/schema'
 import { HttpError } from '../http/errors'
+import { queueSignupDeliveries } from '../webhooks/queue-signup-deliveries'
 import { countRecentAccounts, type SignupDevice } from './count-recent-accounts'
 import { mailboxOf } from './mailbox-of'
 import { evaluatePolicy, type PolicyDecision, type Reason, type SignupFacts } from './policy/evaluate-policy'
@@ -22,6 +23,8 @@ export const EXISTING_ACCOUNT: Reason = {
 
 export interface SignupAttempt {
   requestId: string
+  /** The identification's site (null: an event stored without one), whose webhooks hear of the decision. */
+  siteKey: string | null
   ip: string | null
   fields: SignupFields
   device: SignupDevice
@@ -76,8 +79,27 @@ export async function recordSignup(
         reasons: decision.reasons,
         challengeSolved: outcome === 'allow' && attempt.challengeSolved,
       }
+      // Stored, then sent to the site's webhooks that asked for sign-up decisions, in one transaction.
+      const store = async (
+        row: typeof decided & { outcome: PolicyDecision['outcome']; accountId?: string },
+      ) => {
+        await tx.insert(signupDecisions).values(row)
+        await queueSignupDeliveries(tx, {
+          siteKey: attempt.siteKey,
+          decision: {
+            requestId: row.requestId,
+            visitorId: row.visitorId,
+            createdAt: attempt.now.toISOString(),
+            outcome: row.outcome,
+            reasons: row.reasons,
+            email: row.email,
+            accountId: row.accountId ?? null,
+            challengeSolved: row.challengeSolved,
+          },
+        })
+      }
       if (outcome !== 'allow' || attempt.passwordHash === null) {
-        await tx.insert(signupDecisions).values({ ...decided, outcome: decision.outcome })
+        await store({ ...decided, outcome: decision.outcome })
         return { answered: decision.outcome }
       }
       const [existing] = await tx
@@ -85,13 +107,11 @@ export async function recordSignup(
         .from(accounts)
         .where(eq(accounts.emailNormalised, email))
       if (existing) {
-        await tx
-          .insert(signupDecisions)
-          .values({ ...decided, outcome: 'deny', reasons: [...decision.reasons, EXISTING_ACCOUNT] })
+        await store({ ...decided, outcome: 'deny', reasons: [...decision.reasons, EXISTING_ACCOUNT] })
         return { answered: 'allow' }
       }
       const accountId = `acct_${randomBytes(9).toString('base64url')}`
-      await tx.insert(signupDecisions).values({ ...decided, outcome: 'allow', accountId })
+      await store({ ...decided, outcome: 'allow', accountId })
       await tx.insert(accounts).values({
         id: accountId,
         email: fields.email,

@@ -57,6 +57,7 @@ export async function listSites({
         url: webhooks.url,
         enabled: webhooks.enabled,
         format: webhooks.format,
+        events: webhooks.events,
         createdAt: webhooks.createdAt,
       })
       .from(webhooks)

@@ -1,6 +1,6 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
-import type { CreatedWebhook, WebhookFormat } from '@/contracts/console'
+import type { CreatedWebhook, WebhookEvent, WebhookFormat } from '@/contracts/console'
 import type { Database } from '../db/client'
 import { webhooks } from '../db/schema'
 import { getEnv } from '../env'
@@ -16,6 +16,7 @@ export async function createWebhook({
   siteId,
   url,
   format = 'tessera',
+  events = ['identification'],
   allowPrivate = getEnv().TESSERA_WEBHOOK_ALLOW_PRIVATE,
 }: {
   db: Database
@@ -23,6 +24,8 @@ export async function createWebhook({
   url: string
   /** Tessera's own body and signature, or Fingerprint v4's event and `fpjs-event-signature`. */
   format?: WebhookFormat
+  /** What it is sent (sign-up decisions in Tessera's format only: the contract refuses the rest). */
+  events?: WebhookEvent[]
   allowPrivate?: boolean
 }): Promise<CreatedWebhook> {
   const problem = webhookUrlProblem(url, { allowPrivate })
@@ -33,6 +36,7 @@ export async function createWebhook({
     url,
     secret: `whsec_${randomBytes(24).toString('base64url')}`,
     format,
+    events,
   } satisfies CreatedWebhook
   await db.insert(webhooks).values(webhook)
   return webhook

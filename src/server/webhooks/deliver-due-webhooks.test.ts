@@ -10,6 +10,8 @@ import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { openTestDatabase } from '../../../tests/support/test-database'
 import { type Database, openDatabase, queryRows } from '../db/client'
 import { identifyVisitor } from '../identification/identify-visitor'
+import { decideSignup } from '../signup/decide-signup'
+import { signupFields } from '../signup/test-signup'
 import { createSite } from '../sites/create-site'
 import { createWebhook } from './create-webhook'
 import { deliverDueWebhooks, retryDelaySeconds } from './deliver-due-webhooks'
@@ -227,6 +229,54 @@ describe('webhook delivery', () => {
         last_seen_at: first?.timestamp,
       })
       expect(second).not.toHaveProperty('type')
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it('sends sign-up decisions to the webhooks that asked for them, and identifications to the others', async () => {
+    const handle = await openDatabase({ dataDir: 'memory://' })
+    try {
+      receiver.state.failing = false
+      const before = receiver.received.length
+      const site = await createSite({ db: handle.db, name: 'Shop', allowedOrigins: [] })
+      const decisions = await createWebhook({
+        db: handle.db,
+        siteId: site.id,
+        url: `${receiver.url}?decisions`,
+        events: ['signup'],
+      })
+      await createWebhook({ db: handle.db, siteId: site.id, url: `${receiver.url}?identifications` })
+      const ip = '203.0.113.7'
+      const identified = await identifyVisitor({
+        db: handle.db,
+        input: { components: syntheticDevice(60), siteKey: site.publicKey },
+        context: { ip, userAgent: 'test' },
+      })
+      const email = `grace.${Date.now()}@example.com`
+      const answer = await decideSignup({
+        db: handle.db,
+        input: { requestId: identified.requestId, fields: signupFields(email) },
+        context: { ip },
+      })
+      expect(answer.outcome).toBe('allow')
+      // One identification for the identifications' webhook, one decision for the decisions' one.
+      expect(await deliverDueWebhooks({ db: handle.db })).toBe(2)
+      const got = receiver.received.slice(before)
+      const signups = got.filter((delivery) => JSON.parse(delivery.body).type === 'signup')
+      expect(signups).toHaveLength(1)
+      const [signup] = signups
+      if (!signup) throw new Error('no sign-up delivery')
+      expect(verify(decisions.secret, signup)).toBe(true)
+      expect(JSON.parse(signup.body).event).toMatchObject({
+        requestId: identified.requestId,
+        visitorId: identified.visitorId,
+        outcome: 'allow',
+        email,
+        accountId: expect.stringMatching(/^acct_/),
+        reasons: [],
+      })
+      expect(got.filter((delivery) => JSON.parse(delivery.body).type === 'identification')).toHaveLength(1)
     } finally {
       await handle.close()
     }

@@ -8,7 +8,7 @@ import { getEnv } from '../env'
 import { readEventContexts } from '../fingerprint/read-fingerprint-events'
 import type { EventContext } from '../fingerprint/to-fingerprint-event'
 import { postWebhook } from './post-webhook'
-import { isIdentificationPayload, renderDelivery } from './render-delivery'
+import { isDeliveryPayload, renderDelivery } from './render-delivery'
 import type { Resolve } from './webhook-target'
 
 /** Retries with exponential back-off from 2 s up to one hour, for about a day in all. */
@@ -67,7 +67,7 @@ export async function deliverDueWebhooks({
   const contexts = await readEventContexts(
     db,
     due.flatMap((delivery) =>
-      delivery.format === 'fingerprint-v4' && isIdentificationPayload(delivery.payload)
+      delivery.format === 'fingerprint-v4' && isDeliveryPayload(delivery.payload)
         ? [delivery.payload.event.requestId]
         : [],
     ),
@@ -89,8 +89,7 @@ async function attempt(
   let responseBody: string | null = null
   let sent: { headers: Record<string, string>; body: string } = { headers: {}, body: '' }
   try {
-    if (!isIdentificationPayload(delivery.payload))
-      throw new Error('The queued delivery is not an identification.')
+    if (!isDeliveryPayload(delivery.payload)) throw new Error('The queued delivery has no event.')
     const { body, headers } = renderDelivery({
       format: delivery.format,
       payload: delivery.payload,

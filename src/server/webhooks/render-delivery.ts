@@ -2,6 +2,7 @@ import 'server-only'
 import type { WebhookFormat } from '@/contracts/console'
 import type { StoredEvent } from '@/contracts/server-api'
 import { type EventContext, toFingerprintEvent } from '../fingerprint/to-fingerprint-event'
+import type { SignupDecisionEvent } from './queue-signup-deliveries'
 import {
   FINGERPRINT_SIGNATURE_HEADER,
   SIGNATURE_HEADER,
@@ -9,14 +10,17 @@ import {
   signPayload,
 } from './sign-payload'
 
-/** What the outbox holds for each delivery, whatever the webhook's format: Tessera's own body. */
-export interface IdentificationPayload {
-  /** `test` for a test delivery the operator asked for (queue-test-delivery.ts). */
-  type: 'identification' | 'test'
-  event: StoredEvent
-}
+/**
+ * What the outbox holds for each delivery, whatever the webhook's format: Tessera's own body. `test`
+ * is a test delivery the operator asked for (queue-test-delivery.ts); `signup` a sign-up decision
+ * (queue-signup-deliveries.ts).
+ */
+export type DeliveryPayload =
+  | { type: 'identification' | 'test'; event: StoredEvent }
+  | { type: 'signup'; event: SignupDecisionEvent }
 
-export function isIdentificationPayload(payload: unknown): payload is IdentificationPayload {
+/** Whether a stored payload has the shape every delivery has (an event with its request ID). */
+export function isDeliveryPayload(payload: unknown): payload is DeliveryPayload {
   if (typeof payload !== 'object' || payload === null || !('event' in payload)) return false
   const event = payload.event
   return (
@@ -38,12 +42,13 @@ export function renderDelivery({
   context,
 }: {
   format: WebhookFormat
-  payload: IdentificationPayload
+  payload: DeliveryPayload
   secret: string
   timestamp: number
   context?: EventContext
 }): { body: string; headers: Record<string, string> } {
   if (format === 'fingerprint-v4') {
+    if (payload.type === 'signup') throw new Error("Fingerprint's format has no sign-up decisions.")
     const body = JSON.stringify(
       toFingerprintEvent(payload.event, {
         firstSeenAt: context?.firstSeenAt,

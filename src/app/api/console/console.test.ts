@@ -485,6 +485,28 @@ describe('webhook formats', () => {
       .map((webhook: { format: string }) => webhook.format)
     expect(formats).toEqual(['fingerprint-v4'])
   })
+
+  it("takes sign-up decisions in Tessera's format only, and at least one kind of event", async () => {
+    const cookie = await signInCookie()
+    const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
+    const site = list.find((entry: { isDefault: boolean }) => entry.isDefault)
+    const create = (format: string, events: unknown) =>
+      webhooks.POST(
+        request('/api/console/webhooks', {
+          method: 'POST',
+          cookie,
+          body: { siteId: site.id, url: 'https://hooks.example/signups', format, events },
+        }),
+      )
+    const refused = await create('fingerprint-v4', ['identification', 'signup'])
+    expect(refused.status).toBe(400)
+    expect((await refused.json()).error.details.fields.events).toMatch(/Tessera's format/)
+    expect((await create('tessera', [])).status).toBe(400)
+    expect((await create('tessera', ['purchase'])).status).toBe(400)
+    const created = await create('tessera', ['signup', 'signup'])
+    expect(created.status).toBe(201)
+    expect((await created.json()).events).toEqual(['signup'])
+  })
 })
 
 describe('sealing keys made in the console', () => {

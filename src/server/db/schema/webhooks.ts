@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm'
 import { boolean, check, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
-import type { WebhookFormat } from '../../../contracts/console'
+import type { WebhookEvent, WebhookFormat } from '../../../contracts/console'
 import { sites } from './sites'
 import { timestamptz } from './timestamptz'
 
-/** A site's webhook: every identification event is POSTed to `url`, signed with `secret`. */
+/** A site's webhook: every identification (and, if asked, sign-up decision) is POSTed to `url`, signed with `secret`. */
 export const webhooks = pgTable(
   'webhooks',
   {
@@ -16,12 +16,18 @@ export const webhooks = pgTable(
     secret: text('secret').notNull(),
     /** The body and signature each delivery gets: Tessera's own, or Fingerprint Server API v4's event. */
     format: text('format').$type<WebhookFormat>().notNull().default('tessera'),
+    /** What it is sent: identifications, sign-up decisions, or both. */
+    events: text('events').array().$type<WebhookEvent[]>().notNull().default(sql`'{identification}'::text[]`),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [
     index('webhooks_site').on(table.siteId),
     check('webhooks_format', sql`${table.format} in ('tessera', 'fingerprint-v4')`),
+    check(
+      'webhooks_events',
+      sql`cardinality(${table.events}) > 0 and ${table.events} <@ '{identification,signup}'::text[]`,
+    ),
   ],
 )
 

@@ -1,0 +1,2 @@
+ALTER TABLE "webhooks" ADD COLUMN "events" text[] DEFAULT '{identification}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "webhooks" ADD CONSTRAINT "webhooks_events" CHECK (cardinality("webhooks"."events") > 0 and "webhooks"."events" <@ '{identification,signup}'::text[]);
