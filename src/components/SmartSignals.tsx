@@ -72,6 +72,16 @@ const labels: Record<
     describe: (signal) =>
       signal.reasons.length ? { text: 'Unusually busy', tone: 'warn' } : { text: 'Normal', tone: 'ok' },
   },
+  ipVelocity: {
+    title: 'Devices on this address',
+    describe: (signal) =>
+      signal.reasons.length ? { text: 'Unusually many', tone: 'warn' } : { text: 'Normal', tone: 'ok' },
+  },
+}
+
+/** A signal's name in words ("Virtual machine", not `virtualMachine`). */
+export function signalTitle(name: string): string {
+  return labels[name]?.title ?? name
 }
 
 /** The smart signals of one identification, each with its plain-language reasons. */

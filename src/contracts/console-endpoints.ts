@@ -11,6 +11,8 @@ import {
   CreatedWebhook,
   CreateSealingKeyRequest,
   CreateWebhookRequest,
+  EventDetail,
+  EventIdParam,
   LookupQuery,
   NetworkVisitors,
   Overview,
@@ -97,6 +99,7 @@ export const consoleEndpoints = {
 
   'GET /api/console/overview': { query: OverviewQuery, answer: Overview },
   'GET /api/console/events': { query: ConsoleEventsQuery, answer: EventPage },
+  'GET /api/console/events/:requestId': { params: EventIdParam, answer: EventDetail },
   'GET /api/console/lookup': { query: LookupQuery, answer: VisitorPanel },
   'GET /api/console/network': { query: LookupQuery, answer: NetworkVisitors },
   'DELETE /api/console/visitors/:visitorId': { params: ConsoleVisitorIdParam },

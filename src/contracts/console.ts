@@ -1,7 +1,9 @@
 import { z } from 'zod'
+import { MatchEvidence } from './device'
 import { normaliseNetwork } from './network-range'
 import { normaliseOrigin } from './origin'
 import { weakOperatorPasswordFeedback } from './password-strength'
+import { StoredEvent } from './server-api'
 import { StoredSignals } from './signals'
 import { SignupPolicy } from './signup-policy'
 
@@ -224,6 +226,9 @@ export const VisitorPanel = z.object({
       createdAt: moment,
       ip: z.string().nullable(),
       url: z.string().nullable(),
+      userAgent: z.string().nullable(),
+      /** The site whose key the event carried (null: none, or a site deleted since). */
+      siteName: z.string().nullable(),
       confidence: z.number(),
       method: z.string(),
       suspectScore: z.number().int(),
@@ -277,6 +282,19 @@ export const SignupDecision = z.object({
 export type SignupDecision = z.infer<typeof SignupDecision>
 export const SignupDecisionList = z.object({ decisions: z.array(SignupDecision) })
 export type SignupDecisionList = z.infer<typeof SignupDecisionList>
+
+/** GET /api/console/events/{requestId}: one identification, its match and the sign-up it served. */
+export const EventDetail = z.object({
+  event: StoredEvent,
+  /** The site whose key it carried; null for an event without one, or of a site deleted since. */
+  siteName: z.string().nullable(),
+  method: z.enum(['token', 'fingerprint', 'new']),
+  /** The match's evidence per facet; null for a token match or a new visitor. */
+  evidence: MatchEvidence.nullable(),
+  decision: SignupDecision.nullable(),
+})
+export type EventDetail = z.infer<typeof EventDetail>
+export const EventIdParam = z.object({ requestId: z.string().min(1).max(64) })
 
 /** One change to the sign-up policy: who, when, and the policy before and after. */
 export const PolicyChange = z.object({

@@ -247,6 +247,38 @@ test('the console forms show errors one way, take an origin as typed, and Esc cl
   await expect(site.getByLabel('Allowed origins')).toHaveValue('https://typed-shop.example')
 })
 
+test('an event opens in a dialog with its signals in words, kept in the address, closed by Esc', async ({
+  page,
+}) => {
+  await page.goto('/device-fingerprint')
+  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  const requestId = ((await page.getByTestId('request-id').textContent()) ?? '').trim()
+  await signInThroughTheForm(page)
+  const recent = page.getByRole('region', { name: 'Recent events' })
+  // Badges read in words, not code names.
+  await expect(recent.getByText('Bot or automation: bad').first()).toBeVisible()
+  await expect(recent.getByText('virtualMachine')).toHaveCount(0)
+  await recent
+    .getByRole('button', { name: /: details$/ })
+    .first()
+    .click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog.getByRole('heading', { name: `Event ${requestId}` })).toBeVisible()
+  await expect(page).toHaveURL(new RegExp(`[?&]event=${requestId}`))
+  await expect(dialog.getByTestId('signal-bot')).toContainText('Automation detected')
+  await expect(dialog.getByText('User agent')).toBeVisible()
+  const results = await new AxeBuilder({ page }).include('dialog').analyze()
+  expect(
+    results.violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? '')),
+  ).toEqual([])
+  // A shared link opens it again.
+  await page.reload()
+  await expect(page.getByRole('dialog').getByRole('heading', { name: `Event ${requestId}` })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('dialog')).toBeHidden()
+  await expect(page).not.toHaveURL(/event=/)
+})
+
 test('the signed-in console has no serious or critical accessibility violations', async ({ page }) => {
   await signInThroughTheForm(page)
   await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()

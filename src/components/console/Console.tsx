@@ -3,6 +3,7 @@
 import { usePathname, useRouter, useSearchParams } from 'next/navigation'
 import { AccountMenu } from './AccountMenu'
 import styles from './console.module.css'
+import { EventPanel } from './EventPanel'
 import type { PublicPaths } from './embed-snippet'
 import { Overview } from './Overview'
 import { RecentEvents } from './RecentEvents'
@@ -32,14 +33,18 @@ export function Console({
   const pathname = usePathname()
   const searchParams = useSearchParams()
   const lookup = searchParams.get('lookup')
+  const openEvent = searchParams.get('event')
 
-  function setLookup(query: string | null) {
+  /** Keeps an open panel in the address (?lookup=, ?event=), so a link to it can be shared. */
+  function setParam(name: 'lookup' | 'event', value: string | null) {
     const next = new URLSearchParams(searchParams)
-    if (query) next.set('lookup', query)
-    else next.delete('lookup')
+    if (value) next.set(name, value)
+    else next.delete(name)
     const search = next.toString()
     router.replace(`${pathname}${search ? `?${search}` : ''}`, { scroll: false })
   }
+  const setLookup = (query: string | null) => setParam('lookup', query)
+  const setEvent = (requestId: string | null) => setParam('event', requestId)
 
   return (
     <div className={`container ${styles.console}`}>
@@ -76,8 +81,16 @@ export function Console({
       )}
       <Overview />
       <VisitorLookup query={lookup} onQuery={setLookup} />
-      <RecentEvents onOpenVisitor={setLookup} />
-      <SignupDecisions onOpenVisitor={setLookup} />
+      <RecentEvents onOpenVisitor={setLookup} onOpenEvent={setEvent} />
+      <SignupDecisions onOpenVisitor={setLookup} onOpenEvent={setEvent} />
+      {openEvent && (
+        <EventPanel
+          key={openEvent}
+          requestId={openEvent}
+          onClose={() => setEvent(null)}
+          onOpenVisitor={setLookup}
+        />
+      )}
       <RulesEditor />
       <SitesManager origin={origin} publicPaths={publicPaths} />
     </div>

@@ -5,6 +5,7 @@ import type { EventFilter } from '@/contracts/console'
 import { FormField } from '../FormField'
 import { formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
+import { signalTitle } from '../SmartSignals'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { AddressCell } from './AddressCell'
@@ -12,7 +13,13 @@ import styles from './console.module.css'
 import { usePolling } from './usePolling'
 
 /** The latest identifications, filterable, one page at a time. */
-export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: string) => void }) {
+export function RecentEvents({
+  onOpenVisitor,
+  onOpenEvent,
+}: {
+  onOpenVisitor: (visitorId: string) => void
+  onOpenEvent: (requestId: string) => void
+}) {
   const [signal, setSignal] = useState<EventFilter>('all')
   const [cursors, setCursors] = useState<string[]>([])
   const cursor = cursors[cursors.length - 1]
@@ -63,7 +70,14 @@ export function RecentEvents({ onOpenVisitor }: { onOpenVisitor: (visitorId: str
                 {data.events.map((event) => (
                   <tr key={event.requestId}>
                     <td>
-                      <Time iso={event.createdAt} />
+                      <button
+                        type="button"
+                        className={styles.linkButton}
+                        aria-label={`Event of ${new Date(event.createdAt).toISOString()}: details`}
+                        onClick={() => onOpenEvent(event.requestId)}
+                      >
+                        <Time iso={event.createdAt} />
+                      </button>
                     </td>
                     <td>
                       <button
@@ -134,7 +148,7 @@ export function SignalBadges({
     <span className={styles.badges}>
       {flagged.map(([name, signal]) => (
         <span key={name} className={`badge ${styles.flag}`}>
-          {name}
+          {signalTitle(name)}
           {typeof signal.result === 'string' ? `: ${signal.result}` : ''}
         </span>
       ))}

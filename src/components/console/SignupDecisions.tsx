@@ -9,7 +9,13 @@ import { usePolling } from './usePolling'
 const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
 
 /** The latest sign-up decisions and why each was made. */
-export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: string) => void }) {
+export function SignupDecisions({
+  onOpenVisitor,
+  onOpenEvent,
+}: {
+  onOpenVisitor: (visitorId: string) => void
+  onOpenEvent: (requestId: string) => void
+}) {
   const { loaded } = usePolling('GET /api/console/decisions', {})
   return (
     <section aria-labelledby="decisions-heading" className={styles.section}>
@@ -36,7 +42,14 @@ export function SignupDecisions({ onOpenVisitor }: { onOpenVisitor: (visitorId: 
                 {data.decisions.map((decision) => (
                   <tr key={decision.requestId}>
                     <td>
-                      <Time iso={decision.createdAt} />
+                      <button
+                        type="button"
+                        className={styles.linkButton}
+                        aria-label={`Sign-up of ${decision.email}: details`}
+                        onClick={() => onOpenEvent(decision.requestId)}
+                      >
+                        <Time iso={decision.createdAt} />
+                      </button>
                     </td>
                     <td>{decision.email}</td>
                     <td>

@@ -6,6 +6,7 @@ import { DataTable } from '../DataTable'
 import { formatCount, formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
+import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
 import { AddressCell } from './AddressCell'
@@ -111,12 +112,33 @@ function VisitorFacts({ data, onQuery }: { data: VisitorPanelData; onQuery: (que
 /** The visitor's latest events: how each was matched, its address and signals. */
 function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
   return (
-    <DataTable columns={['Time', 'How matched', 'Confidence', 'IP', 'Signals', 'Suspect score']}>
+    <DataTable
+      columns={[
+        'Time',
+        'Site and page',
+        'User agent',
+        'How matched',
+        'Confidence',
+        'IP',
+        'Signals',
+        'Suspect score',
+      ]}
+    >
       {events.map((event) => (
         <tr key={event.requestId}>
           <td>
             <Time iso={event.createdAt} />
           </td>
+          <td className={tables.long}>
+            {event.siteName ?? <span className="muted">no site</span>}
+            {event.url && (
+              <>
+                <br />
+                <span className="muted">{event.url}</span>
+              </>
+            )}
+          </td>
+          <td className={tables.long}>{event.userAgent ?? '—'}</td>
           <td>
             {event.method === 'new' ? 'new visitor' : event.method === 'token' ? 'stored ID' : 'fingerprint'}
           </td>

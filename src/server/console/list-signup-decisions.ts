@@ -4,6 +4,19 @@ import type { SignupDecisionList } from '@/contracts/console'
 import type { Database } from '../db/client'
 import { signupDecisions } from '../db/schema'
 
+/** A sign-up decision as the console shows it. */
+export const decisionColumns = {
+  requestId: signupDecisions.requestId,
+  visitorId: signupDecisions.visitorId,
+  ip: signupDecisions.ip,
+  email: signupDecisions.email,
+  outcome: signupDecisions.outcome,
+  reasons: signupDecisions.reasons,
+  challengeSolved: signupDecisions.challengeSolved,
+  accountId: signupDecisions.accountId,
+  createdAt: signupDecisions.createdAt,
+}
+
 /** The latest sign-up decisions with their reasons, newest first. */
 export async function listSignupDecisions({
   db,
@@ -13,17 +26,7 @@ export async function listSignupDecisions({
   limit?: number
 }): Promise<SignupDecisionList> {
   const decisions = await db
-    .select({
-      requestId: signupDecisions.requestId,
-      visitorId: signupDecisions.visitorId,
-      ip: signupDecisions.ip,
-      email: signupDecisions.email,
-      outcome: signupDecisions.outcome,
-      reasons: signupDecisions.reasons,
-      challengeSolved: signupDecisions.challengeSolved,
-      accountId: signupDecisions.accountId,
-      createdAt: signupDecisions.createdAt,
-    })
+    .select(decisionColumns)
     .from(signupDecisions)
     .orderBy(desc(signupDecisions.createdAt))
     .limit(limit)

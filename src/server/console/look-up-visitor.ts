@@ -47,7 +47,13 @@ export async function readVisitorPanel({
   if (!visitor) return undefined
   const latest = await selectRows(
     db,
-    { ...visitColumns, suspectScore: events.suspectScore, signals: events.signals },
+    {
+      ...visitColumns,
+      userAgent: events.userAgent,
+      siteName: sql<string | null>`(select s.name from sites s where s.public_key = events.site_key)`,
+      suspectScore: events.suspectScore,
+      signals: events.signals,
+    },
     (select) =>
       sql`select ${select} from events where visitor_id = ${visitorId} order by created_at desc limit 50`,
     { prepared: true },

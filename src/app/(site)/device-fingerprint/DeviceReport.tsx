@@ -7,6 +7,7 @@ import type { IdentifyResult } from '@/agent/messages'
 import { DataTable } from '@/components/DataTable'
 import { formatCount, formatPercent } from '@/components/format'
 import { LoadedView } from '@/components/LoadedView'
+import { MatchExplanation } from '@/components/MatchExplanation'
 import { ErrorNote } from '@/components/Notes'
 import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
@@ -16,7 +17,6 @@ import { useLoaded } from '@/components/useLoaded'
 import type { ForgottenDevice, DeviceReport as Report } from '@/contracts/device'
 import { useVisitorData } from '@/sdk/react'
 import styles from './DeviceReport.module.css'
-import { MatchExplanation } from './MatchExplanation'
 
 /** What one check of this browser found: what was collected, the answer, and what is stored. */
 type Checked = { collection: CollectResult; result: IdentifyResult; report: Report | null }

@@ -1,7 +1,7 @@
 import { unsealEventsResponse } from '@fingerprint/node-sdk'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { NetworkVisitors, Overview, SiteSummary, VisitorPanel } from '@/contracts/console'
+import { EventDetail, NetworkVisitors, Overview, SiteSummary, VisitorPanel } from '@/contracts/console'
 import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
 import { recordWrongPassword } from '@/server/console/sign-in-throttle'
 import { type Database, queryRows } from '@/server/db/client'
@@ -12,6 +12,7 @@ import { syntheticDevice } from '../../../../tests/support/synthetic-devices'
 import { GET as getEvent } from '../v1/events/[requestId]/route'
 import { POST as identify } from '../v1/identify/route'
 import * as decisions from './decisions/route'
+import * as eventById from './events/[requestId]/route'
 import * as events from './events/route'
 import * as keyRestore from './keys/[keyId]/revocation/route'
 import * as keyById from './keys/[keyId]/route'
@@ -636,6 +637,47 @@ describe('console panels, as their contracts describe them', () => {
     expect(panel.visitorId).toBe(identified.visitorId)
     expect(panel.linkedIds).toEqual(['account-4242'])
     expect(VisitorPanel.parse(panel)).toEqual(panel)
+  })
+
+  it('opens one event in full, with the sign-up decision it served, as its contract describes it', async () => {
+    const cookie = await signInCookie()
+    const identified = await (
+      await identify(
+        new Request(`${base}/api/v1/identify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.24' },
+          body: JSON.stringify({
+            components: syntheticDevice(4243),
+            linkedId: 'account-4243',
+            tag: { plan: 'pro' },
+            url: 'https://shop.example/signup',
+          }),
+        }),
+      )
+    ).json()
+    await db.execute(
+      sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, challenge_solved)
+          values (${identified.requestId}, ${identified.visitorId}, '198.51.100.24', 'ada@example.com', 'challenge',
+                  ${JSON.stringify([{ rule: 'tampering', outcome: 'challenge', message: 'The browser shows signs of tampering.' }])}::jsonb, false)`,
+    )
+    const open = (requestId: string) =>
+      eventById.GET(request(`/api/console/events/${requestId}`, { cookie }), params({ requestId }))
+    const response = await open(identified.requestId)
+    expect(response.status).toBe(200)
+    const detail = await response.json()
+    expect(EventDetail.parse(detail)).toEqual(detail)
+    expect(detail).toMatchObject({
+      event: {
+        requestId: identified.requestId,
+        linkedId: 'account-4243',
+        tag: { plan: 'pro' },
+        url: 'https://shop.example/signup',
+      },
+      siteName: expect.any(String),
+      method: 'new',
+      decision: { outcome: 'challenge', email: 'ada@example.com', reasons: [{ rule: 'tampering' }] },
+    })
+    expect((await open('req_unknown')).status).toBe(404)
   })
 
   it('lists the visitors of an address or a range, and refuses what is neither or too wide', async () => {

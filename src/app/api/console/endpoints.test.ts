@@ -171,6 +171,14 @@ describe('the console’s client, through the real routes', () => {
       expect(overview.totals.identifications).toBe(2)
       const page = await callConsole('GET /api/console/events', { query: { signal: 'all' } })
       expect(page.events.map((event) => event.requestId)).toContain(visit.requestId)
+      const eventDetail = await callConsole('GET /api/console/events/:requestId', {
+        params: { requestId: visit.requestId },
+      })
+      expect(eventDetail).toMatchObject({
+        event: { requestId: visit.requestId },
+        method: 'new',
+        decision: null,
+      })
       const panel = await callConsole('GET /api/console/lookup', { query: { q: visit.requestId } })
       expect(panel.linkedIds).toEqual(['account-6101'])
       const network = await callConsole('GET /api/console/network', { query: { q: '198.51.100.0/24' } })

@@ -1,6 +1,6 @@
-import { formatBits } from '@/components/format'
-import tables from '@/components/Table.module.css'
 import type { LatestMatch } from '@/contracts/device'
+import { formatBits } from './format'
+import tables from './Table.module.css'
 
 const facetNames: Record<string, string> = {
   browser: 'Browser build',
