@@ -138,6 +138,7 @@ export const consoleEndpoints = {
   },
   'POST /api/console/webhooks/:webhookId/retries': { params: WebhookIdParam, body: RetryDeliveryRequest },
   'DELETE /api/console/webhooks/:webhookId': { params: WebhookIdParam },
+  'DELETE /api/console/webhooks/:webhookId/deletion': { params: WebhookIdParam },
 } satisfies Record<`${Method} /api/console/${string}`, EndpointContract>
 
 export type ConsoleEndpoint = keyof typeof consoleEndpoints

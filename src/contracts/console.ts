@@ -197,6 +197,8 @@ export const SiteSummary = z.object({
       format: WebhookFormat,
       events: z.array(WebhookEvent),
       createdAt: moment,
+      /** Deleted, and restorable for a few minutes (undo-windows.ts); null while it is not. */
+      deletedAt: moment.nullable(),
     }),
   ),
   /** Oldest first: the first seals, a second is the next key of a rotation. Never the key itself. */

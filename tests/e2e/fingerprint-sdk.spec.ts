@@ -471,9 +471,15 @@ test('the console manages sealing keys and webhook formats by keyboard, without 
   await card.getByLabel("Sign-up decisions (Tessera's format)").uncheck()
   await card.getByRole('button', { name: 'Add webhook' }).click()
   await expect(card.getByRole('status').filter({ hasText: 'fpjs-event-signature' })).toBeVisible()
-  await expect(
-    card.getByRole('listitem').filter({ hasText: 'https://hooks.example/fingerprint' }),
-  ).toContainText('Fingerprint v4')
+  const added = card.getByRole('listitem').filter({ hasText: 'https://hooks.example/fingerprint' })
+  await expect(added).toContainText('Fingerprint v4')
+  // Deleting asks first, and can be undone for a while.
+  await added.getByRole('button', { name: 'Delete' }).click()
+  await added.getByRole('button', { name: 'Yes, delete' }).click()
+  await expect(added).toContainText('deleted')
+  await added.getByRole('button', { name: 'Undo' }).click()
+  await expect(added.getByRole('button', { name: 'Delete' })).toBeVisible()
+  await expect(added.getByRole('button', { name: 'Send a test delivery' })).toBeVisible()
 
   const results = await new AxeBuilder({ page }).include('main').analyze()
   const serious = results.violations.filter((violation) =>

@@ -2,6 +2,7 @@
 
 import { Fragment, useCallback, useEffect, useId, useState } from 'react'
 import type { SiteSummary, WebhookDelivery, WebhookEvent, WebhookFormat } from '@/contracts/console'
+import { WEBHOOK_RESTORE_MINUTES } from '@/contracts/undo-windows'
 import { FormField } from '../FormField'
 import fieldStyles from '../FormField.module.css'
 import { formatCount } from '../format'
@@ -14,6 +15,7 @@ import { callConsole } from './api'
 import styles from './console.module.css'
 import { ShownOnce } from './ShownOnce'
 import type { SitePartProps } from './site-part-props'
+import { UndoableRemoval } from './UndoableRemoval'
 import { useFormAction } from './useFormAction'
 
 const WEBHOOK_EVENTS: Record<WebhookEvent, string> = {
@@ -60,17 +62,7 @@ export function Webhooks({ site, run, onChange }: SitePartProps) {
       ) : (
         <ul className={styles.list}>
           {site.webhooks.map((webhook) => (
-            <WebhookItem
-              key={webhook.id}
-              webhook={webhook}
-              onDelete={() =>
-                run(() =>
-                  callConsole('DELETE /api/console/webhooks/:webhookId', {
-                    params: { webhookId: webhook.id },
-                  }),
-                )
-              }
-            />
+            <WebhookItem key={webhook.id} webhook={webhook} run={run} />
           ))}
         </ul>
       )}
@@ -145,10 +137,10 @@ export function Webhooks({ site, run, onChange }: SitePartProps) {
 
 function WebhookItem({
   webhook,
-  onDelete,
+  run,
 }: {
   webhook: SiteSummary['webhooks'][number]
-  onDelete: () => void
+  run: SitePartProps['run']
 }) {
   const [open, setOpen] = useState(false)
   // Each test delivery sent asks the open log to look again.
@@ -179,23 +171,44 @@ function WebhookItem({
         · created <Time iso={webhook.createdAt} />
       </span>
       <span className={styles.row}>
-        <button type="button" className="button button-secondary" onClick={() => void sendTest()}>
-          Send a test delivery
-        </button>
-        <button
-          type="button"
-          className="button button-secondary"
-          aria-expanded={open}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? 'Hide deliveries' : 'Deliveries'}
-        </button>
-        <button type="button" className="button button-secondary" onClick={onDelete}>
-          Delete
-        </button>
+        {!webhook.deletedAt && (
+          <>
+            <button type="button" className="button button-secondary" onClick={() => void sendTest()}>
+              Send a test delivery
+            </button>
+            <button
+              type="button"
+              className="button button-secondary"
+              aria-expanded={open}
+              onClick={() => setOpen(!open)}
+            >
+              {open ? 'Hide deliveries' : 'Deliveries'}
+            </button>
+          </>
+        )}
+        <UndoableRemoval
+          label="Delete"
+          question="Delete this webhook? Nothing more is sent to it."
+          confirmLabel="Yes, delete"
+          removedAt={webhook.deletedAt}
+          removedBadge="deleted"
+          undoMinutes={WEBHOOK_RESTORE_MINUTES}
+          onRemove={() =>
+            run(() =>
+              callConsole('DELETE /api/console/webhooks/:webhookId', { params: { webhookId: webhook.id } }),
+            )
+          }
+          onUndo={() =>
+            run(() =>
+              callConsole('DELETE /api/console/webhooks/:webhookId/deletion', {
+                params: { webhookId: webhook.id },
+              }),
+            )
+          }
+        />
       </span>
       {testError && <ErrorNote>{testError}</ErrorNote>}
-      {open && <DeliveryLog webhookId={webhook.id} tests={tests} />}
+      {open && !webhook.deletedAt && <DeliveryLog webhookId={webhook.id} tests={tests} />}
     </li>
   )
 }

@@ -126,7 +126,7 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
           insert into webhook_deliveries (id, webhook_id, event_type, payload)
           select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
           from new_events e join sites s on s.public_key = e.site_key join webhooks w on w.site_id = s.id
-          where w.enabled and 'identification' = any(w.events)),
+          where w.enabled and w.deleted_at is null and 'identification' = any(w.events)),
         event as (
           insert into events (${eventNames}, snapshot, durations)
           select ${eventNames}, snapshot, tessera_durations(components) from new_events)

@@ -4,6 +4,7 @@ import { type Database, selectRows } from '../db/client'
 import { dropEmptiedStoredEvents, dropEventPartitionsBefore, startOfUtcDay } from '../db/event-partitions'
 import { deleteExpiredSnapshots } from '../identification/component-snapshots'
 import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
+import { purgeDeletedWebhooks } from '../webhooks/delete-webhook'
 
 const DAY_MS = 86_400_000
 
@@ -74,6 +75,8 @@ export async function purgeExpiredData({
   await dropEmptiedStoredEvents(db)
   const visitors = await deleteExpiredVisitors(db, cutoff)
   const snapshots = await deleteExpiredSnapshots(db, eventCutoff)
+  // Webhooks deleted longer ago than can be undone (deleted ones are purged at each deletion too).
+  await purgeDeletedWebhooks(db)
   const removed = result ?? {
     events: 0,
     decisions: 0,

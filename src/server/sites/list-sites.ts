@@ -1,6 +1,7 @@
 import 'server-only'
 import { asc, desc, like, lte, sql } from 'drizzle-orm'
 import { type SiteList, SiteSummary } from '@/contracts/console'
+import { WEBHOOK_RESTORE_MINUTES } from '@/contracts/undo-windows'
 import type { Database } from '../db/client'
 import { apiKeys, sealingKeys, settingsAudit, sites, webhooks } from '../db/schema'
 import { getEnv } from '../env'
@@ -59,8 +60,13 @@ export async function listSites({
         format: webhooks.format,
         events: webhooks.events,
         createdAt: webhooks.createdAt,
+        deletedAt: webhooks.deletedAt,
       })
       .from(webhooks)
+      // A deleted one is listed while it can be restored.
+      .where(
+        sql`${webhooks.deletedAt} is null or ${webhooks.deletedAt} > now() - make_interval(mins => ${WEBHOOK_RESTORE_MINUTES})`,
+      )
       .orderBy(asc(webhooks.createdAt)),
     db
       .select({

@@ -14,6 +14,7 @@ import { decideSignup } from '../signup/decide-signup'
 import { signupFields } from '../signup/test-signup'
 import { createSite } from '../sites/create-site'
 import { createWebhook } from './create-webhook'
+import { deleteWebhook, purgeDeletedWebhooks, restoreWebhook } from './delete-webhook'
 import { deliverDueWebhooks, retryDelaySeconds } from './deliver-due-webhooks'
 
 // These receivers listen on loopback: opt in to private targets, as only tests may (before any
@@ -277,6 +278,43 @@ describe('webhook delivery', () => {
         reasons: [],
       })
       expect(got.filter((delivery) => JSON.parse(delivery.body).type === 'identification')).toHaveLength(1)
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it("holds a deleted webhook's deliveries while it can be restored, then purges it with them", async () => {
+    const handle = await openDatabase({ dataDir: 'memory://' })
+    try {
+      receiver.state.failing = false
+      const before = receiver.received.length
+      const site = await createSite({ db: handle.db, name: 'Shop', allowedOrigins: [] })
+      const webhook = await createWebhook({ db: handle.db, siteId: site.id, url: receiver.url })
+      const identifyOne = (seed: number) =>
+        identifyVisitor({
+          db: handle.db,
+          input: { components: syntheticDevice(seed), siteKey: site.publicKey },
+          context: { ip: '203.0.113.8', userAgent: 'test' },
+        })
+      await identifyOne(70)
+      await deleteWebhook({ db: handle.db, webhookId: webhook.id })
+      // Deleted: what was waiting is held, and nothing new is queued.
+      await identifyOne(71)
+      expect(await deliverDueWebhooks({ db: handle.db })).toBe(0)
+      expect(await restoreWebhook({ db: handle.db, webhookId: webhook.id })).toBe(true)
+      expect(await restoreWebhook({ db: handle.db, webhookId: webhook.id })).toBe(false)
+      expect(await deliverDueWebhooks({ db: handle.db })).toBe(1)
+      expect(receiver.received.length - before).toBe(1)
+      // Deleted longer ago than can be undone: gone, with its log.
+      await deleteWebhook({ db: handle.db, webhookId: webhook.id })
+      await handle.db.execute(sql`update webhooks set deleted_at = deleted_at - interval '6 minutes'`)
+      expect(await restoreWebhook({ db: handle.db, webhookId: webhook.id })).toBe(false)
+      expect(await purgeDeletedWebhooks(handle.db)).toBe(1)
+      const [left] = await queryRows<{ n: number }>(
+        handle.db,
+        sql`select (select count(*) from webhooks) + (select count(*) from webhook_deliveries) as n`,
+      )
+      expect(Number(left?.n)).toBe(0)
     } finally {
       await handle.close()
     }

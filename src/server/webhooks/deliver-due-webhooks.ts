@@ -59,6 +59,8 @@ export async function deliverDueWebhooks({
             select id from webhook_deliveries
             where delivered_at is null and failed_at is null and next_attempt_at <= ${now.toISOString()}
               and (locked_until is null or locked_until < ${now.toISOString()})
+              -- A deleted webhook's deliveries wait: restored, they go on; purged, they go with it.
+              and not exists (select 1 from webhooks w where w.id = webhook_id and w.deleted_at is not null)
             order by next_attempt_at limit ${BATCH} for update skip locked)
           returning id, webhook_id, payload, attempts)
         select ${select} from claimed join webhooks on webhooks.id = claimed.webhook_id`,

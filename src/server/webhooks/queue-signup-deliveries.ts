@@ -31,5 +31,5 @@ export async function queueSignupDeliveries(
   await db.execute(sql`insert into webhook_deliveries (id, webhook_id, event_type, payload)
     select ${decision.requestId} || ':signup:' || w.id, w.id, 'signup', ${payload}::jsonb
     from sites s join webhooks w on w.site_id = s.id
-    where s.public_key = ${siteKey} and w.enabled and 'signup' = any(w.events)`)
+    where s.public_key = ${siteKey} and w.enabled and w.deleted_at is null and 'signup' = any(w.events)`)
 }

@@ -234,6 +234,10 @@ describe('the console’s client, through the real routes', () => {
       })
       expect(detail.delivery.eventType).toBe('test')
       await callConsole('DELETE /api/console/webhooks/:webhookId', { params: { webhookId: webhook.id } })
+      await callConsole('DELETE /api/console/webhooks/:webhookId/deletion', {
+        params: { webhookId: webhook.id },
+      })
+      await callConsole('DELETE /api/console/webhooks/:webhookId', { params: { webhookId: webhook.id } })
       await callConsole('DELETE /api/console/keys/:keyId', { params: { keyId: key.id } })
       await callConsole('DELETE /api/console/keys/:keyId/revocation', { params: { keyId: key.id } })
       await callConsole('DELETE /api/console/keys/:keyId', { params: { keyId: key.id } })

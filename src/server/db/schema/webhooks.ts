@@ -20,6 +20,11 @@ export const webhooks = pgTable(
     events: text('events').array().$type<WebhookEvent[]>().notNull().default(sql`'{identification}'::text[]`),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),
+    /**
+     * When an operator deleted it: nothing is queued or sent for it from then on, and for
+     * WEBHOOK_RESTORE_MINUTES it can be restored; then it goes with its log (delete-webhook.ts).
+     */
+    deletedAt: timestamptz('deleted_at'),
   },
   (table) => [
     index('webhooks_site').on(table.siteId),
