@@ -13,6 +13,7 @@ import {
   CreateWebhookRequest,
   EventDetail,
   EventIdParam,
+  ExportQuery,
   LookupQuery,
   NetworkVisitors,
   Overview,
@@ -82,6 +83,8 @@ interface EndpointContract {
   body?: z.ZodType
   /** The answer's shape; none for 204 No Content. */
   answer?: z.ZodType
+  /** The answer is a file to save (a streamed CSV or JSON export), not an answer to parse. */
+  download?: true
 }
 
 /**
@@ -100,6 +103,7 @@ export const consoleEndpoints = {
   'GET /api/console/overview': { query: OverviewQuery, answer: Overview },
   'GET /api/console/events': { query: ConsoleEventsQuery, answer: EventPage },
   'GET /api/console/events/:requestId': { params: EventIdParam, answer: EventDetail },
+  'GET /api/console/export': { query: ExportQuery, download: true },
   'GET /api/console/lookup': { query: LookupQuery, answer: VisitorPanel },
   'GET /api/console/network': { query: LookupQuery, answer: NetworkVisitors },
   'DELETE /api/console/visitors/:visitorId': { params: ConsoleVisitorIdParam },

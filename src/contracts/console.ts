@@ -248,6 +248,20 @@ export const ConsoleEventsQuery = z.object({
 })
 export type EventFilter = z.infer<typeof ConsoleEventsQuery>['signal']
 
+/** GET /api/console/export: events (as the console's filter shows them), decisions or one visitor's events, streamed. */
+export const ExportQuery = z
+  .object({
+    kind: z.enum(['events', 'decisions', 'visitor']),
+    format: z.enum(['csv', 'json']).default('csv'),
+    signal: ConsoleEventsQuery.shape.signal,
+    visitorId: z.string().min(1).max(64).optional(),
+  })
+  .refine((query) => query.kind !== 'visitor' || query.visitorId !== undefined, {
+    path: ['visitorId'],
+    message: 'Name the visitor to export.',
+  })
+export type ExportQuery = z.infer<typeof ExportQuery>
+
 export const LookupQuery = z.object({ q: z.string().trim().min(1, 'Type something to look up.').max(256) })
 
 /** GET /api/console/network?q=<address or CIDR>: the visitors seen from it lately, most recent first. */

@@ -10,6 +10,7 @@ import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { AddressCell } from './AddressCell'
 import styles from './console.module.css'
+import { ExportLinks } from './ExportLinks'
 import { usePolling } from './usePolling'
 
 /** The latest identifications, filterable, one page at a time. */
@@ -29,23 +30,26 @@ export function RecentEvents({
     <section aria-labelledby="events-heading" className={styles.section}>
       <div className={styles.sectionHeader}>
         <h2 id="events-heading">Recent events</h2>
-        <FormField label="Show" layout="inline">
-          {(control) => (
-            <select
-              {...control}
-              value={signal}
-              onChange={(event) => {
-                setSignal(event.target.value as EventFilter)
-                setCursors([])
-              }}
-            >
-              <option value="all">All events</option>
-              <option value="bot">Bots only</option>
-              <option value="new">New visitors</option>
-              <option value="returning">Returning visitors</option>
-            </select>
-          )}
-        </FormField>
+        <span className={styles.row}>
+          <ExportLinks query={{ kind: 'events', signal }} what="these events" />
+          <FormField label="Show" layout="inline">
+            {(control) => (
+              <select
+                {...control}
+                value={signal}
+                onChange={(event) => {
+                  setSignal(event.target.value as EventFilter)
+                  setCursors([])
+                }}
+              >
+                <option value="all">All events</option>
+                <option value="bot">Bots only</option>
+                <option value="new">New visitors</option>
+                <option value="returning">Returning visitors</option>
+              </select>
+            )}
+          </FormField>
+        </span>
       </div>
       <div className={tables.frame}>
         <LoadedView

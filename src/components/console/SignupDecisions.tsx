@@ -4,6 +4,7 @@ import { LoadedView } from '../LoadedView'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import styles from './console.module.css'
+import { ExportLinks } from './ExportLinks'
 import { usePolling } from './usePolling'
 
 const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
@@ -19,7 +20,10 @@ export function SignupDecisions({
   const { loaded } = usePolling('GET /api/console/decisions', {})
   return (
     <section aria-labelledby="decisions-heading" className={styles.section}>
-      <h2 id="decisions-heading">Sign-up decisions</h2>
+      <div className={styles.sectionHeader}>
+        <h2 id="decisions-heading">Sign-up decisions</h2>
+        <ExportLinks query={{ kind: 'decisions', signal: 'all' }} what="all sign-up decisions" />
+      </div>
       <div className={tables.frame}>
         <LoadedView
           loaded={loaded}

@@ -12,6 +12,7 @@ import { useLoaded } from '../useLoaded'
 import { AddressCell } from './AddressCell'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { ExportLinks } from './ExportLinks'
 import { SignalBadges } from './RecentEvents'
 
 /** One visitor's facts, history and signals, with "forget this visitor". */
@@ -46,7 +47,13 @@ export function VisitorPanel({
             </button>
           </div>
           <VisitorFacts data={data} onQuery={onQuery} />
-          <h4>History and signals</h4>
+          <div className={styles.panelHeader}>
+            <h4>History and signals</h4>
+            <ExportLinks
+              query={{ kind: 'visitor', visitorId: data.visitorId, signal: 'all' }}
+              what="this visitor's history"
+            />
+          </div>
           <VisitorHistory events={data.events} />
           <ScoreExplained latest={data.events[0]} />
           <ForgetVisitor visitorId={data.visitorId} events={data.events.length} onForgotten={onForgotten} />

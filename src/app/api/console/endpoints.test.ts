@@ -127,6 +127,8 @@ async function throughConsoleRoutes(calls: () => Promise<void>): Promise<Set<Con
       if ('answer' in contract) {
         const answer = await response.clone().json()
         expect(contract.answer.parse(answer), endpoint).toEqual(answer)
+      } else if ('download' in contract) {
+        expect(response.headers.get('content-disposition'), endpoint).toMatch(/^attachment; filename="/)
       } else expect(response.status, endpoint).toBe(204)
       called.add(endpoint)
     }
@@ -179,6 +181,10 @@ describe('the console’s client, through the real routes', () => {
         method: 'new',
         decision: null,
       })
+      const exported = await fetch(
+        consoleUrl('GET /api/console/export', { query: { kind: 'events', format: 'csv', signal: 'all' } }),
+      )
+      expect(await exported.text()).toContain(visit.requestId)
       const panel = await callConsole('GET /api/console/lookup', { query: { q: visit.requestId } })
       expect(panel.linkedIds).toEqual(['account-6101'])
       const network = await callConsole('GET /api/console/network', { query: { q: '198.51.100.0/24' } })

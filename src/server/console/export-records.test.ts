@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm'
+import { expect, it } from 'vitest'
+import { syntheticDevice } from '../../../tests/support/synthetic-devices'
+import { describeOnEachEngine } from '../../../tests/support/test-database'
+import { identifyVisitor } from '../identification/identify-visitor'
+import { exportRecords } from './export-records'
+
+async function read(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text()
+}
+
+describeOnEachEngine('exportRecords', (handle) => {
+  it('streams every event a page at a time, newest first, with attacker-written cells made inert', async () => {
+    const identified = []
+    for (let seed = 0; seed < 5; seed++)
+      identified.push(
+        await identifyVisitor({
+          db: handle.db,
+          input: {
+            components: syntheticDevice(900 + seed),
+            linkedId: seed === 2 ? '=HYPERLINK("https://evil.example","click")' : `account-${seed}`,
+            url: 'https://shop.example/a,b"c',
+          },
+          context: { ip: '198.51.100.90', userAgent: 'test' },
+        }),
+      )
+    const csv = await read(exportRecords(handle.db, { kind: 'events', format: 'csv', signal: 'all' }, 2))
+    const lines = csv.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^time,request_id,visitor_id,/)
+    expect(lines).toHaveLength(6)
+    // Newest first, each once, across pages of two.
+    const ids = lines.slice(1).map((line) => line.split(',')[1])
+    expect(ids).toEqual(identified.map((event) => event.requestId).reverse())
+    expect(csv).toContain(`"'=HYPERLINK(""https://evil.example"",""click"")"`)
+    expect(csv).toContain('"https://shop.example/a,b""c"')
+
+    const json = JSON.parse(
+      await read(exportRecords(handle.db, { kind: 'events', format: 'json', signal: 'all' }, 2)),
+    )
+    expect(json.map((event: { requestId: string }) => event.requestId)).toEqual(ids)
+    expect(json[2].linkedId).toBe('=HYPERLINK("https://evil.example","click")')
+  })
+
+  it("exports one visitor's events and the sign-up decisions, and an empty JSON export is an empty array", async () => {
+    const first = await identifyVisitor({
+      db: handle.db,
+      input: { components: syntheticDevice(950) },
+      context: { ip: '198.51.100.91', userAgent: 'test' },
+    })
+    await identifyVisitor({
+      db: handle.db,
+      input: { components: syntheticDevice(950) },
+      context: { ip: '198.51.100.91', userAgent: 'test' },
+    })
+    const history = JSON.parse(
+      await read(
+        exportRecords(
+          handle.db,
+          { kind: 'visitor', format: 'json', signal: 'all', visitorId: first.visitorId },
+          1,
+        ),
+      ),
+    )
+    expect(history).toHaveLength(2)
+    expect(new Set(history.map((event: { visitorId: string }) => event.visitorId))).toEqual(
+      new Set([first.visitorId]),
+    )
+    expect(await read(exportRecords(handle.db, { kind: 'decisions', format: 'json', signal: 'all' }))).toBe(
+      '[]\n',
+    )
+    await handle.db.execute(
+      sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, challenge_solved)
+          values (${first.requestId}, ${first.visitorId}, '198.51.100.91', '+1@example.com', 'deny', '[]'::jsonb, false)`,
+    )
+    const decisions = await read(
+      exportRecords(handle.db, { kind: 'decisions', format: 'csv', signal: 'all' }),
+    )
+    expect(decisions.split('\n')[0]).toBe(
+      'time,request_id,visitor_id,ip,email,outcome,reasons,challenge_solved,account_id',
+    )
+    expect(decisions).toContain(",'+1@example.com,deny,")
+  })
+})
