@@ -258,6 +258,15 @@ test('an event opens in a dialog with its signals in words, kept in the address,
   // Badges read in words, not code names.
   await expect(recent.getByText('Bot or automation: bad').first()).toBeVisible()
   await expect(recent.getByText('virtualMachine')).toHaveCount(0)
+  // The filter lives in the address: a reload keeps it.
+  await recent.getByLabel('Show').selectOption('bot')
+  await expect(page).toHaveURL(/[?&]signal=bot/)
+  await page.reload()
+  await expect(recent.getByLabel('Show')).toHaveValue('bot')
+  await expect(recent.getByRole('link', { name: 'Export these events as CSV' })).toHaveAttribute(
+    'href',
+    /kind=events&format=csv&signal=bot/,
+  )
   await recent
     .getByRole('button', { name: /: details$/ })
     .first()

@@ -1,6 +1,7 @@
 'use client'
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation'
+import type { EventFilter } from '@/contracts/console'
 import { AccountMenu } from './AccountMenu'
 import styles from './console.module.css'
 import { EventPanel } from './EventPanel'
@@ -12,6 +13,13 @@ import { SignupDecisions } from './SignupDecisions'
 import { SitesManager } from './SitesManager'
 import { TimeZoneToggle } from './TimeZoneToggle'
 import { VisitorLookup } from './VisitorLookup'
+
+const eventFilters: readonly EventFilter[] = ['all', 'bot', 'new', 'returning']
+
+/** The events filter a shared address asks for; anything else is all events. */
+function eventFilterOf(value: string | null): EventFilter {
+  return eventFilters.find((filter) => filter === value) ?? 'all'
+}
 
 /** The signed-in console: live figures, events, look-up, sites and keys. */
 export function Console({
@@ -34,9 +42,10 @@ export function Console({
   const searchParams = useSearchParams()
   const lookup = searchParams.get('lookup')
   const openEvent = searchParams.get('event')
+  const signal = eventFilterOf(searchParams.get('signal'))
 
   /** Keeps an open panel in the address (?lookup=, ?event=), so a link to it can be shared. */
-  function setParam(name: 'lookup' | 'event', value: string | null) {
+  function setParam(name: 'lookup' | 'event' | 'signal', value: string | null) {
     const next = new URLSearchParams(searchParams)
     if (value) next.set(name, value)
     else next.delete(name)
@@ -81,7 +90,12 @@ export function Console({
       )}
       <Overview />
       <VisitorLookup query={lookup} onQuery={setLookup} />
-      <RecentEvents onOpenVisitor={setLookup} onOpenEvent={setEvent} />
+      <RecentEvents
+        signal={signal}
+        onSignal={(next) => setParam('signal', next === 'all' ? null : next)}
+        onOpenVisitor={setLookup}
+        onOpenEvent={setEvent}
+      />
       <SignupDecisions onOpenVisitor={setLookup} onOpenEvent={setEvent} />
       {openEvent && (
         <EventPanel

@@ -15,13 +15,17 @@ import { usePolling } from './usePolling'
 
 /** The latest identifications, filterable, one page at a time. */
 export function RecentEvents({
+  signal,
+  onSignal,
   onOpenVisitor,
   onOpenEvent,
 }: {
+  /** The filter, kept in the address (?signal=) so a reload or a shared link keeps it. */
+  signal: EventFilter
+  onSignal: (signal: EventFilter) => void
   onOpenVisitor: (visitorId: string) => void
   onOpenEvent: (requestId: string) => void
 }) {
-  const [signal, setSignal] = useState<EventFilter>('all')
   const [cursors, setCursors] = useState<string[]>([])
   const cursor = cursors[cursors.length - 1]
   const { loaded } = usePolling('GET /api/console/events', { query: { signal, cursor } })
@@ -38,7 +42,7 @@ export function RecentEvents({
                 {...control}
                 value={signal}
                 onChange={(event) => {
-                  setSignal(event.target.value as EventFilter)
+                  onSignal(event.target.value as EventFilter)
                   setCursors([])
                 }}
               >
