@@ -19,6 +19,7 @@ import {
   Overview,
   OverviewQuery,
   PasswordChallengeQuery,
+  PolicyPreview,
   PolicyWithAudit,
   QueuedDelivery,
   RetryDeliveryRequest,
@@ -110,6 +111,7 @@ export const consoleEndpoints = {
   'GET /api/console/decisions': { answer: SignupDecisionList },
   'GET /api/console/rules': { answer: PolicyWithAudit },
   'PUT /api/console/rules': { body: SignupPolicy.strict(), answer: SavedPolicy },
+  'POST /api/console/rules/preview': { body: SignupPolicy.strict(), answer: PolicyPreview },
 
   'GET /api/console/sites': { answer: SiteList },
   'POST /api/console/sites': { body: SiteInput, answer: CreatedSite },

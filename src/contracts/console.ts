@@ -324,6 +324,32 @@ export type PolicyChange = z.infer<typeof PolicyChange>
 export const PolicyWithAudit = z.object({ policy: SignupPolicy, audit: z.array(PolicyChange) })
 export type PolicyWithAudit = z.infer<typeof PolicyWithAudit>
 
+const outcome = z.enum(['allow', 'challenge', 'deny'])
+/** POST /api/console/rules/preview: what a candidate policy would have changed in the last days' sign-ups. */
+export const PolicyPreview = z.object({
+  days: count,
+  /** Decisions of the period tried (those with their facts stored). */
+  decisions: count,
+  /** Decisions of the period stored before facts were kept: not tried. */
+  withoutFacts: count,
+  changes: z.array(
+    z.object({
+      from: outcome,
+      to: outcome,
+      count,
+      examples: z.array(
+        z.object({
+          requestId: z.string(),
+          email: z.string(),
+          createdAt: moment,
+          reasons: z.array(z.string()),
+        }),
+      ),
+    }),
+  ),
+})
+export type PolicyPreview = z.infer<typeof PolicyPreview>
+
 /** GET /api/console/webhooks/{id}: one attempt-tracked delivery of a webhook, newest first. */
 export const WebhookDelivery = z.object({
   id: z.string(),

@@ -111,6 +111,15 @@ test('a rule change takes effect on the next sign-up decision', async ({ page, r
   await page.getByLabel('I accept the terms of service').check()
   await page.getByRole('button', { name: 'Create account' }).click()
   await expect(page.getByRole('heading', { name: 'We could not create your account' })).toBeVisible()
+
+  // Before saving a change, try it on the last week's sign-ups: this one would have been allowed.
+  await page.goto('/')
+  await rules.getByRole('group', { name: 'Bots' }).getByLabel('Outcome').selectOption('off')
+  await rules.getByRole('button', { name: 'Try on the last 7 days' }).click()
+  const preview = rules.getByRole('status').filter({ hasText: 'Over the last 7 days' })
+  await expect(preview).toContainText(/this change would have turned \d+ (deny|denies) into allows/)
+  await preview.getByText('deny → allow: examples').click()
+  await expect(preview.getByText(/^rule-\d+@example\.com/).first()).toBeVisible()
   await setPolicy(request, {})
 })
 

@@ -1,10 +1,11 @@
 'use client'
 
 import { type FormEvent, useState } from 'react'
-import type { PolicyChange } from '@/contracts/console'
+import type { PolicyChange, PolicyPreview } from '@/contracts/console'
 import { type RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
 import { FormField } from '../FormField'
 import { type FormErrors, focusFirstError, noErrors, splitErrors } from '../form-errors'
+import { formatCount } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote, ErrorNote, SuccessNote } from '../Notes'
 import { Time } from '../Time'
@@ -81,17 +82,16 @@ export function RulesEditor() {
   const { loaded, reload } = useLoaded(loadRules)
   const [errors, setErrors] = useState<FormErrors>(noErrors)
   const [saved, setSaved] = useState(false)
+  const [preview, setPreview] = useState<PolicyPreview | 'loading' | null>(null)
 
   function showErrors(form: HTMLFormElement, found: FormErrors) {
     setErrors(found)
     focusFirstError(form, found.fields)
   }
 
-  async function save(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const form = event.currentTarget
+  /** The rules as edited, checked; undefined (errors shown) when a value is not valid. */
+  function candidateOf(form: HTMLFormElement): SignupPolicy | undefined {
     const data = new FormData(form)
-    setSaved(false)
     const candidate = Object.fromEntries(
       Object.keys(SignupPolicy.shape).map((key) => {
         const value = String(data.get(key) ?? '')
@@ -99,15 +99,38 @@ export function RulesEditor() {
       }),
     )
     const parsed = SignupPolicy.safeParse(candidate)
-    if (!parsed.success) {
-      showErrors(
-        form,
-        splitErrors('Check the rules: some values are not valid.', parsed.error.issues, policyFields),
-      )
-      return
-    }
+    if (parsed.success) return parsed.data
+    showErrors(
+      form,
+      splitErrors('Check the rules: some values are not valid.', parsed.error.issues, policyFields),
+    )
+    return undefined
+  }
+
+  async function previewChange(form: HTMLFormElement | null) {
+    if (!form) return
+    setSaved(false)
+    const candidate = candidateOf(form)
+    if (!candidate) return
+    setErrors(noErrors)
+    setPreview('loading')
     try {
-      await callConsole('PUT /api/console/rules', { body: parsed.data })
+      setPreview(await callConsole('POST /api/console/rules/preview', { body: candidate }))
+    } catch (failure) {
+      setPreview(null)
+      showErrors(form, formErrorsOf(failure, policyFields, 'The change could not be tried.'))
+    }
+  }
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = event.currentTarget
+    setSaved(false)
+    setPreview(null)
+    const candidate = candidateOf(form)
+    if (!candidate) return
+    try {
+      await callConsole('PUT /api/console/rules', { body: candidate })
       setErrors(noErrors)
       setSaved(true)
       await reload()
@@ -169,9 +192,19 @@ export function RulesEditor() {
               </div>
               {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
               {saved && <SuccessNote>Rules saved. The next sign-up uses them.</SuccessNote>}
-              <button type="submit" className="button">
-                Save rules
-              </button>
+              <PreviewResult preview={preview} />
+              <div className={styles.row}>
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  onClick={(event) => void previewChange(event.currentTarget.form)}
+                >
+                  Try on the last 7 days
+                </button>
+                <button type="submit" className="button">
+                  Save rules
+                </button>
+              </div>
             </form>
             <h3>Changes</h3>
             {audit.length === 0 ? (
@@ -205,4 +238,67 @@ function describeChange(entry: PolicyChange): string {
     .filter((key) => before[key] !== entry.after[key])
     .map((key) => `${key} ${String(before[key] ?? '—')} → ${String(entry.after[key])}`)
   return changes.length ? changes.join(', ') : 'saved without changes'
+}
+
+const outcomeNames = { allow: 'allow', challenge: 'challenge', deny: 'deny' } as const
+const outcomePlurals = { allow: 'allows', challenge: 'challenges', deny: 'denies' } as const
+
+function outcomes(count: number, outcome: keyof typeof outcomeNames): string {
+  return `${formatCount(count)} ${count === 1 ? outcomeNames[outcome] : outcomePlurals[outcome]}`
+}
+
+function plural(count: number, word: string): string {
+  return `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`
+}
+
+/** "Over the last 7 days, this change would have turned N allows into challenges…", with examples. */
+function PreviewResult({ preview }: { preview: PolicyPreview | 'loading' | null }) {
+  if (preview === null) return null
+  if (preview === 'loading')
+    return (
+      <p role="status" className="muted">
+        Trying the change on the last 7 days of sign-ups…
+      </p>
+    )
+  const untried =
+    preview.withoutFacts > 0
+      ? ` (${plural(preview.withoutFacts, 'older decision')} could not be tried: stored before their facts were kept)`
+      : ''
+  return (
+    <div role="status" className={styles.preview}>
+      {preview.changes.length === 0 ? (
+        <p>
+          Over the last {preview.days} days, this change would have changed none of the{' '}
+          {plural(preview.decisions, 'sign-up decision')}
+          {untried}.
+        </p>
+      ) : (
+        <>
+          <p>
+            Over the last {preview.days} days ({plural(preview.decisions, 'sign-up decision')}
+            {untried}), this change would have turned{' '}
+            {preview.changes
+              .map((change) => `${outcomes(change.count, change.from)} into ${outcomePlurals[change.to]}`)
+              .join(', ')}
+            .
+          </p>
+          {preview.changes.map((change) => (
+            <details key={`${change.from}-${change.to}`}>
+              <summary>
+                {outcomeNames[change.from]} → {outcomeNames[change.to]}: examples
+              </summary>
+              <ul className={styles.reasons}>
+                {change.examples.map((example) => (
+                  <li key={example.requestId}>
+                    {example.email} · <Time iso={example.createdAt} />
+                    {example.reasons.length > 0 && `: ${example.reasons.join(' ')}`}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ))}
+        </>
+      )}
+    </div>
+  )
 }

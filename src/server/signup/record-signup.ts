@@ -83,7 +83,7 @@ export async function recordSignup(
       const store = async (
         row: typeof decided & { outcome: PolicyDecision['outcome']; accountId?: string },
       ) => {
-        await tx.insert(signupDecisions).values(row)
+        await tx.insert(signupDecisions).values({ ...row, facts: { ...attempt.facts, ...counts } })
         await queueSignupDeliveries(tx, {
           siteKey: attempt.siteKey,
           decision: {

@@ -192,6 +192,10 @@ describe('the console’s client, through the real routes', () => {
       await callConsole('GET /api/console/decisions')
 
       const { policy } = await callConsole('GET /api/console/rules')
+      const preview = await callConsole('POST /api/console/rules/preview', {
+        body: { ...policy, vpnRule: 'deny' },
+      })
+      expect(preview.days).toBe(7)
       await callConsole('PUT /api/console/rules', { body: { ...policy, botRule: 'challenge' } })
       expect((await callConsole('GET /api/console/rules')).audit).toHaveLength(1)
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
+import type { SignupFacts } from '../../signup/policy/evaluate-policy'
 import { timestamptz } from './timestamptz'
 
 /** Accounts created through /registration. */
@@ -55,6 +56,11 @@ export const signupDecisions = pgTable(
     reasons: jsonb('reasons').$type<{ rule: string; outcome: string; message: string }[]>().notNull(),
     challengeSolved: boolean('challenge_solved').notNull().default(false),
     accountId: text('account_id'),
+    /**
+     * What the rules were applied to (evaluate-policy.ts's SignupFacts, taken under the lock), so a
+     * rule change can be tried on past sign-ups before it is saved; null for decisions before it.
+     */
+    facts: jsonb('facts').$type<SignupFacts>(),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [

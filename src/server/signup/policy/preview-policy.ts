@@ -1,0 +1,93 @@
+import 'server-only'
+import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
+import type { PolicyPreview } from '@/contracts/console'
+import type { SignupPolicy } from '@/contracts/signup-policy'
+import type { Database } from '../../db/client'
+import { signupDecisions } from '../../db/schema'
+import { evaluatePolicy } from './evaluate-policy'
+import { readSignupPolicy } from './read-policy'
+
+const PAGE = 2000
+const EXAMPLES = 5
+
+/**
+ * What a rule change would have done to the sign-ups of the last `days` days: each decision's
+ * stored facts go through the rules in force and through the candidate, and every decision whose
+ * outcome differs is counted by its change (allow → challenge…), with a few examples. Read a page at
+ * a time; decisions stored before facts were kept are counted apart.
+ */
+export async function previewPolicy({
+  db,
+  candidate,
+  days = 7,
+  now = new Date(),
+}: {
+  db: Database
+  candidate: SignupPolicy
+  days?: number
+  now?: Date
+}): Promise<PolicyPreview> {
+  const current = await readSignupPolicy(db)
+  const since = new Date(now.getTime() - days * 86_400_000).toISOString()
+  const changes = new Map<string, PolicyPreview['changes'][number]>()
+  let decisions = 0
+  let cursor: { createdAt: string; requestId: string } | undefined
+  for (;;) {
+    const rows = await db
+      .select({
+        requestId: signupDecisions.requestId,
+        email: signupDecisions.email,
+        createdAt: signupDecisions.createdAt,
+        facts: signupDecisions.facts,
+      })
+      .from(signupDecisions)
+      .where(
+        and(
+          gt(signupDecisions.createdAt, since),
+          isNotNull(signupDecisions.facts),
+          cursor
+            ? or(
+                lt(signupDecisions.createdAt, cursor.createdAt),
+                and(
+                  eq(signupDecisions.createdAt, cursor.createdAt),
+                  lt(signupDecisions.requestId, cursor.requestId),
+                ),
+              )
+            : undefined,
+        ),
+      )
+      .orderBy(desc(signupDecisions.createdAt), desc(signupDecisions.requestId))
+      .limit(PAGE)
+    for (const row of rows) {
+      if (!row.facts) continue
+      decisions++
+      const before = evaluatePolicy(row.facts, current).outcome
+      const after = evaluatePolicy(row.facts, candidate)
+      if (after.outcome === before) continue
+      const key = `${before}→${after.outcome}`
+      const change = changes.get(key) ?? { from: before, to: after.outcome, count: 0, examples: [] }
+      change.count++
+      if (change.examples.length < EXAMPLES)
+        change.examples.push({
+          requestId: row.requestId,
+          email: row.email,
+          createdAt: row.createdAt,
+          reasons: after.reasons.map((reason) => reason.message),
+        })
+      changes.set(key, change)
+    }
+    const last = rows[rows.length - 1]
+    if (rows.length < PAGE || !last) break
+    cursor = { createdAt: last.createdAt, requestId: last.requestId }
+  }
+  const [withoutFacts] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(signupDecisions)
+    .where(and(gt(signupDecisions.createdAt, since), isNull(signupDecisions.facts)))
+  return {
+    days,
+    decisions,
+    withoutFacts: withoutFacts?.count ?? 0,
+    changes: [...changes.values()].sort((a, b) => b.count - a.count),
+  }
+}
