@@ -9,6 +9,7 @@ import { EmptyNote } from '../Notes'
 import { useTimeZone } from '../time-zone'
 import styles from './console.module.css'
 import { NetworkBreakdown } from './NetworkBreakdown'
+import { SegmentedChoice } from './SegmentedChoice'
 import { usePolling } from './usePolling'
 
 const rangeLabels: Record<Range, string> = {
@@ -42,21 +43,13 @@ export function Overview() {
     <section aria-labelledby="overview-heading" className={styles.section}>
       <div className={styles.sectionHeader}>
         <h2 id="overview-heading">Overview</h2>
-        <fieldset className={styles.segmented}>
-          <legend className="visually-hidden">Time range</legend>
-          {(Object.keys(rangeLabels) as Range[]).map((value) => (
-            <label key={value}>
-              <input
-                type="radio"
-                name="range"
-                value={value}
-                checked={range === value}
-                onChange={() => setRange(value)}
-              />
-              <span>{value}</span>
-            </label>
-          ))}
-        </fieldset>
+        <SegmentedChoice
+          legend="Time range"
+          name="range"
+          options={(Object.keys(rangeLabels) as Range[]).map((value) => ({ value, label: value }))}
+          value={range}
+          onChange={setRange}
+        />
       </div>
       <LoadedView loaded={loaded} loading="Loading figures…">
         {(data) => (

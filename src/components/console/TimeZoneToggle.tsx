@@ -1,7 +1,7 @@
 'use client'
 
 import { chooseTimeZone, type TimeZoneChoice, useTimeZone } from '../time-zone'
-import styles from './console.module.css'
+import { SegmentedChoice } from './SegmentedChoice'
 
 const choices: { value: TimeZoneChoice; label: string }[] = [
   { value: 'local', label: 'Local time' },
@@ -12,20 +12,12 @@ const choices: { value: TimeZoneChoice; label: string }[] = [
 export function TimeZoneToggle() {
   const { choice } = useTimeZone()
   return (
-    <fieldset className={styles.segmented}>
-      <legend className="visually-hidden">Show times in</legend>
-      {choices.map(({ value, label }) => (
-        <label key={value}>
-          <input
-            type="radio"
-            name="time-zone"
-            value={value}
-            checked={choice === value}
-            onChange={() => chooseTimeZone(value)}
-          />
-          <span>{label}</span>
-        </label>
-      ))}
-    </fieldset>
+    <SegmentedChoice
+      legend="Show times in"
+      name="time-zone"
+      options={choices}
+      value={choice}
+      onChange={chooseTimeZone}
+    />
   )
 }

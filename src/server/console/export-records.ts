@@ -5,7 +5,7 @@ import type { EventFilter, ExportQuery } from '@/contracts/console'
 import type { StoredEvent } from '@/contracts/server-api'
 import { eventColumns, toStoredEvent } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
-import { events, signupDecisions } from '../db/schema'
+import { signupDecisions } from '../db/schema'
 import { listRecentEvents } from './list-recent-events'
 import { decisionColumns } from './list-signup-decisions'
 
@@ -191,21 +191,27 @@ export function exportRecords(db: Database, query: ExportQuery, pageSize = PAGE)
     },
     async pull(controller) {
       try {
-        const next = await pages.next()
-        if (next.done) {
-          if (query.format === 'json') controller.enqueue(encoder.encode(first ? ']\n' : '\n]\n'))
-          controller.close()
-          return
-        }
-        let chunk = ''
-        for (const record of next.value) {
-          if (query.format === 'csv') chunk += csvLine(record)
-          else {
-            chunk += `${first ? '\n' : ',\n'}${JSON.stringify(record.row)}`
-            first = false
+        // A pull must enqueue or close: one that returns with nothing is not called again.
+        for (;;) {
+          const next = await pages.next()
+          if (next.done) {
+            if (query.format === 'json') controller.enqueue(encoder.encode(first ? ']\n' : '\n]\n'))
+            controller.close()
+            return
+          }
+          let chunk = ''
+          for (const record of next.value) {
+            if (query.format === 'csv') chunk += csvLine(record)
+            else {
+              chunk += `${first ? '\n' : ',\n'}${JSON.stringify(record.row)}`
+              first = false
+            }
+          }
+          if (chunk) {
+            controller.enqueue(encoder.encode(chunk))
+            return
           }
         }
-        if (chunk) controller.enqueue(encoder.encode(chunk))
       } catch (error) {
         controller.error(error)
       }

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { defaultSignupPolicy } from '@/contracts/signup-policy'
+import { cleanSignupFacts } from '../../../../tests/support/signup-facts'
 import { evaluatePolicy, type SignupFacts } from './evaluate-policy'
 
-const clean: SignupFacts = {
-  bot: 'notDetected',
-  tampered: false,
-  agentProof: 'valid',
-  suspectScore: 0,
-  network: { blocked: false, datacenter: false, vpn: false, proxy: false, tor: false },
-  accountsFromVisitor24h: 0,
-  accountsByNewerBrowsers24h: 0,
-  accountsForMailboxElsewhere24h: 0,
-  attemptsFromVisitor10m: 0,
-  attemptsFromIp10m: 0,
-  visitorsFromAddress1h: 1,
-}
+const clean = cleanSignupFacts
 
 describe('evaluatePolicy with the default policy', () => {
   it('allows a clean sign-up with no reasons', () => {

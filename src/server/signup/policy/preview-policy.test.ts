@@ -1,23 +1,12 @@
 import { sql } from 'drizzle-orm'
 import { expect, it } from 'vitest'
 import { defaultSignupPolicy } from '@/contracts/signup-policy'
+import { cleanSignupFacts } from '../../../../tests/support/signup-facts'
 import { describeOnEachEngine } from '../../../../tests/support/test-database'
 import type { SignupFacts } from './evaluate-policy'
 import { previewPolicy } from './preview-policy'
 
-const clean: SignupFacts = {
-  bot: 'notDetected',
-  tampered: false,
-  agentProof: 'valid',
-  suspectScore: 0,
-  network: { blocked: false, datacenter: false, vpn: false, proxy: false, tor: false },
-  accountsFromVisitor24h: 0,
-  accountsByNewerBrowsers24h: 0,
-  accountsForMailboxElsewhere24h: 0,
-  attemptsFromVisitor10m: 0,
-  attemptsFromIp10m: 0,
-  visitorsFromAddress1h: 1,
-}
+const clean = cleanSignupFacts
 
 describeOnEachEngine('previewPolicy', (handle) => {
   it("counts what a change would have turned into what over the period's stored facts, with examples", async () => {
