@@ -283,7 +283,7 @@ test('an event opens in a dialog with its signals in words, kept in the address,
   await expect(dialog.getByRole('heading', { name: `Event ${requestId}` })).toBeVisible()
   await expect(page).toHaveURL(new RegExp(`[?&]event=${requestId}`))
   await expect(dialog.getByTestId('signal-bot')).toContainText('Automation detected')
-  await expect(dialog.getByText('User agent')).toBeVisible()
+  await expect(dialog.getByText('User agent', { exact: true })).toBeVisible()
   const results = await new AxeBuilder({ page }).include('dialog').analyze()
   expect(
     results.violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? '')),

@@ -463,7 +463,7 @@ test('the console manages sealing keys and webhook formats by keyboard, without 
   expect(Buffer.from(key, 'base64')).toHaveLength(32)
 
   await card.getByLabel('URL').fill('https://hooks.example/fingerprint')
-  await card.getByLabel('Format').selectOption('fingerprint-v4')
+  await card.getByLabel('Format', { exact: true }).selectOption('fingerprint-v4')
   // Sign-up decisions have no Fingerprint form: the form says so under the choice.
   await card.getByLabel("Sign-up decisions (Tessera's format)").check()
   await card.getByRole('button', { name: 'Add webhook' }).click()
