@@ -117,7 +117,10 @@ test('a rule change takes effect on the next sign-up decision', async ({ page, r
   await rules.getByRole('group', { name: 'Bots' }).getByLabel('Outcome').selectOption('off')
   await rules.getByRole('button', { name: 'Try on the last 7 days' }).click()
   const preview = rules.getByRole('status').filter({ hasText: 'Over the last 7 days' })
-  await expect(preview).toContainText(/this change would have turned \d+ (deny|denies) into allows/)
+  await expect(preview).toContainText(
+    /this change would have turned \d+ (deny into an allow|denies into allows)/,
+  )
+  await expect(preview).toContainText('An automated browser (bot) was detected.')
   await preview.getByText('deny → allow: examples').click()
   await expect(preview.getByText(/^rule-\d+@example\.com/).first()).toBeVisible()
   await setPolicy(request, {})

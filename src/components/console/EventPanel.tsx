@@ -11,7 +11,6 @@ import { callConsole } from './api'
 import styles from './console.module.css'
 
 const methods = {
-  new: 'a new visitor',
   token: 'its stored identifier',
   fingerprint: 'its fingerprint',
 } as const
@@ -84,8 +83,9 @@ export function EventPanel({
                   >
                     <code>{event.visitorId}</code>
                   </button>{' '}
-                  {event.visitorFound ? 'returning' : 'new'}, recognised by {methods[method]} (
-                  {formatPercent(event.confidence.score)} confidence)
+                  {method === 'new'
+                    ? `first seen here (${formatPercent(event.confidence.score)} confidence that it is new)`
+                    : `returning, recognised by ${methods[method]} (${formatPercent(event.confidence.score)} confidence)`}
                 </dd>
               </div>
               <div>

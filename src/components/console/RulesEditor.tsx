@@ -278,7 +278,10 @@ function PreviewResult({ preview }: { preview: PolicyPreview | 'loading' | null 
             Over the last {preview.days} days ({plural(preview.decisions, 'sign-up decision')}
             {untried}), this change would have turned{' '}
             {preview.changes
-              .map((change) => `${outcomes(change.count, change.from)} into ${outcomePlurals[change.to]}`)
+              .map(
+                (change) =>
+                  `${outcomes(change.count, change.from)} into ${change.count === 1 ? `${change.to === 'allow' ? 'an' : 'a'} ${outcomeNames[change.to]}` : outcomePlurals[change.to]}`,
+              )
               .join(', ')}
             .
           </p>

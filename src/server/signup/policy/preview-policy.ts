@@ -8,6 +8,7 @@ import { evaluatePolicy } from './evaluate-policy'
 import { readSignupPolicy } from './read-policy'
 
 const PAGE = 2000
+const severity = { allow: 0, challenge: 1, deny: 2 } as const
 const EXAMPLES = 5
 
 /**
@@ -61,9 +62,12 @@ export async function previewPolicy({
     for (const row of rows) {
       if (!row.facts) continue
       decisions++
-      const before = evaluatePolicy(row.facts, current).outcome
+      const was = evaluatePolicy(row.facts, current)
+      const before = was.outcome
       const after = evaluatePolicy(row.facts, candidate)
       if (after.outcome === before) continue
+      // Why it would now be stricter, or why it was stricter before.
+      const why = severity[after.outcome] > severity[before] ? after.reasons : was.reasons
       const key = `${before}→${after.outcome}`
       const change = changes.get(key) ?? { from: before, to: after.outcome, count: 0, examples: [] }
       change.count++
@@ -72,7 +76,7 @@ export async function previewPolicy({
           requestId: row.requestId,
           email: row.email,
           createdAt: row.createdAt,
-          reasons: after.reasons.map((reason) => reason.message),
+          reasons: why.map((reason) => reason.message),
         })
       changes.set(key, change)
     }
