@@ -157,6 +157,8 @@ test('an API key created in the console authorises the Server API until it is re
   await expect(listed.getByRole('group')).toContainText('Back ends using it get 401 at once.')
   await listed.getByRole('button', { name: 'Yes, revoke' }).click()
   await expect(listed).toContainText('revoked')
+  // Focus moves to Undo, which took the place of the button pressed.
+  await expect(listed.getByRole('button', { name: 'Undo: revoke key e2e back end' })).toBeFocused()
   expect((await read()).status()).toBe(401)
   // For a few minutes, it can be undone.
   await listed.getByRole('button', { name: 'Undo' }).click()
@@ -275,11 +277,11 @@ test('an event opens in a dialog with its signals in words, kept in the address,
   await expect(page).toHaveURL(/[?&]signal=bot/)
   await page.reload()
   await expect(recent.getByLabel('Show')).toHaveValue('bot')
-  const exportCsv = recent.getByRole('link', { name: 'Export these events as CSV' })
+  const exportCsv = recent.getByRole('link', { name: 'Export CSV of these events' })
   await expect(exportCsv).toHaveAttribute('href', /[?&]signal=bot(&|$)/)
   await expect(exportCsv).toHaveAttribute('href', /[?&]format=csv(&|$)/)
   await recent
-    .getByRole('button', { name: /: details$/ })
+    .getByRole('button', { name: /: event details$/ })
     .first()
     .click()
   const dialog = page.getByRole('dialog')

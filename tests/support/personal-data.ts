@@ -5,11 +5,13 @@ import { consumeRateLimit } from '@/server/rate-limit/rate-limiter'
 import { decideSignup } from '@/server/signup/decide-signup'
 import { createSite } from '@/server/sites/create-site'
 import { createWebhook } from '@/server/webhooks/create-webhook'
+import { deliverDueWebhooks } from '@/server/webhooks/deliver-due-webhooks'
 import { syntheticDevice } from './synthetic-devices'
 
 /**
  * One device's personal data in every place Tessera puts it: identification events on a site
- * with a webhook (pending deliveries), an account and a sign-up decision, rate-limit counters.
+ * with a webhook (pending deliveries of the events and of the sign-up, each attempted once and
+ * logged), an account and a sign-up decision (with its facts), rate-limit counters.
  * Returns the values a scan must not find after a forget or a purge.
  */
 export async function seedPersonalData(db: Database, seed: number) {
@@ -18,7 +20,12 @@ export async function seedPersonalData(db: Database, seed: number) {
   const url = `https://shop.example/signup?person=${seed}`
   const email = `person-${seed}@example.com`
   const site = await createSite({ db, name: `Shop ${seed}`, allowedOrigins: [] })
-  await createWebhook({ db, siteId: site.id, url: 'https://hooks.example/tessera' })
+  await createWebhook({
+    db,
+    siteId: site.id,
+    url: 'https://hooks.example/tessera',
+    events: ['identification', 'signup'],
+  })
   const requestIds: string[] = []
   let visitorId = ''
   for (let visit = 0; visit < 2; visit++) {
@@ -39,6 +46,13 @@ export async function seedPersonalData(db: Database, seed: number) {
     context: { ip },
   })
   if (signup.outcome !== 'allow') throw new Error(`the seeded sign-up was not allowed: ${signup.outcome}`)
+  // One attempt of each delivery, logged with its request (the receiver's name does not resolve).
+  await deliverDueWebhooks({
+    db,
+    resolve: async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example'), { code: 'ENOTFOUND' })
+    },
+  })
   return { site, visitorId, requestIds, ip, linkedId, url, email }
 }
 

@@ -15,10 +15,11 @@ const SOFTWARE_RENDERER = /SwiftShader|llvmpipe|softpipe|Software Adapter|Basic 
 /**
  * Whether WebGL runs without a GPU. There a browser has no WebGPU adapter to give, and asking for
  * one makes it write "No available adapters." into the page's console: an embed stays silent.
+ * Without WebGL nothing is known, and WebGPU is asked as before.
  */
 function withoutGpu(): boolean {
   const gl = webglContext()
-  if (!gl) return true
+  if (!gl) return false
   const debug = gl.getExtension('WEBGL_debug_renderer_info')
   return SOFTWARE_RENDERER.test(String(gl.getParameter(debug ? debug.UNMASKED_RENDERER_WEBGL : gl.RENDERER)))
 }

@@ -44,14 +44,17 @@ export function Console({
   const openEvent = searchParams.get('event')
   const signal = eventFilterOf(searchParams.get('signal'))
 
-  /** Keeps an open panel in the address (?lookup=, ?event=), so a link to it can be shared. */
-  function setParam(name: 'lookup' | 'event' | 'signal', value: string | null) {
+  /** Keeps open panels and filters in the address (?lookup=, ?event=, ?signal=), so a link to them can be shared. */
+  function setParams(changes: Partial<Record<'lookup' | 'event' | 'signal', string | null>>) {
     const next = new URLSearchParams(searchParams)
-    if (value) next.set(name, value)
-    else next.delete(name)
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) next.set(name, value)
+      else next.delete(name)
+    }
     const search = next.toString()
     router.replace(`${pathname}${search ? `?${search}` : ''}`, { scroll: false })
   }
+  const setParam = (name: 'lookup' | 'event' | 'signal', value: string | null) => setParams({ [name]: value })
   const setLookup = (query: string | null) => setParam('lookup', query)
   const setEvent = (requestId: string | null) => setParam('event', requestId)
 

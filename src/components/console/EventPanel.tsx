@@ -28,9 +28,12 @@ export function EventPanel({
 }: {
   requestId: string
   onClose: () => void
+  /** Opens the visitor in place of this event (one change of the address: the dialog goes with it). */
   onOpenVisitor: (visitorId: string) => void
 }) {
   const dialog = useRef<HTMLDialogElement>(null)
+  // Leaving for a visitor changes the address itself: a close event on the way out must not.
+  const leaving = useRef(false)
   useEffect(() => {
     const element = dialog.current
     if (element && !element.open) element.showModal()
@@ -46,7 +49,9 @@ export function EventPanel({
       ref={dialog}
       className={`card ${styles.detail}`}
       aria-labelledby="event-detail-heading"
-      onClose={onClose}
+      onClose={() => {
+        if (!leaving.current) onClose()
+      }}
     >
       <header className={styles.panelHeader}>
         <h2 id="event-detail-heading">
@@ -77,7 +82,7 @@ export function EventPanel({
                     type="button"
                     className={styles.linkButton}
                     onClick={() => {
-                      dialog.current?.close()
+                      leaving.current = true
                       onOpenVisitor(event.visitorId)
                     }}
                   >
@@ -155,7 +160,10 @@ export function EventPanel({
 
             <details>
               <summary>Raw JSON</summary>
-              <pre className={styles.exchange}>{JSON.stringify(event, null, 2)}</pre>
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
+              <pre className={styles.exchange} tabIndex={0}>
+                {JSON.stringify(event, null, 2)}
+              </pre>
             </details>
           </>
         )}

@@ -14,7 +14,7 @@ export function ExportLinks({ query, what }: { query: Omit<ExportQuery, 'format'
           className="button button-secondary"
           href={consoleUrl('GET /api/console/export', { query: { ...query, format } })}
           download
-          aria-label={`Export ${what} as ${format.toUpperCase()}`}
+          aria-label={`Export ${format.toUpperCase()} of ${what}`}
         >
           Export {format.toUpperCase()}
         </a>

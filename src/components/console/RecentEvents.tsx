@@ -81,10 +81,10 @@ export function RecentEvents({
                       <button
                         type="button"
                         className={styles.linkButton}
-                        aria-label={`Event of ${new Date(event.createdAt).toISOString()}: details`}
                         onClick={() => onOpenEvent(event.requestId)}
                       >
                         <Time iso={event.createdAt} />
+                        <span className="visually-hidden">: event details</span>
                       </button>
                     </td>
                     <td>

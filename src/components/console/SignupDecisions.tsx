@@ -49,10 +49,10 @@ export function SignupDecisions({
                       <button
                         type="button"
                         className={styles.linkButton}
-                        aria-label={`Sign-up of ${decision.email}: details`}
                         onClick={() => onOpenEvent(decision.requestId)}
                       >
                         <Time iso={decision.createdAt} />
+                        <span className="visually-hidden">: sign-up details of {decision.email}</span>
                       </button>
                     </td>
                     <td>{decision.email}</td>

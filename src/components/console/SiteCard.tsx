@@ -195,6 +195,7 @@ function ApiKeys({ site, run, onChange }: SitePartProps) {
                 )}
               </span>
               <UndoableRemoval
+                subject={`key ${key.name}`}
                 label="Revoke"
                 question="Revoke this key? Back ends using it get 401 at once."
                 confirmLabel="Yes, revoke"

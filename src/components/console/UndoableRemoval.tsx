@@ -1,12 +1,13 @@
 'use client'
 
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 
 /**
  * A destructive button that asks first, and once done offers "Undo" while the server still
  * allows it (`undoMinutes` after `removedAt`).
  */
 export function UndoableRemoval({
+  subject,
   label,
   question,
   confirmLabel,
@@ -16,6 +17,8 @@ export function UndoableRemoval({
   onRemove,
   onUndo,
 }: {
+  /** What is removed, for screen readers, e.g. "key checkout back end". */
+  subject: string
   /** The button, e.g. "Revoke". */
   label: string
   /** What happens, asked before it does, e.g. "Back ends using this key get 401 at once." */
@@ -29,6 +32,15 @@ export function UndoableRemoval({
   onUndo: () => Promise<unknown>
 }) {
   const [asking, setAsking] = useState(false)
+  const undo = useRef<HTMLButtonElement>(null)
+  // Confirming removes the focused button: focus goes to Undo, which takes its place.
+  const [justRemoved, setJustRemoved] = useState(false)
+  useEffect(() => {
+    if (justRemoved && removedAt) {
+      undo.current?.focus()
+      setJustRemoved(false)
+    }
+  }, [justRemoved, removedAt])
   const undoUntil = removedAt ? new Date(removedAt).getTime() + undoMinutes * 60_000 : 0
   const [now, setNow] = useState(() => Date.now())
   // The Undo button goes when the server would refuse it.
@@ -41,9 +53,17 @@ export function UndoableRemoval({
   if (removedAt)
     return (
       <span className="badge-group">
-        <span className="badge">{removedBadge}</span>
+        <span className="badge" role="status">
+          {removedBadge}
+        </span>
         {undoUntil > now && (
-          <button type="button" className="button button-secondary" onClick={() => void onUndo()}>
+          <button
+            ref={undo}
+            type="button"
+            className="button button-secondary"
+            aria-label={`Undo: ${label.toLowerCase()} ${subject}`}
+            onClick={() => void onUndo()}
+          >
             Undo
           </button>
         )}
@@ -66,6 +86,7 @@ export function UndoableRemoval({
           setAsking(false)
           await onRemove()
           setNow(Date.now())
+          setJustRemoved(true)
         }}
       >
         {confirmLabel}

@@ -187,6 +187,7 @@ function WebhookItem({
           </>
         )}
         <UndoableRemoval
+          subject={`webhook ${webhook.url}`}
           label="Delete"
           question="Delete this webhook? Nothing more is sent to it."
           confirmLabel="Yes, delete"

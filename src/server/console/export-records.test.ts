@@ -80,4 +80,25 @@ describeOnEachEngine('exportRecords', (handle) => {
     )
     expect(decisions).toContain(",'+1@example.com,deny,")
   })
+
+  it('pages decisions stored to the microsecond without skipping those of one millisecond', async () => {
+    await handle.db.execute(sql`delete from signup_decisions`)
+    for (const [id, micros] of [
+      ['d-a', '123456'],
+      ['d-b', '123400'],
+      ['d-c', '123300'],
+    ])
+      await handle.db.execute(
+        sql`insert into signup_decisions (request_id, email, outcome, reasons, created_at)
+            values (${id}, ${`${id}@example.com`}, 'allow', '[]'::jsonb, ${`2026-11-26T10:00:00.${micros}Z`}::timestamptz)`,
+      )
+    const json = JSON.parse(
+      await read(exportRecords(handle.db, { kind: 'decisions', format: 'json', signal: 'all' }, 1)),
+    )
+    expect(json.map((decision: { requestId: string }) => decision.requestId).sort()).toEqual([
+      'd-a',
+      'd-b',
+      'd-c',
+    ])
+  })
 })

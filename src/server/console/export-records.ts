@@ -1,13 +1,13 @@
 import 'server-only'
 import { stringify } from 'csv-stringify/sync'
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm'
+import { desc, sql } from 'drizzle-orm'
 import type { EventFilter, ExportQuery } from '@/contracts/console'
 import type { StoredEvent } from '@/contracts/server-api'
 import { eventColumns, toStoredEvent } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
 import { signupDecisions } from '../db/schema'
 import { listRecentEvents } from './list-recent-events'
-import { decisionColumns } from './list-signup-decisions'
+import { decisionColumns, decisionMoment, decisionsBefore } from './list-signup-decisions'
 
 /** Rows read per query: memory holds one page, whatever the export's length. */
 const PAGE = 500
@@ -46,17 +46,11 @@ async function* visitorPages(db: Database, visitorId: string, pageSize: number) 
 }
 
 function readDecisionPage(db: Database, cursor: Cursor | undefined, pageSize: number) {
-  const after = cursor
-    ? or(
-        lt(signupDecisions.createdAt, cursor.createdAt),
-        and(eq(signupDecisions.createdAt, cursor.createdAt), lt(signupDecisions.requestId, cursor.requestId)),
-      )
-    : undefined
   return db
     .select(decisionColumns)
     .from(signupDecisions)
-    .where(after)
-    .orderBy(desc(signupDecisions.createdAt), desc(signupDecisions.requestId))
+    .where(cursor ? decisionsBefore(cursor) : undefined)
+    .orderBy(desc(decisionMoment), desc(signupDecisions.requestId))
     .limit(pageSize)
 }
 

@@ -1,5 +1,5 @@
 import 'server-only'
-import { desc } from 'drizzle-orm'
+import { desc, sql } from 'drizzle-orm'
 import type { SignupDecisionList } from '@/contracts/console'
 import type { Database } from '../db/client'
 import { signupDecisions } from '../db/schema'
@@ -15,6 +15,18 @@ export const decisionColumns = {
   challengeSolved: signupDecisions.challengeSolved,
   accountId: signupDecisions.accountId,
   createdAt: signupDecisions.createdAt,
+}
+
+/**
+ * A decision's time to the millisecond, as pages are keyed: it is stored to the microsecond, and a
+ * cursor carries what JavaScript holds, so without this a page would skip the rows of its last
+ * one's millisecond that came before it.
+ */
+export const decisionMoment = sql`date_trunc('milliseconds', ${signupDecisions.createdAt})`
+
+/** The decisions after a page's last one, newest first (created_at, then request ID). */
+export function decisionsBefore(cursor: { createdAt: string; requestId: string }) {
+  return sql`(${decisionMoment}, ${signupDecisions.requestId}) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})`
 }
 
 /** The latest sign-up decisions with their reasons, newest first. */

@@ -12,6 +12,10 @@ describeOnEachEngine('forgetVisitor', (handle) => {
     const bystander = await seedPersonalData(handle.db, 81)
     const needles = [person.visitorId, ...person.requestIds, person.ip, person.linkedId, person.url]
     expect((await tablesContaining(handle.db, needles)).length).toBeGreaterThan(5)
+    // The webhook's attempt log and the sign-up's delivery hold it too, before the forget.
+    expect(await tablesContaining(handle.db, [person.linkedId, person.email])).toEqual(
+      expect.arrayContaining([`webhook_attempts: ${person.linkedId}`, `webhook_deliveries: ${person.email}`]),
+    )
 
     expect(await forgetVisitor({ db: handle.db, visitorId: person.visitorId })).toBe(true)
 
@@ -73,6 +77,17 @@ describeOnEachEngine('forgetVisitor', (handle) => {
     )
     expect(browsers.map((browser) => browser.n)).toEqual([1, 2])
     const [newer, older] = browsers.map((browser) => browser.browser_id)
+    // The newer browser signs up: its decision and its account's link to it go with its visits.
+    await decide(handle.db, { fields: signupFields(), requestId: other.requestId }, ip)
+    const traces = async () =>
+      (
+        await queryRows<{ decisions: number; accounts: number }>(
+          handle.db,
+          sql`select (select count(*)::int from signup_decisions where request_id = ${other.requestId}) as decisions,
+                     (select count(*)::int from accounts where browser_id = ${String(newer)}) as accounts`,
+        )
+      )[0]
+    expect(await traces()).toEqual({ decisions: 1, accounts: 1 })
     const visitor = async () =>
       (
         await queryRows<{ visits: number; events: number }>(
@@ -87,6 +102,7 @@ describeOnEachEngine('forgetVisitor', (handle) => {
       visitorDeleted: false,
     })
     expect(await visitor()).toEqual({ visits: 2, events: 2 })
+    expect(await traces()).toEqual({ decisions: 0, accounts: 0 })
     expect(await forgetBrowser({ db: handle.db, browserId: String(newer) })).toEqual({
       deletedVisits: 0,
       visitorDeleted: false,

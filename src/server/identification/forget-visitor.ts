@@ -66,7 +66,8 @@ export interface ForgottenBrowser {
 
 /**
  * "Forget this device", for the browser that proves it is this browser (its secret browser ID):
- * deletes the events it produced and their pending webhook deliveries. A visitor left with no
+ * deletes the events it produced, their webhook deliveries and the sign-up decisions made on them,
+ * and unlinks the accounts it created from it (they stay the integrator's records). A visitor left with no
  * event is deleted whole, so the next visit is a new visitor. A visitor other browsers still have
  * events of stays, whoever created it: a copied fingerprint must never erase someone else's data,
  * not even by creating the visitor before its owner came (SECURITY.md). Its visit count then
@@ -85,7 +86,9 @@ export async function forgetBrowser({
       { visitorId: sql<string>`gone.visitor_id`, deleted: sql<number>`count(*)::int` },
       (select) => sql`with gone as (delete from events where browser_id = ${browserId}
             returning request_id, visitor_id),
-          deliveries as (delete from webhook_deliveries where request_id in (select request_id from gone))
+          deliveries as (delete from webhook_deliveries where request_id in (select request_id from gone)),
+          decisions as (delete from signup_decisions where request_id in (select request_id from gone)),
+          accounts as (update accounts set browser_id = null where browser_id = ${browserId})
         select ${select} from gone group by gone.visitor_id`,
     )
     let visitorDeleted = affected.length > 0

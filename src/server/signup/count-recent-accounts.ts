@@ -46,7 +46,8 @@ export async function countRecentAccounts(db: Database, device: SignupDevice, no
     {
       accountsFromVisitor24h: sql<number>`(count(*) filter (where ${sameDevice}))::int`,
       accountsByNewerBrowsers24h: sql<number>`(count(*) filter (where ${sameDevice} and ${newer}))::int`,
-      accountsForMailboxElsewhere24h: sql<number>`(count(*) filter (where not (${sameDevice})))::int`,
+      // "is not true": an account without a visitor (forgotten) or a mark is still the inbox's.
+      accountsForMailboxElsewhere24h: sql<number>`(count(*) filter (where (${sameDevice}) is not true))::int`,
     },
     (select) => sql`select ${select} from accounts a
       where (${sameDevice} or a.mailbox = ${mailbox}) and a.created_at > ${since}`,

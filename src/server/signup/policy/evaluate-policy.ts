@@ -22,7 +22,7 @@ export interface SignupFacts {
   accountsByNewerBrowsers24h: number
   /**
    * Accounts other devices created in the window for the inbox this address delivers to
-   * (`grace+1@`, `g.race@gmail.com`): they count, but alone they only challenge.
+   * (`grace+1@`, `g.race@gmail.com`): named in the account limit's reason, deciding nothing.
    */
   accountsForMailboxElsewhere24h: number
   /** Earlier sign-up attempts (this one not counted): the rule fires when this one makes more than the limit. */
@@ -113,25 +113,27 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
 
 /**
  * Accounts of this browser, and of browsers no older than it, count fully; accounts that newer
- * browsers with this fingerprint created, and those other devices created for the same inbox, count
- * too, but alone they only challenge: a copy of a fingerprint, or anyone typing `grace+1@`, must not
- * get the owner denied (see decide-signup.ts for "newer").
+ * browsers with this fingerprint created count too, but alone they only challenge: a copy of a
+ * fingerprint must not get its owner denied (see decide-signup.ts for "newer"). The inbox's accounts
+ * from other devices are named in the reason, for the operator, and decide nothing.
  */
 function checkAccountLimit(
   facts: SignupFacts,
   policy: SignupPolicy,
   check: (rule: string, outcome: RuleOutcome, triggered: boolean, message: string) => void,
 ) {
-  const device = facts.accountsFromVisitor24h
+  const all = facts.accountsFromVisitor24h
   const inbox = facts.accountsForMailboxElsewhere24h
-  const all = device + inbox
   const limit = policy.maxAccountsPerVisitor
+  // The inbox's accounts from other devices never decide: counted in, they would tell someone
+  // holding limit − 1 accounts whether an address of their choosing signed up lately.
   if (all < limit) return
-  const message =
-    inbox === 0
-      ? `This device already created ${all} accounts in the last 24 hours, and at most ${limit} are allowed.`
-      : `This device and this address's inbox already have ${all} accounts from the last 24 hours, and at most ${limit} are allowed: ${inbox} of them other devices created for the same inbox (a +tag, or dots Gmail ignores).`
-  const ownOrOlder = device - facts.accountsByNewerBrowsers24h
+  const sameInbox =
+    inbox > 0
+      ? ` Other devices created ${inbox} more for this address's inbox (a +tag, or dots Gmail ignores).`
+      : ''
+  const message = `This device already created ${all} accounts in the last 24 hours, and at most ${limit} are allowed.${sameInbox}`
+  const ownOrOlder = all - facts.accountsByNewerBrowsers24h
   if (ownOrOlder >= limit || policy.accountLimitRule !== 'deny') {
     check('accountLimit', policy.accountLimitRule, true, message)
     return

@@ -1,7 +1,8 @@
 import 'server-only'
-import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, desc, gt, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { PolicyPreview } from '@/contracts/console'
 import type { SignupPolicy } from '@/contracts/signup-policy'
+import { decisionMoment, decisionsBefore } from '../../console/list-signup-decisions'
 import type { Database } from '../../db/client'
 import { signupDecisions } from '../../db/schema'
 import { evaluatePolicy } from './evaluate-policy'
@@ -46,18 +47,10 @@ export async function previewPolicy({
         and(
           gt(signupDecisions.createdAt, since),
           isNotNull(signupDecisions.facts),
-          cursor
-            ? or(
-                lt(signupDecisions.createdAt, cursor.createdAt),
-                and(
-                  eq(signupDecisions.createdAt, cursor.createdAt),
-                  lt(signupDecisions.requestId, cursor.requestId),
-                ),
-              )
-            : undefined,
+          cursor ? decisionsBefore(cursor) : undefined,
         ),
       )
-      .orderBy(desc(signupDecisions.createdAt), desc(signupDecisions.requestId))
+      .orderBy(desc(decisionMoment), desc(signupDecisions.requestId))
       .limit(PAGE)
     for (const row of rows) {
       if (!row.facts) continue
