@@ -14,6 +14,7 @@ import { ComponentReader } from '../../src/server/signals/read-components'
 import type { RequestEvidence } from '../../src/server/signals/request-evidence'
 import { explainSuspectScore } from '../../src/server/signals/suspect-score'
 import { evaluatePolicy, type SignupFacts } from '../../src/server/signup/policy/evaluate-policy'
+import { cleanSignupFacts } from '../../tests/support/signup-facts'
 import { seededRandom } from '../../tests/support/synthetic-devices'
 import { BASE_COMPONENTS } from './scale-snapshot'
 import type { Address, Traffic, Visitor } from './scale-traffic'
@@ -121,19 +122,7 @@ export function matchEvidence(method: 'token' | 'fingerprint', variant: number):
 
 /** Sign-up outcomes and reasons under the default policy, each with its share of the attempts. */
 export function signupDecisions(): { bot: boolean; share: number; outcome: string; reasons: unknown }[] {
-  const person: SignupFacts = {
-    bot: 'notDetected',
-    tampered: false,
-    agentProof: 'valid',
-    suspectScore: 0,
-    network: { blocked: false, datacenter: false, vpn: false, proxy: false, tor: false },
-    accountsFromVisitor24h: 0,
-    accountsByNewerBrowsers24h: 0,
-    accountsForMailboxElsewhere24h: 0,
-    attemptsFromVisitor10m: 0,
-    attemptsFromIp10m: 0,
-    visitorsFromAddress1h: 1,
-  }
+  const person = cleanSignupFacts
   const bot: SignupFacts = { ...person, bot: 'bad', suspectScore: 60 }
   const cases: [boolean, number, SignupFacts][] = [
     [false, 0.9, person],

@@ -1,4 +1,5 @@
 import 'server-only'
+import { sql } from 'drizzle-orm'
 import { isStorableInstant, type StoredEvent } from '@/contracts/server-api'
 import type { RowOf } from '../db/client'
 import { events } from '../db/schema'
@@ -23,6 +24,11 @@ export const eventColumns = {
 }
 
 export type EventRow = RowOf<typeof eventColumns>
+
+/** The name of the site whose key an event carried (null: none, or a site deleted since). */
+export const eventSiteName = sql<
+  string | null
+>`(select s.name from sites s where s.public_key = ${events.siteKey})`
 
 /** The stored event as the API answers it: the row, its confidence as an object. */
 export function toStoredEvent(row: EventRow): StoredEvent {

@@ -16,35 +16,39 @@ type Cursor = { createdAt: string; requestId: string }
 type Decision = Awaited<ReturnType<typeof readDecisionPage>>[number]
 type Exported = { kind: 'event'; row: StoredEvent } | { kind: 'decision'; row: Decision }
 
-/** The events the console's filter shows, newest first, a page at a time. */
-async function* eventPages(db: Database, signal: EventFilter, pageSize: number) {
-  let cursor: Cursor | undefined
-  do {
-    const page = await listRecentEvents({ db, signal, cursor, limit: pageSize })
-    yield page.events
-    const last = page.events[page.events.length - 1]
-    cursor = page.nextCursor && last ? { createdAt: last.createdAt, requestId: last.requestId } : undefined
-  } while (cursor)
-}
-
-/** One visitor's events, newest first. */
-async function* visitorPages(db: Database, visitorId: string, pageSize: number) {
+/** Pages of rows newest first, each read after the last row of the one before (created_at, then request ID). */
+async function* keysetPages<Row extends Cursor>(
+  readPage: (cursor: Cursor | undefined) => Promise<Row[]>,
+  pageSize: number,
+): AsyncGenerator<Row[]> {
   let cursor: Cursor | undefined
   for (;;) {
-    const rows = await selectRows(
-      db,
-      eventColumns,
-      (select) => sql`select ${select} from events where visitor_id = ${visitorId}
-        ${cursor ? sql`and (created_at, request_id) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})` : sql``}
-        order by created_at desc, request_id desc limit ${pageSize}`,
-    )
-    yield rows.map(toStoredEvent)
+    const rows = await readPage(cursor)
+    yield rows
     const last = rows[rows.length - 1]
     if (rows.length < pageSize || !last) return
     cursor = { createdAt: last.createdAt, requestId: last.requestId }
   }
 }
 
+/** One visitor's events, newest first. */
+async function readVisitorPage(
+  db: Database,
+  visitorId: string,
+  cursor: Cursor | undefined,
+  pageSize: number,
+) {
+  const rows = await selectRows(
+    db,
+    eventColumns,
+    (select) => sql`select ${select} from events where visitor_id = ${visitorId}
+      ${cursor ? sql`and (created_at, request_id) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})` : sql``}
+      order by created_at desc, request_id desc limit ${pageSize}`,
+  )
+  return rows.map(toStoredEvent)
+}
+
+/** Sign-up decisions, newest first. */
 function readDecisionPage(db: Database, cursor: Cursor | undefined, pageSize: number) {
   return db
     .select(decisionColumns)
@@ -54,27 +58,30 @@ function readDecisionPage(db: Database, cursor: Cursor | undefined, pageSize: nu
     .limit(pageSize)
 }
 
-/** Sign-up decisions, newest first. */
-async function* decisionPages(db: Database, pageSize: number) {
-  let cursor: Cursor | undefined
-  for (;;) {
-    const rows = await readDecisionPage(db, cursor, pageSize)
-    yield rows
-    const last = rows[rows.length - 1]
-    if (rows.length < pageSize || !last) return
-    cursor = { createdAt: last.createdAt, requestId: last.requestId }
-  }
+/** The events the console's filter shows (its own query), newest first. */
+async function readEventPage(
+  db: Database,
+  signal: EventFilter,
+  cursor: Cursor | undefined,
+  pageSize: number,
+) {
+  return (await listRecentEvents({ db, signal, cursor, limit: pageSize })).events
 }
 
 async function* records(db: Database, query: ExportQuery, pageSize: number): AsyncGenerator<Exported[]> {
   if (query.kind === 'decisions') {
-    for await (const page of decisionPages(db, pageSize)) yield page.map((row) => ({ kind: 'decision', row }))
+    const pages = keysetPages((cursor) => readDecisionPage(db, cursor, pageSize), pageSize)
+    for await (const page of pages) yield page.map((row) => ({ kind: 'decision', row }))
     return
   }
-  const pages =
-    query.kind === 'visitor' && query.visitorId
-      ? visitorPages(db, query.visitorId, pageSize)
-      : eventPages(db, query.signal, pageSize)
+  const { visitorId } = query
+  const pages = keysetPages(
+    (cursor) =>
+      query.kind === 'visitor' && visitorId
+        ? readVisitorPage(db, visitorId, cursor, pageSize)
+        : readEventPage(db, query.signal, cursor, pageSize),
+    pageSize,
+  )
   for await (const page of pages) yield page.map((row) => ({ kind: 'event', row }))
 }
 

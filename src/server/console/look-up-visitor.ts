@@ -2,6 +2,7 @@ import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { VisitorPanel } from '@/contracts/console'
 import { normaliseEmail } from '@/contracts/signup'
+import { eventSiteName } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
 import { accounts, events, visitors } from '../db/schema'
 import { visitColumns } from '../identification/read-device-report'
@@ -50,7 +51,7 @@ export async function readVisitorPanel({
     {
       ...visitColumns,
       userAgent: events.userAgent,
-      siteName: sql<string | null>`(select s.name from sites s where s.public_key = events.site_key)`,
+      siteName: eventSiteName,
       suspectScore: events.suspectScore,
       signals: events.signals,
     },

@@ -1,7 +1,7 @@
 import 'server-only'
 import { eq, sql } from 'drizzle-orm'
 import type { EventDetail } from '@/contracts/console'
-import { eventColumns, toStoredEvent } from '../api/event-rows'
+import { eventColumns, eventSiteName, toStoredEvent } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
 import { events, signupDecisions } from '../db/schema'
 import { HttpError } from '../http/errors'
@@ -24,7 +24,7 @@ export async function readEventDetail({
       ...eventColumns,
       method: events.method,
       evidence: events.evidence,
-      siteName: sql<string | null>`(select s.name from sites s where s.public_key = ${events.siteKey})`,
+      siteName: eventSiteName,
     },
     (select) => sql`select ${select} from ${events} where ${events.requestId} = ${requestId}`,
   )
