@@ -4,9 +4,11 @@ import { getDb, queryRows } from '@/server/db/client'
 import { OPERATOR_PASSWORD, startedTessera } from '../../../../tests/support/console-factories'
 import { closeProcessDatabase, freshProcessDatabase } from '../../../../tests/support/process-database'
 import { POST as register } from '../registration/route'
+import * as keyRevocation from './keys/[keyId]/revocation/route'
 import * as keyById from './keys/[keyId]/route'
 import * as keys from './keys/route'
 import * as password from './password/route'
+import * as rulesPreview from './rules/preview/route'
 import * as rules from './rules/route'
 import * as sealingKeyById from './sealing-keys/[keyId]/route'
 import * as sealingKeys from './sealing-keys/route'
@@ -15,7 +17,10 @@ import * as siteById from './sites/[siteId]/route'
 import * as siteWorkspace from './sites/[siteId]/workspace/route'
 import * as sites from './sites/route'
 import * as visitorById from './visitors/[visitorId]/route'
+import * as webhookDeletion from './webhooks/[webhookId]/deletion/route'
+import * as webhookRetries from './webhooks/[webhookId]/retries/route'
 import * as webhookById from './webhooks/[webhookId]/route'
+import * as webhookTests from './webhooks/[webhookId]/tests/route'
 import * as webhooks from './webhooks/route'
 
 const own = 'http://127.0.0.1:3000'
@@ -171,6 +176,42 @@ describe('a signed-in operator’s browser, sent a forged request by a page of t
         ),
       ],
       ['rules', rules.PUT(request('/api/console/rules', { method: 'PUT', ...forged }))],
+      [
+        'rules preview',
+        rulesPreview.POST(request('/api/console/rules/preview', { method: 'POST', ...forged })),
+      ],
+      [
+        'key revocation undone',
+        keyRevocation.DELETE(
+          request('/api/console/keys/x/revocation', { method: 'DELETE', cookie, origin: attacker }),
+          params({ keyId: 'x' }),
+        ),
+      ],
+      [
+        'webhook deletion undone',
+        webhookDeletion.DELETE(
+          request('/api/console/webhooks/x/deletion', { method: 'DELETE', cookie, origin: attacker }),
+          params({ webhookId: 'x' }),
+        ),
+      ],
+      [
+        'test delivery',
+        webhookTests.POST(
+          request('/api/console/webhooks/x/tests', { method: 'POST', ...forged }),
+          params({ webhookId: 'x' }),
+        ),
+      ],
+      [
+        'retry',
+        webhookRetries.POST(
+          request('/api/console/webhooks/x/retries', {
+            method: 'POST',
+            ...forged,
+            body: '{"deliveryId":"d"}',
+          }),
+          params({ webhookId: 'x' }),
+        ),
+      ],
       [
         'visitor',
         visitorById.DELETE(
