@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import {
+  AccountIdParam,
   ApiKeyIdParam,
   ChangePasswordRequest,
   ConsoleEventsQuery,
@@ -14,6 +15,7 @@ import {
   EventDetail,
   EventIdParam,
   ExportQuery,
+  LabelInput,
   LookupQuery,
   NetworkVisitors,
   Overview,
@@ -23,13 +25,16 @@ import {
   PolicyWithAudit,
   QueuedDelivery,
   RetryDeliveryRequest,
+  Reviewed,
+  ReviewQueue,
+  ReviewRequest,
   SealingKeyIdParam,
   SignInRequest,
   SignupDecisionList,
-  SiteBlocklistInput,
   SiteIdParam,
   SiteInput,
   SiteList,
+  SiteListsInput,
   SiteWorkspaceInput,
   TestDeliveryRequest,
   VisitorPanel,
@@ -43,7 +48,7 @@ import { SignupPolicy } from './signup-policy'
 
 // The console's small answers, named once here beside the table that uses them.
 
-/** A change was saved (a site, its blocklist, its workspace). */
+/** A change was saved (a site, its lists, its workspace). */
 export const Updated = z.object({ updated: z.literal(true) })
 /** POST /api/console/session: signed in; the session cookie comes with the answer. */
 export const SignedIn = z.object({ signedIn: z.literal(true), expiresAt: z.string() })
@@ -108,7 +113,13 @@ export const consoleEndpoints = {
   'GET /api/console/lookup': { query: LookupQuery, answer: VisitorPanel },
   'GET /api/console/network': { query: LookupQuery, answer: NetworkVisitors },
   'DELETE /api/console/visitors/:visitorId': { params: ConsoleVisitorIdParam },
+  'PUT /api/console/visitors/:visitorId/label': { params: ConsoleVisitorIdParam, body: LabelInput },
+  'DELETE /api/console/visitors/:visitorId/label': { params: ConsoleVisitorIdParam },
+  'PUT /api/console/accounts/:accountId/label': { params: AccountIdParam, body: LabelInput },
+  'DELETE /api/console/accounts/:accountId/label': { params: AccountIdParam },
   'GET /api/console/decisions': { answer: SignupDecisionList },
+  'GET /api/console/reviews': { answer: ReviewQueue },
+  'POST /api/console/reviews': { body: ReviewRequest, answer: Reviewed },
   'GET /api/console/rules': { answer: PolicyWithAudit },
   'PUT /api/console/rules': { body: SignupPolicy.strict(), answer: SavedPolicy },
   'POST /api/console/rules/preview': { body: SignupPolicy.strict(), answer: PolicyPreview },
@@ -116,9 +127,9 @@ export const consoleEndpoints = {
   'GET /api/console/sites': { answer: SiteList },
   'POST /api/console/sites': { body: SiteInput, answer: CreatedSite },
   'PATCH /api/console/sites/:siteId': { params: SiteIdParam, body: SiteInput, answer: Updated },
-  'PUT /api/console/sites/:siteId/blocklist': {
+  'PUT /api/console/sites/:siteId/lists': {
     params: SiteIdParam,
-    body: SiteBlocklistInput,
+    body: SiteListsInput,
     answer: Updated,
   },
   'PUT /api/console/sites/:siteId/workspace': {

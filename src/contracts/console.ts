@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { MatchEvidence } from './device'
-import { normaliseNetwork } from './network-range'
+import { normaliseListEntry } from './list-entry'
 import { normaliseOrigin } from './origin'
 import { weakOperatorPasswordFeedback } from './password-strength'
 import { StoredEvent } from './server-api'
@@ -59,24 +59,42 @@ export const SiteInput = z.object({
     .transform((origins) => [...new Set(origins)]),
 })
 
-/** One blocked address or CIDR range, stored in its canonical form (normaliseNetwork). */
-const blockedNetwork = z
+/** One entry of an allow or deny list, stored in its canonical form (list-entry.ts). */
+const listEntry = z
   .string()
-  .max(64)
+  .max(300)
   .transform((value, context) => {
-    const network = normaliseNetwork(value)
-    if (network === null) {
+    const entry = normaliseListEntry(value)
+    if (entry === null) {
       context.addIssue({
         code: 'custom',
-        message: `"${value.slice(0, 64)}" is not an IP address or a CIDR range like 203.0.113.0/24.`,
+        message: `"${value.slice(0, 64)}" is not an IP address, a CIDR range (203.0.113.0/24), a visitor ID or an email domain (@example.com).`,
       })
       return z.NEVER
     }
-    return network
+    return entry
   })
+const listEntries = z
+  .array(listEntry)
+  .max(1000, 'A list holds at most 1,000 entries.')
+  .transform((entries) => [...new Set(entries)])
 
-/** PUT /api/console/sites/{siteId}/blocklist: the addresses and ranges the ipBlocklist signal and sign-up rule use. */
-export const SiteBlocklistInput = z.object({ blockedNetworks: z.array(blockedNetwork).max(1000) })
+/**
+ * PUT /api/console/sites/{siteId}/lists: the site's deny and allow lists. Their addresses and ranges
+ * raise the ipBlocklist signal (deny); all their entries are read by the sign-up rules.
+ */
+export const SiteListsInput = z
+  .object({ deny: listEntries, allow: listEntries })
+  .superRefine(({ deny, allow }, context) => {
+    const denied = new Set(deny)
+    const both = allow.findIndex((entry) => denied.has(entry))
+    if (both >= 0)
+      context.addIssue({
+        code: 'custom',
+        path: ['allow'],
+        message: `${allow[both]} is on the deny list too: keep it on one list.`,
+      })
+  })
 
 /** PUT /api/console/sites/{siteId}/workspace: share visitor identity with another site's workspace, or none. */
 export const SiteWorkspaceInput = z.object({ shareWith: z.string().min(1).max(64).nullable() })
@@ -124,6 +142,27 @@ export const TestDeliveryRequest = z.object({}).strict()
 /** POST /api/console/webhooks/{id}/retries: which of its undelivered deliveries to send now. */
 export const RetryDeliveryRequest = z.object({ deliveryId: pathId })
 export const ConsoleVisitorIdParam = z.object({ visitorId: pathId })
+export const AccountIdParam = z.object({ accountId: pathId })
+
+/** An analyst's judgement of a visitor or an account. */
+export const Label = z.enum(['fraud', 'good'])
+export type Label = z.infer<typeof Label>
+/** PUT /api/console/visitors/{id}/label and /accounts/{id}/label (DELETE removes the label). */
+export const LabelInput = z.object({ label: Label })
+/** A label as the console shows it: what, by whom, when. */
+export const SubjectLabel = z.object({ label: Label, operator: z.string(), labelledAt: z.string() })
+export type SubjectLabel = z.infer<typeof SubjectLabel>
+
+/**
+ * POST /api/console/reviews: an analyst's verdict on a challenged or denied sign-up. Approving labels
+ * its visitor (and account, if one was made) good, so the device's next sign-up is allowed;
+ * rejecting labels them fraud.
+ */
+export const ReviewRequest = z.object({
+  requestId: z.string().min(1).max(64),
+  verdict: z.enum(['approve', 'reject']),
+})
+export const Review = z.enum(['approved', 'rejected'])
 
 export const OverviewQuery = z.object({ range: z.enum(['24h', '7d', '30d']).default('24h') })
 export type Range = z.infer<typeof OverviewQuery>['range']
@@ -176,7 +215,8 @@ export const SiteSummary = z.object({
   name: z.string(),
   publicKey: z.string(),
   allowedOrigins: z.array(z.string()),
-  blockedNetworks: z.array(z.string()),
+  denyList: z.array(z.string()),
+  allowList: z.array(z.string()),
   isDefault: z.boolean(),
   /** Sites of one workspace share visitor identity (visitor IDs, history, velocity); a new site has its own. */
   workspace: z.string(),
@@ -221,7 +261,17 @@ export const VisitorPanel = z.object({
   visits: count,
   ips: z.array(z.object({ ip: z.string(), events: count })),
   linkedIds: z.array(z.string()),
-  accounts: z.array(z.object({ email: z.string(), name: z.string(), createdAt: moment })),
+  /** The analyst's label of the visitor; null when none. */
+  label: SubjectLabel.nullable(),
+  accounts: z.array(
+    z.object({
+      id: z.string(),
+      email: z.string(),
+      name: z.string(),
+      createdAt: moment,
+      label: SubjectLabel.nullable(),
+    }),
+  ),
   events: z.array(
     z.object({
       requestId: z.string(),
@@ -294,9 +344,32 @@ export const SignupDecision = z.object({
   challengeSolved: z.boolean(),
   accountId: z.string().nullable(),
   createdAt: moment,
+  /** The labels of its visitor and account now (null: none, or no account). */
+  visitorLabel: Label.nullable(),
+  accountLabel: Label.nullable(),
+  /** The analyst's review, for a challenged or denied sign-up; null until reviewed. */
+  review: Review.nullable(),
+  reviewedBy: z.string().nullable(),
 })
 export type SignupDecision = z.infer<typeof SignupDecision>
 export const SignupDecisionList = z.object({ decisions: z.array(SignupDecision) })
+/**
+ * GET /api/console/reviews: challenged (solved or not) and denied sign-ups of the last 30 days no one
+ * reviewed yet, newest first (the first 50).
+ */
+export const ReviewQueue = z.object({
+  decisions: z.array(SignupDecision),
+  /** More wait than are listed. */
+  moreWaiting: z.boolean(),
+  days: count,
+})
+export type ReviewQueue = z.infer<typeof ReviewQueue>
+/** POST /api/console/reviews: what the verdict stored. */
+export const Reviewed = z.object({
+  review: Review,
+  visitorLabel: Label.nullable(),
+  accountLabel: Label.nullable(),
+})
 export type SignupDecisionList = z.infer<typeof SignupDecisionList>
 
 /** GET /api/console/events/{requestId}: one identification, its match and the sign-up it served. */

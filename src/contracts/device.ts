@@ -63,7 +63,7 @@ export const DeviceReport = z.object({
 export type DeviceReport = z.infer<typeof DeviceReport>
 
 /** One stored identification, as the export gives it: the Server API's event fields and how it was matched. */
-export const ExportedEvent = StoredEvent.omit({ confidence: true }).extend({
+export const ExportedEvent = StoredEvent.omit({ confidence: true, visitorLabel: true }).extend({
   /** The match's probability, 0 to 1 (the Server API answers it as `{ score }`). */
   confidence: z.number(),
   method: z.enum(['token', 'fingerprint', 'new']),

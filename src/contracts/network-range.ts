@@ -53,7 +53,9 @@ function parsedNetworks(networks: readonly string[]): ParsedNetwork[] {
   if (known) return known
   const parsed = networks.flatMap((entry) => {
     const [base = '', bits] = entry.split('/')
-    if (!ipaddr.isValid(base)) return []
+    // A list may hold visitor IDs and @domains too (list-entry.ts): only an address in its
+    // written form is one ("12345678" is a visitor ID, never the address it would parse as).
+    if (!ipaddr.IPv4.isValidFourPartDecimal(base) && !ipaddr.IPv6.isValid(base)) return []
     const network = ipaddr.process(base)
     const prefix = bits === undefined ? (network.kind() === 'ipv4' ? 32 : 128) : Number(bits)
     return [{ entry, network, prefix }]

@@ -24,6 +24,10 @@ export const StoredEvent = z
     linkedId: z.string().nullable(),
     signals: StoredSignals,
     suspectScore: z.number().int(),
+    visitorLabel: z.enum(['fraud', 'good']).nullable().optional().openapi({
+      description:
+        "An analyst's label of the visitor, set in the console (null: none). In Server API answers and webhooks; never in the identify answer.",
+    }),
   })
   .openapi('Event')
 export type StoredEvent = z.infer<typeof StoredEvent>

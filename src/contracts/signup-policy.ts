@@ -38,8 +38,13 @@ export const SignupPolicy = z.object({
    */
   addressVisitorsRule: ruleOutcome.default('off'),
   maxVisitorsPerAddress: limit(100_000).default(10),
-  /** The address is in the site's blocklist (the console's Sites panel). */
+  /**
+   * The sign-up is on the site's deny list (the console's Sites panel): its address or range, its
+   * visitor, or its email's domain. (The name is kept from when the list held addresses only.)
+   */
   ipBlocklistRule: ruleOutcome.default('deny'),
+  /** An analyst labelled the device as fraud (the visitor panel, the review queue). */
+  fraudLabelRule: ruleOutcome.default('deny'),
   /** The address belongs to a hosting network (a cloud or data centre), where people rarely browse from. */
   datacenterRule: ruleOutcome.default('challenge'),
   /** A VPN was detected with medium or high confidence (many honest people use one: off by default). */

@@ -314,13 +314,13 @@ test('network signals: a cloud address, a Tokyo browser on a German address and 
   expect(JSON.stringify(await events.json())).toContain('Amazon AWS')
 })
 
-test('a blocklisted range is denied at sign-up, and the console shows why', async () => {
+test('a deny-listed range is denied at sign-up, and the console shows why', async () => {
   const { sites } = (await (await tessera.get('/api/console/sites')).json()) as {
-    sites: { id: string; isDefault: boolean; blockedNetworks: string[] }[]
+    sites: { id: string; isDefault: boolean }[]
   }
   const home = sites.find((entry) => entry.isDefault)
-  const saved = await tessera.put(`/api/console/sites/${home?.id}/blocklist`, {
-    data: { blockedNetworks: ['203.0.113.9/24'] },
+  const saved = await tessera.put(`/api/console/sites/${home?.id}/lists`, {
+    data: { deny: ['203.0.113.9/24'], allow: [] },
   })
   expect(saved.status()).toBe(200)
   // The registration screen's own site: no site key, from a blocked address behind the trusted proxy.
@@ -350,7 +350,7 @@ test('a blocklisted range is denied at sign-up, and the console shows why', asyn
   expect(signup.status()).toBe(200)
   expect(await signup.json()).toMatchObject({ outcome: 'deny' })
   const decisions = await (await tessera.get('/api/console/decisions')).json()
-  expect(JSON.stringify(decisions)).toContain("The address is in this site's blocklist.")
+  expect(JSON.stringify(decisions)).toContain("The address range 203.0.113.0/24 is on this site's deny list.")
 })
 
 test("the console's overview breaks identifications down by network type and country; the look-up lists a range's visitors", async ({

@@ -8,6 +8,7 @@ import { EventPanel } from './EventPanel'
 import type { PublicPaths } from './embed-snippet'
 import { Overview } from './Overview'
 import { RecentEvents } from './RecentEvents'
+import { ReviewQueue } from './ReviewQueue'
 import { RulesEditor } from './RulesEditor'
 import { SignupDecisions } from './SignupDecisions'
 import { SitesManager } from './SitesManager'
@@ -99,6 +100,7 @@ export function Console({
         onOpenVisitor={setLookup}
         onOpenEvent={setEvent}
       />
+      <ReviewQueue onOpenEvent={setEvent} />
       <SignupDecisions onOpenVisitor={setLookup} onOpenEvent={setEvent} />
       {openEvent && (
         <EventPanel

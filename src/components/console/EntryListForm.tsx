@@ -7,7 +7,7 @@ import styles from './console.module.css'
 import { splitEntries } from './split-entries'
 import { useFormAction } from './useFormAction'
 
-/** A list edited one entry per line (origins, blocked networks), saved as a whole. */
+/** A list edited one entry per line (origins), saved as a whole. */
 export function EntryListForm({
   name,
   label,

@@ -45,7 +45,10 @@ export function NetworkVisitorsPanel({
           {data.visitors.length === 0 ? (
             <EmptyNote>No visitor came from {data.range} in this time.</EmptyNote>
           ) : (
-            <DataTable columns={['Visitor', 'Last seen', 'Identifications', 'Addresses', 'Linked IDs']}>
+            <DataTable
+              label="Visitors seen from this network"
+              columns={['Visitor', 'Last seen', 'Identifications', 'Addresses', 'Linked IDs']}
+            >
               {data.visitors.map((visitor) => (
                 <tr key={visitor.visitorId}>
                   <td>

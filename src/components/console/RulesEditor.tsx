@@ -52,8 +52,13 @@ const rules: {
   },
   {
     key: 'ipBlocklistRule',
-    title: 'Blocked networks',
-    help: "The address is in the site's blocklist (Sites, below).",
+    title: 'Deny list',
+    help: "The address, the device or the email's domain is on the site's deny list (Sites, below).",
+  },
+  {
+    key: 'fraudLabelRule',
+    title: 'Labelled fraud',
+    help: 'An analyst labelled the device as fraud (the visitor panel or the review queue).',
   },
   {
     key: 'datacenterRule',

@@ -61,6 +61,24 @@ export function SignupDecisions({
                         {outcomeLabels[decision.outcome]}
                       </span>
                       {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
+                      {decision.review && (
+                        <span className="muted">
+                          {' '}
+                          · {decision.review} by {decision.reviewedBy}
+                        </span>
+                      )}
+                      {(decision.visitorLabel || decision.accountLabel) && (
+                        <span className="muted">
+                          {' '}
+                          · labelled{' '}
+                          {[
+                            decision.visitorLabel && `device ${decision.visitorLabel}`,
+                            decision.accountLabel && `account ${decision.accountLabel}`,
+                          ]
+                            .filter(Boolean)
+                            .join(', ')}
+                        </span>
+                      )}
                     </td>
                     <td className={tables.long}>
                       {decision.reasons.length === 0 ? (

@@ -14,7 +14,7 @@ import { EntryListForm } from './EntryListForm'
 import { embedSnippets, type PublicPaths } from './embed-snippet'
 import { SealingKeys } from './SealingKeys'
 import { ShownOnce } from './ShownOnce'
-import { SiteBlocklist } from './SiteBlocklist'
+import { SiteLists } from './SiteLists'
 import type { SitePartProps } from './site-part-props'
 import { UndoableRemoval } from './UndoableRemoval'
 import { useFormAction } from './useFormAction'
@@ -65,7 +65,7 @@ export function SiteCard({
       </header>
       {error && <ErrorNote>{error}</ErrorNote>}
       <OriginsForm site={site} onChange={onChange} />
-      <SiteBlocklist site={site} onChange={onChange} />
+      <SiteLists site={site} onChange={onChange} />
       <IdentitySharing site={site} sites={sites} run={run} />
       <CodeBlock code={snippets.direct} label="Embed snippet" />
       {snippets.firstParty && (

@@ -13,6 +13,7 @@ import { AddressCell } from './AddressCell'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { ExportLinks } from './ExportLinks'
+import { LabelChoice } from './LabelChoice'
 import { SignalBadges } from './RecentEvents'
 
 /** One visitor's facts, history and signals, with "forget this visitor". */
@@ -83,9 +84,38 @@ function VisitorFacts({ data, onQuery }: { data: VisitorPanelData; onQuery: (que
         <dt>Visits</dt>
         <dd>{formatCount(data.visits)}</dd>
       </div>
-      <div>
+      <div className={styles.wideFact}>
+        <dt>Label</dt>
+        <dd>
+          <LabelChoice
+            subject="visitor"
+            id={data.visitorId}
+            name={`visitor ${data.visitorId}`}
+            label={data.label}
+          />
+        </dd>
+      </div>
+      <div className={data.accounts.length > 0 ? styles.wideFact : undefined}>
         <dt>Accounts created</dt>
-        <dd>{data.accounts.length ? data.accounts.map((account) => account.email).join(', ') : 'none'}</dd>
+        <dd>
+          {data.accounts.length === 0 ? (
+            'none'
+          ) : (
+            <ul className={styles.accounts}>
+              {data.accounts.map((account) => (
+                <li key={account.id}>
+                  {account.email}
+                  <LabelChoice
+                    subject="account"
+                    id={account.id}
+                    name={`account ${account.email}`}
+                    label={account.label}
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
       </div>
       <div>
         <dt>Linked IDs</dt>
@@ -120,6 +150,7 @@ function VisitorFacts({ data, onQuery }: { data: VisitorPanelData; onQuery: (que
 function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
   return (
     <DataTable
+      label="The visitor's history"
       columns={[
         'Time',
         'Site and page',

@@ -1,4 +1,4 @@
-/** Entries typed one per line (or comma-separated), blanks dropped: origins, blocked networks. */
+/** Entries typed one per line (or comma-separated), blanks dropped: origins, list entries. */
 export function splitEntries(text: string): string[] {
   return text
     .split(/[\n,]/)

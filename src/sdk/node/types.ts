@@ -89,6 +89,8 @@ export interface Event {
   linkedId: string | null
   signals: Signals
   suspectScore: number
+  /** An analyst's label of the visitor, set in Tessera's console (null: none). */
+  visitorLabel?: 'fraud' | 'good' | null
 }
 
 /** A page of events, newest first (`GET /api/v1/events`). */

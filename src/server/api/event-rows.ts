@@ -21,6 +21,11 @@ export const eventColumns = {
   linkedId: events.linkedId,
   signals: events.signals,
   suspectScore: events.suspectScore,
+  // Qualified by hand: Drizzle writes a lone table's columns unqualified, which inside this
+  // subquery would name the label's own column. Every reader selects `from events` unaliased.
+  visitorLabel: sql<
+    'fraud' | 'good' | null
+  >`(select l.label from visitor_labels l where l.visitor_id = events.visitor_id)`,
 }
 
 export type EventRow = RowOf<typeof eventColumns>

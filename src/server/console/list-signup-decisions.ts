@@ -1,6 +1,6 @@
 import 'server-only'
 import { desc, sql } from 'drizzle-orm'
-import type { SignupDecisionList } from '@/contracts/console'
+import type { Label, SignupDecisionList } from '@/contracts/console'
 import type { Database } from '../db/client'
 import { signupDecisions } from '../db/schema'
 
@@ -15,6 +15,12 @@ export const decisionColumns = {
   challengeSolved: signupDecisions.challengeSolved,
   accountId: signupDecisions.accountId,
   createdAt: signupDecisions.createdAt,
+  // Qualified by hand: Drizzle writes a lone table's columns unqualified, which inside these
+  // subqueries would name the label's own column.
+  visitorLabel: sql<Label | null>`(select l.label from visitor_labels l where l.visitor_id = signup_decisions.visitor_id)`,
+  accountLabel: sql<Label | null>`(select l.label from account_labels l where l.account_id = signup_decisions.account_id)`,
+  review: signupDecisions.review,
+  reviewedBy: signupDecisions.reviewedBy,
 }
 
 /**

@@ -1,6 +1,6 @@
 import 'server-only'
-import { sql } from 'drizzle-orm'
-import type { VisitorPanel } from '@/contracts/console'
+import { type SQL, sql } from 'drizzle-orm'
+import type { SubjectLabel, VisitorPanel } from '@/contracts/console'
 import { normaliseEmail } from '@/contracts/signup'
 import { eventSiteName } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
@@ -30,6 +30,12 @@ export async function findVisitorId({
     { prepared: true },
   )
   return row?.visitorId
+}
+
+/** A label (`l`) of the table and condition given, as the console shows it: what, by whom, when; null for none. */
+function labelOf(from: SQL) {
+  return sql<SubjectLabel | null>`(select json_build_object('label', l.label, 'operator', l.operator,
+    'labelledAt', to_char(l.labelled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) from ${from})`
 }
 
 /** Everything the console shows about one visitor. */
@@ -75,13 +81,25 @@ export async function readVisitorPanel({
   )
   const accountRows = await selectRows(
     db,
-    { email: accounts.email, name: accounts.name, createdAt: accounts.createdAt },
+    {
+      id: accounts.id,
+      email: accounts.email,
+      name: accounts.name,
+      createdAt: accounts.createdAt,
+      label: labelOf(sql`account_labels l where l.account_id = accounts.id`),
+    },
     (select) =>
       sql`select ${select} from accounts where visitor_id = ${visitorId} order by created_at desc limit 20`,
+  )
+  const [label] = await selectRows(
+    db,
+    { label: labelOf(sql`visitor_labels l where l.visitor_id = ${visitorId}`) },
+    (select) => sql`select ${select}`,
   )
   return {
     visitorId,
     ...visitor,
+    label: label?.label ?? null,
     ips,
     linkedIds: linked.map((row) => row.linkedId),
     accounts: accountRows,

@@ -13,6 +13,7 @@ import { listRecentEvents } from '../console/list-recent-events'
 import { listSignupDecisions } from '../console/list-signup-decisions'
 import { findVisitorId, readVisitorPanel } from '../console/look-up-visitor'
 import { readOverview } from '../console/read-overview'
+import { listReviewQueue } from '../console/review-signups'
 import { toFingerprintEvents } from '../fingerprint/read-fingerprint-events'
 
 /** Tables that grow with traffic: no answer may read one of them whole. */
@@ -138,6 +139,7 @@ describe.runIf(postgresUrl)('query plans on PostgreSQL', () => {
       'network look-up': () => listNetworkVisitors({ db, query: '198.51.0.0/16' }),
       'address look-up': () => listNetworkVisitors({ db, query: '198.51.7.7' }),
       'sign-up decisions': () => listSignupDecisions({ db }),
+      'review queue': () => listReviewQueue({ db }),
       'search, no filter': () => searchEvents({ db, caller, filter: { limit: 20 } }),
       'search by visitor': () => searchEvents({ db, caller, filter: { limit: 20, visitorId } }),
       'search by linked ID': () =>

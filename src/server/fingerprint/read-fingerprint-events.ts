@@ -55,7 +55,8 @@ export async function toFingerprintEvents(db: Database, events: StoredEvent[]): 
 }
 
 /**
- * What v4 tells beside the stored event: the suspect flag, and the visitor's first and previous
+ * What v4 tells beside the stored event: the suspect flag (the integrator's, else the analyst's
+ * label of the visitor), and the visitor's first and previous
  * events on the event's own site (never another site's), as of the event, so an event reads the
  * same today and next month.
  */
@@ -70,6 +71,9 @@ export async function readEventContexts(
     {
       requestId: event.requestId,
       suspect: event.suspect,
+      visitorLabel: sql<
+        'fraud' | 'good' | null
+      >`(select l.label from visitor_labels l where l.visitor_id = e.visitor_id)`,
       // In time order with a limit, not min()/max(): PostgreSQL then reads the visitor's index in
       // each day's table in turn and stops at the first event on the site, however busy the visitor.
       firstSeenAt: sql<string | null>`(select x.created_at from events x

@@ -10,6 +10,8 @@ export interface EventContext {
   lastSeenAt?: string | null
   /** Set through PATCH /v4/events/{id}; null or absent until then. */
   suspect?: boolean | null
+  /** The analyst's label of the visitor (the console): `suspect` where the integrator set none. */
+  visitorLabel?: 'fraud' | 'good' | null
 }
 
 const BOT_RESULTS = { notDetected: 'not_detected', good: 'good', bad: 'bad' } as const
@@ -23,11 +25,14 @@ export function toFingerprintEvent(event: StoredEvent, context: EventContext = {
   const signals = event.signals
   const bot = botOf(signals.bot)
   const velocity = velocityOf(signals.velocity, signals.ipVelocity)
+  const suspect =
+    context.suspect ??
+    (context.visitorLabel === 'fraud' ? true : context.visitorLabel === 'good' ? false : null)
   return {
     event_id: event.requestId,
     timestamp: Date.parse(event.createdAt),
     ...(event.linkedId !== null && { linked_id: event.linkedId }),
-    ...(typeof context.suspect === 'boolean' && { suspect: context.suspect }),
+    ...(suspect !== null && { suspect }),
     identification: {
       visitor_id: event.visitorId,
       confidence: { score: event.confidence.score },

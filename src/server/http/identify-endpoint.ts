@@ -48,7 +48,7 @@ export const identifyEndpoint = handle(async (request: Request) => {
       userAgent: headers.userAgent,
       cookieToken: presentedToken(request),
       workspace: site.workspace,
-      blockedNetworks: site.blockedNetworks,
+      blockedNetworks: site.denyList,
       evidence: { headers, agentProof, offShape, forwarding: forwardingEvidence(request.headers) },
     },
     // Aborted when the client hangs up (Next.js, and serve-node-route.ts): its identification is dropped.

@@ -38,7 +38,7 @@ export interface IdentifyContext {
   cookieToken?: string
   /** What the identify route saw beside the components (headers, the agent's proof); see detect-bot.ts. */
   evidence?: RequestEvidence
-  /** The site's blocked addresses and ranges (sites.blocked_networks), for the ipBlocklist signal. */
+  /** The site's deny list (sites.deny_list): its addresses and ranges raise the ipBlocklist signal. */
   blockedNetworks?: readonly string[]
 }
 

@@ -7,6 +7,10 @@ import { type Database, selectRows } from '../db/client'
 import { events, visitors } from '../db/schema'
 import { eventComponents } from './component-snapshots'
 
+// An analyst's label stays out of what the device is given of itself: a fraud label would tell the
+// fraudster which device to drop.
+const { visitorLabel: _label, ...deviceEventColumns } = eventColumns
+
 /**
  * What one browser produced, as one JSON document for the visitor to download: its own events
  * (found by its secret browser ID, never by a fingerprint), and its visitor's stored fingerprint
@@ -23,7 +27,7 @@ export async function exportVisitorData({
 }): Promise<DeviceExport | undefined> {
   const produced = await db
     .select({
-      ...eventColumns,
+      ...deviceEventColumns,
       method: events.method,
       evidence: events.evidence,
       // As identify checked and stored them (kept in their snapshot: component-snapshots.ts).

@@ -3,11 +3,13 @@ import { hash } from '@node-rs/argon2'
 import { sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { fieldErrors } from '@/contracts/field-errors'
+import { type ListSubject, matchingListEntry } from '@/contracts/list-entry'
 import { SignupFields, type SignupOutcome, type SignupRequest } from '@/contracts/signup'
 import { type Database, selectRows } from '../db/client'
 import { events } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
+import { findSite } from '../sites/find-site'
 import { countRecentAccounts, OLDER_BROWSER_LEAD_MINUTES, type SignupDevice } from './count-recent-accounts'
 import { deviceMark } from './device-mark'
 import { mailboxOf } from './mailbox-of'
@@ -48,6 +50,7 @@ function eventFacts(now: Date, ip: string | null) {
       number | null
     >`(e.signals->'ipVelocity'->'result'->'address'->'visitors'->>'1h')::int`,
     suspectScore: event.suspectScore,
+    label: sql<string | null>`(select l.label from visitor_labels l where l.visitor_id = e.visitor_id)`,
     used: sql<boolean>`exists(select 1 from signup_decisions d where d.request_id = e.request_id)`,
     // The profile's jsonb text, whose key order is canonical (see device-mark.ts).
     profile: sql<string | null>`(select v.profile::text from visitors v where v.id = e.visitor_id)`,
@@ -129,6 +132,12 @@ export async function decideSignup({
     attemptsFromVisitor10m: event.visitorAttempts,
     attemptsFromIp10m: event.ipAttempts,
     visitorsFromAddress1h: event.addressVisitors ?? 0,
+    listed: await listedEntries(db, event.siteKey, {
+      visitorId: event.visitorId,
+      ip: context.ip,
+      email: fields.email,
+    }),
+    label: event.label === 'fraud' || event.label === 'good' ? event.label : null,
   } as const
   const policy = await readSignupPolicy(db)
   const preliminary = evaluatePolicy(
@@ -183,6 +192,15 @@ function signupBudgetKey(
   const since = event.browserFirstSeen ? Date.parse(event.browserFirstSeen) : Number.NaN
   const established = now.getTime() - since >= OLDER_BROWSER_LEAD_MINUTES * 60_000
   return established && event.browserId ? browserBudgetKey(event.browserId) : event.visitorId
+}
+
+/** The first entries of the site's deny and allow lists the sign-up matches (an event without a key is the default site's). */
+async function listedEntries(db: Database, siteKey: string | null, subject: ListSubject) {
+  const site = await findSite({ db, publicKey: siteKey ?? undefined })
+  return {
+    deny: site ? matchingListEntry(site.denyList, subject) : null,
+    allow: site ? matchingListEntry(site.allowList, subject) : null,
+  }
 }
 
 /** The agent-proof verdict stored on the event (compute-signals.ts); none stored is `unchecked`. */

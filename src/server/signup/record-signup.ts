@@ -95,6 +95,7 @@ export async function recordSignup(
             email: row.email,
             accountId: row.accountId ?? null,
             challengeSolved: row.challengeSolved,
+            visitorLabel: attempt.facts.label ?? null,
           },
         })
       }

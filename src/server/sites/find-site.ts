@@ -13,7 +13,8 @@ export const siteColumns = {
   allowedOrigins: sites.allowedOrigins,
   isDefault: sites.isDefault,
   workspace: sites.workspace,
-  blockedNetworks: sites.blockedNetworks,
+  denyList: sites.denyList,
+  allowList: sites.allowList,
 }
 export type Site = RowOf<typeof siteColumns>
 

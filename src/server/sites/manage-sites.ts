@@ -25,19 +25,21 @@ export async function updateSite({
   clearSiteCache()
 }
 
-/** Replaces a site's blocked addresses and ranges (already normalised by SiteBlocklistInput). */
-export async function setSiteBlocklist({
+/** Replaces a site's deny and allow lists (already normalised and checked by SiteListsInput). */
+export async function setSiteLists({
   db,
   siteId,
-  blockedNetworks,
+  deny,
+  allow,
 }: {
   db: Database
   siteId: string
-  blockedNetworks: string[]
+  deny: string[]
+  allow: string[]
 }) {
   const updated = await db
     .update(sites)
-    .set({ blockedNetworks: [...new Set(blockedNetworks)] })
+    .set({ denyList: deny, allowList: allow })
     .where(eq(sites.id, siteId))
     .returning({ id: sites.id })
   if (updated.length === 0) throw new HttpError('not_found', 'No site has this ID.')

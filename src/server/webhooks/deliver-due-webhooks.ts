@@ -65,11 +65,12 @@ export async function deliverDueWebhooks({
           returning id, webhook_id, payload, attempts)
         select ${select} from claimed join webhooks on webhooks.id = claimed.webhook_id`,
   )
-  // Fingerprint's body tells the visitor's history on the site: one read for the whole batch.
+  // An identification's body tells its visitor's label, Fingerprint's the visitor's history on the
+  // site: one read for the whole batch.
   const contexts = await readEventContexts(
     db,
     due.flatMap((delivery) =>
-      delivery.format === 'fingerprint-v4' && isDeliveryPayload(delivery.payload)
+      isDeliveryPayload(delivery.payload) && delivery.payload.type !== 'signup'
         ? [delivery.payload.event.requestId]
         : [],
     ),

@@ -16,6 +16,8 @@ export interface SignupDecisionEvent {
   /** The account created; null when none was. */
   accountId: string | null
   challengeSolved: boolean
+  /** The analyst's label of the device when the sign-up was decided (the rules read it too). */
+  visitorLabel: 'fraud' | 'good' | null
 }
 
 /**

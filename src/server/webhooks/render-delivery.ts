@@ -31,7 +31,8 @@ export function isDeliveryPayload(payload: unknown): payload is DeliveryPayload 
 /**
  * The body and signature header of one delivery. Tessera's format sends the stored payload as it
  * is, signed over "<t>.<body>"; Fingerprint's sends the v4 event (as it was when identified: the
- * visitor's history up to it, no later suspect flag) with `fpjs-event-signature: v1=<hex HMAC>`,
+ * visitor's history up to it, no later suspect flag of the integrator's; `suspect` from the analyst's
+ * label of the visitor, as identifications' `visitorLabel` is, as the label is when sent) with `fpjs-event-signature: v1=<hex HMAC>`,
  * which Fingerprint's `isValidWebhookSignature` checks.
  */
 export function renderDelivery({
@@ -53,10 +54,16 @@ export function renderDelivery({
       toFingerprintEvent(payload.event, {
         firstSeenAt: context?.firstSeenAt,
         lastSeenAt: context?.lastSeenAt,
+        visitorLabel: context?.visitorLabel,
       }),
     )
     return { body, headers: { [FINGERPRINT_SIGNATURE_HEADER]: signFingerprintPayload({ secret, body }) } }
   }
-  const body = JSON.stringify(payload)
+  // An identification carries its visitor's label as it is when sent (a sign-up decision, its own).
+  const labelled =
+    payload.type === 'signup' || context?.visitorLabel === undefined
+      ? payload
+      : { ...payload, event: { ...payload.event, visitorLabel: context.visitorLabel } }
+  const body = JSON.stringify(labelled)
   return { body, headers: { [SIGNATURE_HEADER]: signPayload({ secret, body, timestamp }) } }
 }

@@ -203,7 +203,10 @@ function Findings({
       {report && (
         <section aria-labelledby="history-heading" className={styles.section}>
           <h2 id="history-heading">Visit history</h2>
-          <DataTable columns={['When', 'Recognised by', 'Confidence', 'IP address', 'Page']}>
+          <DataTable
+            label="This browser's visits"
+            columns={['When', 'Recognised by', 'Confidence', 'IP address', 'Page']}
+          >
             {report.history.map((visit) => (
               <tr key={visit.requestId}>
                 <td>

@@ -26,7 +26,7 @@ import * as sealingKeyById from './sealing-keys/[keyId]/route'
 import * as sealingKeys from './sealing-keys/route'
 import * as sessionChallenge from './session/challenge/route'
 import * as session from './session/route'
-import * as siteBlocklist from './sites/[siteId]/blocklist/route'
+import * as siteLists from './sites/[siteId]/lists/route'
 import * as siteById from './sites/[siteId]/route'
 import * as sites from './sites/route'
 import * as visitorById from './visitors/[visitorId]/route'
@@ -289,30 +289,35 @@ describe('keys made in the console', () => {
   })
 })
 
-describe('blocklists made in the console', () => {
+describe('deny and allow lists made in the console', () => {
   givenStartedTessera()
 
-  it('flag identifications from a blocked range, and refuse an entry that is not one with 400, changing nothing', async () => {
+  it('flag identifications from a denied range, and refuse an entry that is none of the kinds with 400, changing nothing', async () => {
     const cookie = await signInCookie()
     const { sites: list } = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
     const site = list.find((entry: { isDefault: boolean }) => entry.isDefault)
-    const put = (blockedNetworks: unknown) =>
-      siteBlocklist.PUT(
-        request(`/api/console/sites/${site.id}/blocklist`, {
+    const put = (deny: unknown, allow: unknown = []) =>
+      siteLists.PUT(
+        request(`/api/console/sites/${site.id}/lists`, {
           method: 'PUT',
           cookie,
-          body: { blockedNetworks },
+          body: { deny, allow },
         }),
         params({ siteId: site.id }),
       )
-    expect((await put(['203.0.113.9/24', '2001:db8::/32'])).status).toBe(200)
-    const refused = await put(['198.51.100.0/24', 'shop.example'])
+    expect((await put(['203.0.113.9/24', '2001:db8::/32', 'Spam.example'], ['198.51.100.7'])).status).toBe(
+      200,
+    )
+    const refused = await put(['198.51.100.0/24', 'shop example'])
     expect(refused.status).toBe(400)
-    expect(JSON.stringify(await refused.json())).toMatch(/shop\.example.*is not an IP address/)
+    expect(JSON.stringify(await refused.json())).toMatch(/shop example.*is not an IP address/)
+    const onBoth = await put(['198.51.100.7'], ['198.51.100.7'])
+    expect(onBoth.status).toBe(400)
     const listed = await (await sites.GET(request('/api/console/sites', { cookie }))).json()
-    expect(listed.sites.find((entry: { id: string }) => entry.id === site.id).blockedNetworks).toEqual([
-      '203.0.113.0/24',
-      '2001:db8::/32',
+    const saved = listed.sites.find((entry: { id: string }) => entry.id === site.id)
+    expect([saved.denyList, saved.allowList]).toEqual([
+      ['203.0.113.0/24', '2001:db8::/32', '@spam.example'],
+      ['198.51.100.7'],
     ])
     const identifyFrom = async (ip: string) =>
       (await (

@@ -4,18 +4,22 @@ import { getDb, queryRows } from '@/server/db/client'
 import { OPERATOR_PASSWORD, startedTessera } from '../../../../tests/support/console-factories'
 import { closeProcessDatabase, freshProcessDatabase } from '../../../../tests/support/process-database'
 import { POST as register } from '../registration/route'
+import * as accountLabel from './accounts/[accountId]/label/route'
 import * as keyRevocation from './keys/[keyId]/revocation/route'
 import * as keyById from './keys/[keyId]/route'
 import * as keys from './keys/route'
 import * as password from './password/route'
+import * as reviews from './reviews/route'
 import * as rulesPreview from './rules/preview/route'
 import * as rules from './rules/route'
 import * as sealingKeyById from './sealing-keys/[keyId]/route'
 import * as sealingKeys from './sealing-keys/route'
 import * as session from './session/route'
+import * as siteLists from './sites/[siteId]/lists/route'
 import * as siteById from './sites/[siteId]/route'
 import * as siteWorkspace from './sites/[siteId]/workspace/route'
 import * as sites from './sites/route'
+import * as visitorLabel from './visitors/[visitorId]/label/route'
 import * as visitorById from './visitors/[visitorId]/route'
 import * as webhookDeletion from './webhooks/[webhookId]/deletion/route'
 import * as webhookRetries from './webhooks/[webhookId]/retries/route'
@@ -220,6 +224,55 @@ describe('a signed-in operator’s browser, sent a forged request by a page of t
         ),
       ],
       [
+        'site lists',
+        siteLists.PUT(
+          request(`/api/console/sites/${siteId}/lists`, {
+            method: 'PUT',
+            ...forged,
+            body: '{"deny":[],"allow":["0.0.0.0/0"]}',
+          }),
+          params({ siteId }),
+        ),
+      ],
+      [
+        'visitor label',
+        visitorLabel.PUT(
+          request('/api/console/visitors/x/label', { method: 'PUT', ...forged, body: '{"label":"good"}' }),
+          params({ visitorId: 'x' }),
+        ),
+      ],
+      [
+        'visitor label removed',
+        visitorLabel.DELETE(
+          request('/api/console/visitors/x/label', { method: 'DELETE', cookie, origin: attacker }),
+          params({ visitorId: 'x' }),
+        ),
+      ],
+      [
+        'account label',
+        accountLabel.PUT(
+          request('/api/console/accounts/x/label', { method: 'PUT', ...forged, body: '{"label":"good"}' }),
+          params({ accountId: 'x' }),
+        ),
+      ],
+      [
+        'account label removed',
+        accountLabel.DELETE(
+          request('/api/console/accounts/x/label', { method: 'DELETE', cookie, origin: attacker }),
+          params({ accountId: 'x' }),
+        ),
+      ],
+      [
+        'review',
+        reviews.POST(
+          request('/api/console/reviews', {
+            method: 'POST',
+            ...forged,
+            body: '{"requestId":"r","verdict":"approve"}',
+          }),
+        ),
+      ],
+      [
         'sign-out',
         session.DELETE(request('/api/console/session', { method: 'DELETE', cookie, origin: attacker })),
       ],
@@ -235,6 +288,11 @@ describe('a signed-in operator’s browser, sent a forged request by a page of t
       sql`select count(*)::int as n from sealing_keys`,
     )
     expect(sealing?.n).toBe(0)
+    const [allowed] = await queryRows<{ allow: string[] }>(
+      await getDb(),
+      sql`select allow_list as allow from sites where id = ${siteId}`,
+    )
+    expect(allowed?.allow).toEqual([])
     // The session survived the forged sign-out.
     expect((await session.GET(request('/api/console/session', { cookie }))).status).toBe(200)
   })

@@ -3,6 +3,9 @@ import path from 'node:path'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ConsoleError, callConsole, consoleUrl } from '@/components/console/api'
 import { type ConsoleEndpoint, consoleEndpoints } from '@/contracts/console-endpoints'
+import { getDb } from '@/server/db/client'
+import { decideSignup } from '@/server/signup/decide-signup'
+import { signupFields } from '@/server/signup/test-signup'
 import { OPERATOR_PASSWORD, startedTessera } from '../../../../tests/support/console-factories'
 import { closeProcessDatabase, freshProcessDatabase } from '../../../../tests/support/process-database'
 import { syntheticDevice } from '../../../../tests/support/synthetic-devices'
@@ -161,8 +164,9 @@ describe('the console’s client, through the real routes', () => {
   afterAll(closeProcessDatabase)
 
   it('calls every endpoint of the table and gets the answer its entry describes', async () => {
+    const db = await getDb()
     const visit = await identifyFrom('198.51.100.23', 6101)
-    await identifyFrom('198.51.100.24', 6102)
+    const other = await identifyFrom('198.51.100.24', 6102)
 
     const called = await throughConsoleRoutes(async () => {
       await callConsole('GET /api/console/session/challenge', { query: { username: 'admin' } })
@@ -199,6 +203,43 @@ describe('the console’s client, through the real routes', () => {
       await callConsole('PUT /api/console/rules', { body: { ...policy, botRule: 'challenge' } })
       expect((await callConsole('GET /api/console/rules')).audit).toHaveLength(1)
 
+      // A device labelled fraud is denied; its review approves it (labelled good) and leaves the queue.
+      await callConsole('PUT /api/console/visitors/:visitorId/label', {
+        params: { visitorId: visit.visitorId },
+        body: { label: 'fraud' },
+      })
+      const signUp = (requestId: string, ip: string) =>
+        decideSignup({ db, input: { requestId, fields: signupFields() }, context: { ip } })
+      expect((await signUp(visit.requestId, '198.51.100.23')).outcome).toBe('deny')
+      const queue = await callConsole('GET /api/console/reviews')
+      expect(queue.decisions.map((decision) => decision.requestId)).toEqual([visit.requestId])
+      expect(
+        await callConsole('POST /api/console/reviews', {
+          body: { requestId: visit.requestId, verdict: 'approve' },
+        }),
+      ).toEqual({ review: 'approved', visitorLabel: 'good', accountLabel: null })
+      expect((await callConsole('GET /api/console/reviews')).decisions).toEqual([])
+      await callConsole('DELETE /api/console/visitors/:visitorId/label', {
+        params: { visitorId: visit.visitorId },
+      })
+      // Whatever else it shows, an allow-listed address signs up.
+      const home = (await callConsole('GET /api/console/sites')).sites.find((site) => site.isDefault)
+      await callConsole('PUT /api/console/sites/:siteId/lists', {
+        params: { siteId: home?.id ?? '' },
+        body: { deny: [], allow: ['198.51.100.24'] },
+      })
+      expect((await signUp(other.requestId, '198.51.100.24')).outcome).toBe('allow')
+      const [account] = (await callConsole('GET /api/console/lookup', { query: { q: other.visitorId } }))
+        .accounts
+      const accountParams = { accountId: account?.id ?? '' }
+      await callConsole('PUT /api/console/accounts/:accountId/label', {
+        params: accountParams,
+        body: { label: 'good' },
+      })
+      const labelled = await callConsole('GET /api/console/lookup', { query: { q: other.visitorId } })
+      expect(labelled.accounts[0]?.label).toMatchObject({ label: 'good', operator: 'admin' })
+      await callConsole('DELETE /api/console/accounts/:accountId/label', { params: accountParams })
+
       const { sites } = await callConsole('GET /api/console/sites')
       const defaultSiteId = sites.find((site) => site.isDefault)?.id ?? ''
       const site = await callConsole('POST /api/console/sites', {
@@ -209,9 +250,9 @@ describe('the console’s client, through the real routes', () => {
         params,
         body: { name: 'Shop', allowedOrigins: [] },
       })
-      await callConsole('PUT /api/console/sites/:siteId/blocklist', {
+      await callConsole('PUT /api/console/sites/:siteId/lists', {
         params,
-        body: { blockedNetworks: ['203.0.113.9/24'] },
+        body: { deny: ['203.0.113.9/24', '@spam.example'], allow: ['198.51.100.7'] },
       })
       await callConsole('PUT /api/console/sites/:siteId/workspace', {
         params,
@@ -225,7 +266,10 @@ describe('the console’s client, through the real routes', () => {
       const listed = await callConsole('GET /api/console/sites')
       const mine = listed.sites.find((entry) => entry.id === site.id)
       expect([mine?.apiKeys.length, mine?.sealingKeys.length, mine?.webhooks.length]).toEqual([1, 1, 1])
-      expect(mine?.blockedNetworks).toEqual(['203.0.113.0/24'])
+      expect([mine?.denyList, mine?.allowList]).toEqual([
+        ['203.0.113.0/24', '@spam.example'],
+        ['198.51.100.7'],
+      ])
 
       const log = await callConsole('GET /api/console/webhooks/:webhookId', {
         params: { webhookId: webhook.id },

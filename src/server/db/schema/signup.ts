@@ -61,12 +61,20 @@ export const signupDecisions = pgTable(
      * rule change can be tried on past sign-ups before it is saved; null for decisions before it.
      */
     facts: jsonb('facts').$type<SignupFacts>(),
+    /** An analyst's review of a challenged or denied sign-up (the console's review queue); null until then. */
+    review: text('review').$type<'approved' | 'rejected'>(),
+    reviewedBy: text('reviewed_by'),
+    reviewedAt: timestamptz('reviewed_at'),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [
     index('signup_decisions_visitor_created').on(table.visitorId, table.createdAt),
     index('signup_decisions_ip_created').on(table.ip, table.createdAt),
     index('signup_decisions_created').on(table.createdAt),
+    // The review queue: challenged (solved or not) and denied sign-ups no one has reviewed yet.
+    index('signup_decisions_to_review')
+      .on(table.createdAt)
+      .where(sql`(${table.outcome} <> 'allow' or ${table.challengeSolved}) and ${table.review} is null`),
   ],
 )
 
@@ -74,4 +82,15 @@ export const signupDecisions = pgTable(
 export const usedChallenges = pgTable('used_challenges', {
   id: text('id').primaryKey(),
   usedAt: timestamptz('used_at').notNull().default(sql`now()`),
+})
+
+/**
+ * An analyst's judgement of an account (fraud or good), from the console's review queue or its
+ * visitor panel. Kept without a foreign key, as accounts are kept apart from visitors.
+ */
+export const accountLabels = pgTable('account_labels', {
+  accountId: text('account_id').primaryKey(),
+  label: text('label').$type<'fraud' | 'good'>().notNull(),
+  operator: text('operator').notNull(),
+  labelledAt: timestamptz('labelled_at').notNull().default(sql`now()`),
 })

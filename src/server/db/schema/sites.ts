@@ -15,8 +15,13 @@ export const sites = pgTable(
     publicKey: text('public_key').notNull().unique(),
     allowedOrigins: text('allowed_origins').array().notNull().default([]),
     workspace: text('workspace').notNull().default('default'),
-    /** Addresses and CIDR ranges the operator blocks (the ipBlocklist signal and sign-up rule), normalised. */
-    blockedNetworks: text('blocked_networks').array().notNull().default([]),
+    /**
+     * The site's deny list: addresses and CIDR ranges (the ipBlocklist signal), visitor IDs and
+     * `@email.domains` (contracts/list-entry.ts), normalised; the sign-up rule "Deny list" uses them all.
+     */
+    denyList: text('deny_list').array().notNull().default([]),
+    /** The allow list, in the same form: a sign-up matching it is allowed whatever the rules say (not the deny list). */
+    allowList: text('allow_list').array().notNull().default([]),
     /** The site Tessera's own screens use; exactly one. */
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),

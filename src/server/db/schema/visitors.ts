@@ -103,3 +103,17 @@ export const returnGaps = pgTable('return_gaps', {
   bucket: integer('bucket').primaryKey(),
   comebacks: real('comebacks').notNull().default(0),
 })
+
+/**
+ * An analyst's judgement of a visitor (fraud or good): the Server API and webhooks carry it, /v4
+ * answers it as `suspect` where the integrator set none, and the sign-up rules use it. Deleted with
+ * the visitor (a forget).
+ */
+export const visitorLabels = pgTable('visitor_labels', {
+  visitorId: text('visitor_id')
+    .primaryKey()
+    .references(() => visitors.id, { onDelete: 'cascade' }),
+  label: text('label').$type<'fraud' | 'good'>().notNull(),
+  operator: text('operator').notNull(),
+  labelledAt: timestamptz('labelled_at').notNull().default(sql`now()`),
+})

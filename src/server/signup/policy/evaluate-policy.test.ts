@@ -161,3 +161,71 @@ describe('evaluatePolicy with the default policy', () => {
     expect(decision.reasons[0]?.message).toMatch(/Other devices created 5 more for this address's inbox/)
   })
 })
+
+describe('evaluatePolicy with lists and labels', () => {
+  const policy = defaultSignupPolicy
+  const none = { deny: null, allow: null }
+
+  it('denies a sign-up on the deny list, naming the entry in words', () => {
+    const decision = evaluatePolicy({ ...clean, listed: { ...none, deny: '@mailinator.com' } }, policy)
+    expect(decision).toEqual({
+      outcome: 'deny',
+      reasons: [
+        {
+          rule: 'ipBlocklist',
+          outcome: 'deny',
+          message: "The email domain @mailinator.com is on this site's deny list.",
+        },
+      ],
+    })
+  })
+
+  it('denies a device labelled fraud, and the rule can be set to challenge or off', () => {
+    expect(evaluatePolicy({ ...clean, label: 'fraud' }, policy).outcome).toBe('deny')
+    expect(
+      evaluatePolicy({ ...clean, label: 'fraud' }, { ...policy, fraudLabelRule: 'challenge' }).outcome,
+    ).toBe('challenge')
+    expect(evaluatePolicy({ ...clean, label: 'fraud' }, { ...policy, fraudLabelRule: 'off' }).outcome).toBe(
+      'allow',
+    )
+  })
+
+  it('allows an allow-listed sign-up whatever the rules say, and says which rules it skipped', () => {
+    const risky = { ...clean, bot: 'bad' as const, tampered: true }
+    const decision = evaluatePolicy({ ...risky, listed: { ...none, allow: '198.51.100.0/24' } }, policy)
+    expect(decision).toEqual({
+      outcome: 'allow',
+      reasons: [
+        {
+          rule: 'allowList',
+          outcome: 'allow',
+          message:
+            "The address range 198.51.100.0/24 is on this site's allow list. Rules not applied: bot, tampering.",
+        },
+      ],
+    })
+    expect(evaluatePolicy({ ...risky, label: 'good' }, policy)).toMatchObject({
+      outcome: 'allow',
+      reasons: [{ rule: 'goodLabel' }],
+    })
+  })
+
+  it('lets the deny list and a fraud label beat the allow list and a good label', () => {
+    const both = { ...clean, listed: { deny: 'abcdefghij0123456789', allow: '@example.com' } }
+    expect(evaluatePolicy(both, policy)).toMatchObject({
+      outcome: 'deny',
+      reasons: [
+        { rule: 'ipBlocklist', message: "The visitor abcdefghij0123456789 is on this site's deny list." },
+      ],
+    })
+    const fraudOnAllowList = { ...clean, label: 'fraud' as const, listed: { ...none, allow: '203.0.113.7' } }
+    expect(evaluatePolicy(fraudOnAllowList, policy).outcome).toBe('deny')
+    // A deny-list rule switched off no longer overrules: the allow list then decides.
+    expect(evaluatePolicy(both, { ...policy, ipBlocklistRule: 'off' }).outcome).toBe('allow')
+  })
+
+  it('reads decisions stored before lists and labels as matching none', () => {
+    const { listed: _listed, label: _label, ...older } = { ...clean, listed: none, label: null }
+    expect(evaluatePolicy(older, policy)).toEqual({ outcome: 'allow', reasons: [] })
+  })
+})

@@ -1,3 +1,4 @@
+import { describeListEntry } from '@/contracts/list-entry'
 import type { AgentProofVerdict } from '@/contracts/signals'
 import type { RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
 
@@ -30,11 +31,19 @@ export interface SignupFacts {
   attemptsFromIp10m: number
   /** Distinct visitors from the identification's address in the hour up to it, its own included (ipVelocity; 0 on older events). */
   visitorsFromAddress1h: number
+  /**
+   * The first entry of the site's deny and allow lists (list-entry.ts) the sign-up matched, by its
+   * visitor, address or email domain, when it was decided; absent on decisions from before lists.
+   */
+  listed?: { deny: string | null; allow: string | null }
+  /** The analyst's label of the device when it was decided; absent on decisions from before labels. */
+  label?: 'fraud' | 'good' | null
 }
 
 export interface Reason {
   rule: string
-  outcome: 'deny' | 'challenge'
+  /** `allow` only for the reason an allow list or a good label gave (no other reason then). */
+  outcome: 'deny' | 'challenge' | 'allow'
   message: string
 }
 
@@ -78,11 +87,20 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
     facts.visitorsFromAddress1h > policy.maxVisitorsPerAddress,
     `${facts.visitorsFromAddress1h} different visitors from this address in an hour, this one included: more than the ${policy.maxVisitorsPerAddress} allowed.`,
   )
+  const denied = facts.listed?.deny
   check(
     'ipBlocklist',
     policy.ipBlocklistRule,
-    facts.network.blocked,
-    "The address is in this site's blocklist.",
+    facts.network.blocked || Boolean(denied),
+    denied
+      ? `${capitalise(describeListEntry(denied))} is on this site's deny list.`
+      : "The address is on this site's deny list.",
+  )
+  check(
+    'fraudLabel',
+    policy.fraudLabelRule,
+    facts.label === 'fraud',
+    'An analyst labelled this device as fraud.',
   )
   check(
     'datacenter',
@@ -108,8 +126,34 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
     (strictest, reason) => (severity[reason.outcome] > severity[strictest] ? reason.outcome : strictest),
     'allow',
   )
+  const vouched = allowedBy(facts)
+  // The operator's word beats the rules, except a deny list entry or a fraud label (either way,
+  // the stricter word wins): an allow-listed office range must not let a labelled fraudster in.
+  const overruled = reasons.some((reason) => reason.rule === 'ipBlocklist' || reason.rule === 'fraudLabel')
+  if (vouched && !overruled) {
+    const skipped = reasons.length > 0 ? ` Rules not applied: ${reasons.map((r) => r.rule).join(', ')}.` : ''
+    return {
+      outcome: 'allow',
+      reasons: [{ rule: vouched.rule, outcome: 'allow', message: `${vouched.message}${skipped}` }],
+    }
+  }
   return { outcome, reasons }
 }
+
+/** What vouches for the sign-up, if anything: the allow list, then a good label. */
+function allowedBy(facts: SignupFacts): { rule: string; message: string } | null {
+  const allowed = facts.listed?.allow
+  if (allowed)
+    return {
+      rule: 'allowList',
+      message: `${capitalise(describeListEntry(allowed))} is on this site's allow list.`,
+    }
+  if (facts.label === 'good')
+    return { rule: 'goodLabel', message: 'An analyst labelled this device as good.' }
+  return null
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
 /**
  * Accounts of this browser, and of browsers no older than it, count fully; accounts that newer

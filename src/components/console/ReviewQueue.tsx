@@ -1,0 +1,198 @@
+'use client'
+
+import { type KeyboardEvent, useRef, useState } from 'react'
+import type { SignupDecision } from '@/contracts/console'
+import { formatCount } from '../format'
+import { LoadedView } from '../LoadedView'
+import { ErrorNote } from '../Notes'
+import tables from '../Table.module.css'
+import { Time } from '../Time'
+import { callConsole } from './api'
+import styles from './console.module.css'
+import { usePolling } from './usePolling'
+
+const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
+type Verdict = 'approve' | 'reject'
+
+/**
+ * Challenged and denied sign-ups waiting for an analyst. Each row decides with one key: A approves
+ * (the device, and the account if one was made, are labelled good, so its next sign-up passes), R
+ * rejects (labelled fraud, so the rules deny it), J and K or the arrows move, Enter opens the details.
+ */
+export function ReviewQueue({ onOpenEvent }: { onOpenEvent: (requestId: string) => void }) {
+  const { loaded, reload } = usePolling('GET /api/console/reviews', {}, 30_000)
+  const [reviewed, setReviewed] = useState<ReadonlySet<string>>(new Set())
+  const [busy, setBusy] = useState<string | null>(null)
+  const [announcement, setAnnouncement] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const rows = useRef(new Map<string, HTMLTableRowElement>())
+
+  const waiting = (decisions: SignupDecision[]) =>
+    decisions.filter((decision) => !reviewed.has(decision.requestId))
+
+  function focusRow(requestId: string | undefined) {
+    if (requestId) rows.current.get(requestId)?.focus()
+  }
+
+  async function decide(decision: SignupDecision, verdict: Verdict, list: SignupDecision[]) {
+    if (busy) return
+    setBusy(decision.requestId)
+    setError(null)
+    try {
+      const answer = await callConsole('POST /api/console/reviews', {
+        body: { requestId: decision.requestId, verdict },
+      })
+      const index = list.findIndex((entry) => entry.requestId === decision.requestId)
+      const next = list[index + 1] ?? list[index - 1]
+      setReviewed((done) => new Set(done).add(decision.requestId))
+      const labelled = [answer.visitorLabel && 'device', answer.accountLabel && 'account'].filter(Boolean)
+      setAnnouncement(
+        `${verdict === 'approve' ? 'Approved' : 'Rejected'} ${decision.email}${
+          labelled.length
+            ? `: ${labelled.join(' and ')} labelled ${verdict === 'approve' ? 'good' : 'fraud'}`
+            : ''
+        }.`,
+      )
+      // The next row takes the focus, so the analyst's hands stay on the keys.
+      requestAnimationFrame(() => focusRow(next?.requestId))
+      void reload()
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'The review was not saved.')
+      void reload()
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  function onKey(
+    event: KeyboardEvent<HTMLTableRowElement>,
+    decision: SignupDecision,
+    list: SignupDecision[],
+  ) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return
+    const index = list.findIndex((entry) => entry.requestId === decision.requestId)
+    const key = event.key.toLowerCase()
+    const moves: Record<string, number> = { j: 1, arrowdown: 1, k: -1, arrowup: -1 }
+    if (key === 'a' || key === 'r') {
+      event.preventDefault()
+      void decide(decision, key === 'a' ? 'approve' : 'reject', list)
+    } else if (key in moves) {
+      event.preventDefault()
+      focusRow(list[index + (moves[key] ?? 0)]?.requestId)
+    } else if (key === 'enter' && event.target === event.currentTarget) {
+      event.preventDefault()
+      onOpenEvent(decision.requestId)
+    }
+  }
+
+  return (
+    <section aria-labelledby="review-heading" className={styles.section}>
+      <div className={styles.sectionHeader}>
+        <h2 id="review-heading">Review queue</h2>
+        <p className={`muted ${styles.keys}`}>
+          On a row: <kbd>A</kbd> approve, <kbd>R</kbd> reject, <kbd>J</kbd>/<kbd>K</kbd> next and previous,{' '}
+          <kbd>Enter</kbd> details.
+        </p>
+      </div>
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
+      {error && <ErrorNote>{error}</ErrorNote>}
+      <div className={tables.frame}>
+        <LoadedView
+          loaded={loaded}
+          loading="Loading the review queue…"
+          isEmpty={(data) => waiting(data.decisions).length === 0}
+          empty="Nothing to review: every challenged or denied sign-up of the last 30 days has a verdict."
+        >
+          {(data) => {
+            const list = waiting(data.decisions)
+            return (
+              <table className={tables.table}>
+                <caption>
+                  {formatCount(list.length)} sign-up{list.length === 1 ? '' : 's'} of the last {data.days}{' '}
+                  days waiting
+                  {data.moreWaiting && ' (the newest; more wait behind them)'}.
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    <th scope="col">Email</th>
+                    <th scope="col">Decision</th>
+                    <th scope="col">Reasons</th>
+                    <th scope="col">Verdict</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((decision) => (
+                    <tr
+                      key={decision.requestId}
+                      ref={(row) => {
+                        if (row) rows.current.set(decision.requestId, row)
+                        else rows.current.delete(decision.requestId)
+                      }}
+                      tabIndex={0}
+                      className={styles.reviewRow}
+                      aria-label={`${decision.email}, ${outcomeLabels[decision.outcome]}${decision.challengeSolved ? ' after a solved challenge' : ''}`}
+                      aria-keyshortcuts="A R J K Enter"
+                      onKeyDown={(event) => onKey(event, decision, list)}
+                    >
+                      <td>
+                        <button
+                          type="button"
+                          className={styles.linkButton}
+                          onClick={() => onOpenEvent(decision.requestId)}
+                        >
+                          <Time iso={decision.createdAt} />
+                        </button>
+                      </td>
+                      <td>{decision.email}</td>
+                      <td>
+                        <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
+                          {outcomeLabels[decision.outcome]}
+                        </span>
+                        {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
+                        {decision.visitorLabel && (
+                          <span className="muted"> device labelled {decision.visitorLabel}</span>
+                        )}
+                      </td>
+                      <td className={tables.long}>
+                        <ul className={styles.reasons}>
+                          {decision.reasons.map((reason) => (
+                            <li key={reason.rule}>{reason.message}</li>
+                          ))}
+                        </ul>
+                      </td>
+                      <td>
+                        <div className={styles.verdicts}>
+                          <button
+                            type="button"
+                            className="button button-secondary"
+                            disabled={busy === decision.requestId}
+                            aria-keyshortcuts="A"
+                            onClick={() => void decide(decision, 'approve', list)}
+                          >
+                            Approve
+                          </button>
+                          <button
+                            type="button"
+                            className="button button-danger"
+                            disabled={busy === decision.requestId}
+                            aria-keyshortcuts="R"
+                            onClick={() => void decide(decision, 'reject', list)}
+                          >
+                            Reject
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )
+          }}
+        </LoadedView>
+      </div>
+    </section>
+  )
+}

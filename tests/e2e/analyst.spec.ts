@@ -1,0 +1,101 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import { ADMIN_PASSWORD } from '../support/e2e-constants'
+import { allRulesOff, setPolicy, uniqueEmail } from '../support/helpers'
+
+const PASSWORD = 'cobalt-meridian-lantern-77'
+
+/** Signs up through /registration as a visitor would; answers with the outcome's heading. */
+async function signUp(page: Page, email: string) {
+  await page.goto('/registration')
+  await expect(page.getByTestId('device-check')).toHaveText('Device check: done', { timeout: 15_000 })
+  await page.getByLabel('Full name').fill('Mallory Example')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByLabel('I accept the terms of service').check()
+  await page.getByRole('button', { name: 'Create account' }).click()
+  const outcome = page.getByRole('heading', { name: /We could not create your account|Welcome/ })
+  await expect(outcome).toBeVisible()
+  return outcome.innerText()
+}
+
+async function seriousViolations(page: Page, selector: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include(selector).analyze()
+  return results.violations
+    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+}
+
+test.afterAll(async ({ request }) => {
+  await setPolicy(request, {})
+})
+
+test('an analyst rejects a denied sign-up with one key, relabels the device by keyboard, and lists decide by email domain', async ({
+  browser,
+  page,
+  request,
+}) => {
+  // A visitor in a browser of its own is denied: the default policy denies this automated browser.
+  await setPolicy(request, {})
+  const visitorContext = await browser.newContext()
+  const visitor = await visitorContext.newPage()
+  const first = uniqueEmail('mallory')
+  expect(await signUp(visitor, first)).toBe('We could not create your account')
+
+  await page.goto('/')
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const queue = page.getByRole('region', { name: 'Review queue' })
+  const row = queue.getByRole('row', { name: `${first}, denied` })
+  await expect(row).toBeVisible()
+  expect(await seriousViolations(page, 'section[aria-labelledby="review-heading"]')).toEqual([])
+  await queue.screenshot({ path: test.info().outputPath('review-queue.png') })
+
+  // One key: R rejects, the row leaves, and a screen reader hears what was done.
+  await row.focus()
+  await page.keyboard.press('r')
+  await expect(row).toHaveCount(0)
+  await expect(queue.getByText(`Rejected ${first}: device labelled fraud.`)).toBeAttached()
+  const decisions = page.getByRole('region', { name: 'Sign-up decisions' })
+  const decided = decisions.getByRole('row').filter({ hasText: first })
+  await expect(decided).toContainText('rejected by admin', { timeout: 15_000 })
+  await expect(decided).toContainText('labelled device fraud')
+
+  // With every other rule off, the label alone denies the device's next sign-up.
+  await setPolicy(request, allRulesOff)
+  expect(await signUp(visitor, uniqueEmail('mallory'))).toBe('We could not create your account')
+
+  // The analyst opens the visitor and labels it good, by keyboard alone.
+  await decided.getByRole('button', { name: /^[\w-]{20}$/ }).click()
+  const labels = page.getByRole('group', { name: /^Label of visitor / })
+  await expect(labels.getByRole('radio', { name: 'Fraud' })).toBeChecked()
+  await labels.getByRole('radio', { name: 'Fraud' }).focus()
+  await page.keyboard.press('ArrowRight')
+  await expect(labels.getByRole('radio', { name: 'Good' })).toBeChecked()
+  await expect(page.getByText(/^by you, /)).toBeVisible()
+  expect(await seriousViolations(page, '[aria-labelledby="panel-heading"]')).toEqual([])
+  await page.locator('[aria-labelledby="panel-heading"]').screenshot({ path: test.info().outputPath('visitor-label.png') })
+  expect(await signUp(visitor, uniqueEmail('mallory'))).toMatch(/^Welcome/)
+
+  // The deny list: an email domain, subdomains included, whatever the device's label.
+  const home = page.getByRole('article', { name: /^Default site/ })
+  const lists = home.getByLabel('Deny list')
+  await lists.fill('@spam.example')
+  await home.getByRole('button', { name: 'Save lists' }).click()
+  await expect(home.getByText('Saved.')).toBeVisible()
+  const spam = `mallory@eu.spam.example`
+  expect(await signUp(visitor, spam)).toBe('We could not create your account')
+  await expect(decisions.getByRole('row').filter({ hasText: spam })).toContainText(
+    "The email domain @spam.example is on this site's deny list.",
+    { timeout: 15_000 },
+  )
+  // An entry that is none of the kinds is refused in the field, and nothing is saved.
+  await lists.fill('@spam.example\nnot an entry')
+  await home.getByRole('button', { name: 'Save lists' }).click()
+  await expect(lists).toHaveAccessibleDescription(/"not an entry" is not an IP address/)
+  await expect(lists).toBeFocused()
+  await lists.fill('')
+  await home.getByRole('button', { name: 'Save lists' }).click()
+  await expect(home.getByText('Saved.')).toBeVisible()
+  await visitorContext.close()
+})
