@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MatchEvidence } from './device'
-import { normaliseListEntry } from './list-entry'
+import { normaliseListEntry, notAllowable } from './list-entry'
+import { normaliseNetwork } from './network-range'
 import { normaliseOrigin } from './origin'
 import { weakOperatorPasswordFeedback } from './password-strength'
 import { StoredEvent } from './server-api'
@@ -86,6 +87,10 @@ const listEntries = z
 export const SiteListsInput = z
   .object({ deny: listEntries, allow: listEntries })
   .superRefine(({ deny, allow }, context) => {
+    allow.forEach((entry, index) => {
+      const refusal = notAllowable(entry)
+      if (refusal) context.addIssue({ code: 'custom', path: ['allow', index], message: refusal })
+    })
     const denied = new Set(deny)
     const both = allow.findIndex((entry) => denied.has(entry))
     if (both >= 0)
@@ -291,26 +296,100 @@ export const VisitorPanel = z.object({
 })
 export type VisitorPanel = z.infer<typeof VisitorPanel>
 
-/** GET /api/console/events answers an EventPage (server-api.ts), newest first, filtered by signal. */
-export const ConsoleEventsQuery = z.object({
-  signal: z.enum(['all', 'bot', 'new', 'returning']).default('all'),
-  cursor: z.string().max(200).optional(),
-})
-export type EventFilter = z.infer<typeof ConsoleEventsQuery>['signal']
-
-/** GET /api/console/export: events (as the console's filter shows them), decisions or one visitor's events, streamed. */
-export const ExportQuery = z
-  .object({
-    kind: z.enum(['events', 'decisions', 'visitor']),
-    format: z.enum(['csv', 'json']).default('csv'),
-    signal: ConsoleEventsQuery.shape.signal,
-    visitorId: z.string().min(1).max(64).optional(),
+/** A whole day (UTC), as a date input writes it. */
+const day = z.iso.date({ error: 'Give a date like 2026-11-27.' })
+const score = z.coerce
+  .number({ error: 'Enter a number.' })
+  .int('Enter a whole number.')
+  .min(0, 'Enter 0 or more.')
+  .max(1000, 'Enter 1,000 or less.')
+/** An address or a CIDR range, normalised ("198.51.100.7/24" → "198.51.100.0/24"). */
+const addressOrRange = z
+  .string()
+  .trim()
+  .max(64)
+  .transform((value, context) => {
+    const network = normaliseNetwork(value)
+    if (network !== null) return network
+    context.addIssue({ code: 'custom', message: 'Give an IP address or a CIDR range like 203.0.113.0/24.' })
+    return z.NEVER
   })
+
+/** What the events list can be narrowed to; the console keeps them in its address. */
+export const EventSignalFilter = z.enum([
+  'all',
+  'bot',
+  'new',
+  'returning',
+  'tampering',
+  'vpn',
+  'tor',
+  'datacenter',
+  'proxy',
+  'virtualMachine',
+  'privateMode',
+])
+export type EventFilter = z.infer<typeof EventSignalFilter>
+export const ConsoleEventFilters = z.object({
+  signal: EventSignalFilter.default('all'),
+  /** A site's public key. */
+  site: z.string().min(1).max(64).optional(),
+  /** From the start of this day (UTC) … */
+  from: day.optional(),
+  /** … to the end of this one. */
+  to: day.optional(),
+  minScore: score.optional(),
+  maxScore: score.optional(),
+  linkedId: z.string().trim().min(1).max(256).optional(),
+  ip: addressOrRange.optional(),
+})
+export type ConsoleEventFilters = z.infer<typeof ConsoleEventFilters>
+
+/** Ranges that are the right way round, checked on any schema holding the filters. */
+function inOrder(
+  filters: { from?: string; to?: string; minScore?: number; maxScore?: number },
+  context: z.RefinementCtx,
+) {
+  if (filters.from && filters.to && filters.from > filters.to)
+    context.addIssue({ code: 'custom', path: ['to'], message: 'The end date is before the start date.' })
+  if (filters.minScore !== undefined && filters.maxScore !== undefined && filters.minScore > filters.maxScore)
+    context.addIssue({
+      code: 'custom',
+      path: ['maxScore'],
+      message: 'The highest score is below the lowest.',
+    })
+}
+
+/** GET /api/console/events answers an EventPage (server-api.ts), newest first, filtered. */
+export const ConsoleEventsQuery = ConsoleEventFilters.extend({
+  cursor: z.string().max(200).optional(),
+}).superRefine(inOrder)
+
+/** What the sign-up decisions list can be narrowed to. */
+export const DecisionFilters = z.object({
+  outcome: z.enum(['all', 'allow', 'challenge', 'deny']).default('all'),
+  /** An address as typed (case aside), or `@domain` for every address there and at its subdomains. */
+  email: z.string().trim().min(1).max(254).optional(),
+})
+export type DecisionFilters = z.infer<typeof DecisionFilters>
+/** GET /api/console/decisions: the latest sign-up decisions with their reasons, filtered, a page at a time. */
+export const DecisionsQuery = DecisionFilters.extend({ cursor: z.string().max(200).optional() })
+
+/** GET /api/console/export: events (as the console's filters show them), decisions (as theirs) or one visitor's events, streamed. */
+export const ExportQuery = ConsoleEventFilters.extend({
+  kind: z.enum(['events', 'decisions', 'visitor']),
+  format: z.enum(['csv', 'json']).default('csv'),
+  outcome: DecisionFilters.shape.outcome,
+  email: DecisionFilters.shape.email,
+  visitorId: z.string().min(1).max(64).optional(),
+})
+  .superRefine(inOrder)
   .refine((query) => query.kind !== 'visitor' || query.visitorId !== undefined, {
     path: ['visitorId'],
     message: 'Name the visitor to export.',
   })
 export type ExportQuery = z.infer<typeof ExportQuery>
+export type ExportRequest = z.input<typeof ExportQuery>
 
 export const LookupQuery = z.object({ q: z.string().trim().min(1, 'Type something to look up.').max(256) })
 
@@ -352,7 +431,11 @@ export const SignupDecision = z.object({
   reviewedBy: z.string().nullable(),
 })
 export type SignupDecision = z.infer<typeof SignupDecision>
-export const SignupDecisionList = z.object({ decisions: z.array(SignupDecision) })
+export const SignupDecisionList = z.object({
+  decisions: z.array(SignupDecision),
+  /** Pass back as `cursor` for the next (older) page; null on the last. */
+  nextCursor: z.string().nullable(),
+})
 /**
  * GET /api/console/reviews: challenged (solved or not) and denied sign-ups of the last 30 days no one
  * reviewed yet, newest first (the first 50).

@@ -71,7 +71,10 @@ export const FingerprintEvent = z
     event_id: z.string().openapi({ description: "Tessera's request ID." }),
     timestamp: epochMilliseconds,
     linked_id: z.string().optional(),
-    suspect: z.boolean().optional().openapi({ description: 'Present once set through PATCH.' }),
+    suspect: z.boolean().optional().openapi({
+      description:
+        "Present once set through PATCH, or where an analyst labelled the visitor in Tessera's console (fraud: true, good: false); PATCH wins.",
+    }),
     identification: z.object({
       visitor_id: z.string(),
       confidence: z.object({ score: z.number().min(0).max(1) }),

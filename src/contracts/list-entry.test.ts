@@ -18,20 +18,29 @@ describe('normaliseListEntry', () => {
     ['*@mail.example.org.', '@mail.example.org', 'emailDomain'],
     ['bücher.example', '@xn--bcher-kva.example', 'emailDomain'],
     ['Q2x7_-abcdefghijklmn', 'Q2x7_-abcdefghijklmn', 'visitor'],
-    ['12345678', '12345678', 'visitor'],
+    ['12345678901234567890', '12345678901234567890', 'visitor'],
   ])('reads %j as %j (%s)', (typed, stored, kind) => {
     expect(normaliseListEntry(typed)).toBe(stored)
     expect(listEntryKind(stored)).toBe(kind)
   })
 
-  it.each(['', 'shop', '10.0.0', '1.2.3.4/33', 'a@b@c', 'http://x.example/', 'ex ample.com', 'short'])(
-    'refuses %j',
-    (typed) => expect(normaliseListEntry(typed)).toBeNull(),
-  )
+  it.each([
+    '',
+    'shop',
+    '10.0.0',
+    '1.2.3.4/33',
+    'a@b@c',
+    'http://x.example/',
+    'ex ample.com',
+    'short',
+    // A domain's typo is refused, not stored as a visitor ID that never matches.
+    'mailinator',
+    'fe80::1%eth0',
+  ])('refuses %j', (typed) => expect(normaliseListEntry(typed)).toBeNull())
 })
 
 describe('matchingListEntry', () => {
-  const list = ['203.0.113.0/24', '@mailinator.com', 'Q2x7_-abcdefghijklmn', '12345678']
+  const list = ['203.0.113.0/24', '@mailinator.com', 'Q2x7_-abcdefghijklmn', '12345678901234567890']
   const subject = { visitorId: 'someone-else-entirely', ip: '198.51.100.1', email: 'ann@example.com' }
 
   it('matches by address range, by visitor and by email domain or a subdomain of it', () => {
@@ -52,8 +61,9 @@ describe('matchingListEntry', () => {
   it('never reads a visitor ID of digits as the address it would parse as', () => {
     // ipaddr.js reads "12345678" as 0.188.97.78; a list entry is an address only as written.
     expect(matchingNetwork('0.188.97.78', ['12345678'])).toBeNull()
-    expect(matchingListEntry(['12345678'], { ...subject, ip: '0.188.97.78' })).toBeNull()
-    expect(matchingListEntry(['12345678'], { ...subject, visitorId: '12345678' })).toBe('12345678')
+    const digits = '12345678901234567890'
+    expect(matchingListEntry([digits], { ...subject, ip: '0.188.97.78' })).toBeNull()
+    expect(matchingListEntry([digits], { ...subject, visitorId: digits })).toBe(digits)
   })
 
   it('reads an email domain as the URL parser does', () => {
@@ -76,11 +86,23 @@ describe('SiteListsInput', () => {
     })
   })
 
+  it('refuses email domains and very wide ranges on the allow list, naming the entry', () => {
+    const refused = SiteListsInput.safeParse({
+      deny: ['0.0.0.0/0'],
+      allow: ['@company.example', '10.0.0.0/8', '2001:db8::/16', '198.51.100.0/16'],
+    })
+    expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['allow.0', expect.stringMatching(/^@company.example cannot be allow-listed/)],
+      ['allow.1', expect.stringMatching(/^10.0.0.0\/8 is too wide/)],
+      ['allow.2', expect.stringMatching(/^2001::\/16 is too wide/)],
+    ])
+  })
+
   it('refuses an entry on both lists, naming it', () => {
-    const refused = SiteListsInput.safeParse({ deny: ['@spam.example'], allow: ['*@SPAM.example'] })
+    const refused = SiteListsInput.safeParse({ deny: ['203.0.113.9'], allow: [' 203.0.113.9 '] })
     expect(refused.error?.issues[0]).toMatchObject({
       path: ['allow'],
-      message: '@spam.example is on the deny list too: keep it on one list.',
+      message: '203.0.113.9 is on the deny list too: keep it on one list.',
     })
   })
 })

@@ -8,7 +8,9 @@ import { matchingNetwork, normaliseNetwork } from './network-range'
  */
 export type ListEntryKind = 'network' | 'visitor' | 'emailDomain'
 
-const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/
+// Tessera's visitor IDs are 20 URL-safe characters (new-id.ts): a shorter word ("mailinator") is a
+// typo of a domain, refused rather than stored as an ID that never matches.
+const VISITOR_ID = /^[A-Za-z0-9_-]{20}$/
 // Labels of letters, digits and inner hyphens; the last one starts with a letter, so "10.0.0" is
 // no domain (an address written short is refused rather than read as a name).
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/
@@ -20,11 +22,27 @@ const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?
  */
 export function normaliseListEntry(text: string): string | null {
   const value = text.trim()
+  // A zone ("fe80::1%eth0") names an interface of one machine, nothing a client's address carries.
+  if (value.includes('%')) return null
   const network = normaliseNetwork(value)
   if (network !== null) return network
   if (VISITOR_ID.test(value)) return value
   const domain = emailDomainOf(`x@${value.replace(/^\*?@/, '')}`)
   return domain === null ? null : `@${domain}`
+}
+
+/**
+ * Why an entry may not be on the allow list, or null when it may: an email domain (anyone can type
+ * an address at it), or a range so wide it lets the rules off for a large part of the internet.
+ */
+export function notAllowable(entry: string): string | null {
+  if (listEntryKind(entry) === 'emailDomain')
+    return `${entry} cannot be allow-listed: anyone can type an address at a domain. Allow addresses, ranges or visitors.`
+  const bits = entry.includes('/') ? Number(entry.split('/')[1]) : null
+  const minimum = entry.includes(':') ? 32 : 16
+  if (bits !== null && bits < minimum)
+    return `${entry} is too wide to allow-list (at most /${minimum}): it would switch the rules off for much of the internet.`
+  return null
 }
 
 /** The kind of a stored (normalised) entry. */

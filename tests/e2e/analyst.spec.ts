@@ -68,13 +68,17 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   // The analyst opens the visitor and labels it good, by keyboard alone.
   await decided.getByRole('button', { name: /^[\w-]{20}$/ }).click()
   const labels = page.getByRole('group', { name: /^Label of visitor / })
-  await expect(labels.getByRole('radio', { name: 'Fraud' })).toBeChecked()
-  await labels.getByRole('radio', { name: 'Fraud' }).focus()
-  await page.keyboard.press('ArrowRight')
-  await expect(labels.getByRole('radio', { name: 'Good' })).toBeChecked()
+  await expect(labels.getByRole('button', { name: 'Fraud' })).toHaveAttribute('aria-pressed', 'true')
+  await labels.getByRole('button', { name: 'Fraud' }).focus()
+  await page.keyboard.press('Tab')
+  await expect(labels.getByRole('button', { name: 'Good' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(labels.getByRole('button', { name: 'Good' })).toHaveAttribute('aria-pressed', 'true')
   await expect(page.getByText(/^by you, /)).toBeVisible()
   expect(await seriousViolations(page, '[aria-labelledby="panel-heading"]')).toEqual([])
-  await page.locator('[aria-labelledby="panel-heading"]').screenshot({ path: test.info().outputPath('visitor-label.png') })
+  await page
+    .locator('[aria-labelledby="panel-heading"]')
+    .screenshot({ path: test.info().outputPath('visitor-label.png') })
   expect(await signUp(visitor, uniqueEmail('mallory'))).toMatch(/^Welcome/)
 
   // The deny list: an email domain, subdomains included, whatever the device's label.
@@ -98,4 +102,54 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   await home.getByRole('button', { name: 'Save lists' }).click()
   await expect(home.getByText('Saved.')).toBeVisible()
   await visitorContext.close()
+})
+
+test('filters live in the address: applied, kept on reload, shared as a link, and cleared', async ({
+  page,
+  request,
+}) => {
+  await setPolicy(request, {})
+  const denied = uniqueEmail('filtered')
+  expect(await signUp(page, denied)).toBe('We could not create your account')
+
+  await page.goto('/')
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const events = page.getByRole('region', { name: 'Recent events' })
+  await events.getByText('Filter events').click()
+  await events.getByLabel('Address or CIDR range').fill('127.0.0.1/8')
+  await events.getByLabel('Score at least').fill('1')
+  await events.getByRole('button', { name: 'Apply filters' }).click()
+  await expect(page).toHaveURL(/ip=127\.0\.0\.1%2F8/)
+  await expect(page).toHaveURL(/minScore=1/)
+  await expect(events.getByText('2 on')).toBeVisible()
+
+  const decisions = page.getByRole('region', { name: 'Sign-up decisions' })
+  await decisions.getByText('Filter decisions').click()
+  await decisions.getByLabel('Outcome').selectOption('deny')
+  await decisions.getByLabel('Email or @domain').fill(denied)
+  await decisions.getByRole('button', { name: 'Apply filters' }).click()
+  await expect(page).toHaveURL(/outcome=deny/)
+  await expect(decisions.getByRole('row')).toHaveCount(2)
+  await expect(decisions.getByRole('row').nth(1)).toContainText(denied)
+  expect(await seriousViolations(page, 'main')).toEqual([])
+  await decisions.screenshot({ path: test.info().outputPath('decision-filters.png') })
+  await events.screenshot({ path: test.info().outputPath('event-filters.png') })
+
+  // A reload (or a colleague opening the link) shows the same lists, filters filled in.
+  await page.reload()
+  await expect(events.getByLabel('Address or CIDR range')).toHaveValue('127.0.0.1/8')
+  await expect(decisions.getByLabel('Outcome')).toHaveValue('deny')
+  await expect(decisions.getByRole('row').nth(1)).toContainText(denied)
+  // A filter that matches nothing says so; an address that is none is refused, plainly.
+  await decisions.getByLabel('Outcome').selectOption('allow')
+  await decisions.getByRole('button', { name: 'Apply filters' }).click()
+  await expect(decisions.getByText('No sign-up decision matches these filters.')).toBeVisible()
+  await events.getByLabel('Address or CIDR range').fill('10.0.0')
+  await events.getByRole('button', { name: 'Apply filters' }).click()
+  await expect(events.getByText(/ip: Give an IP address or a CIDR range/)).toBeVisible()
+
+  await events.getByRole('button', { name: 'Clear filters' }).click()
+  await decisions.getByRole('button', { name: 'Clear filters' }).click()
+  await expect(page).not.toHaveURL(/ip=|minScore=|outcome=|email=/)
 })

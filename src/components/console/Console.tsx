@@ -7,19 +7,44 @@ import styles from './console.module.css'
 import { EventPanel } from './EventPanel'
 import type { PublicPaths } from './embed-snippet'
 import { Overview } from './Overview'
-import { RecentEvents } from './RecentEvents'
+import { EVENT_FILTERS, RecentEvents } from './RecentEvents'
 import { ReviewQueue } from './ReviewQueue'
 import { RulesEditor } from './RulesEditor'
-import { SignupDecisions } from './SignupDecisions'
+import { DECISION_FILTERS, SignupDecisions } from './SignupDecisions'
 import { SitesManager } from './SitesManager'
 import { TimeZoneToggle } from './TimeZoneToggle'
 import { VisitorLookup } from './VisitorLookup'
 
-const eventFilters: readonly EventFilter[] = ['all', 'bot', 'new', 'returning']
+const eventFilters: readonly EventFilter[] = [
+  'all',
+  'bot',
+  'new',
+  'returning',
+  'tampering',
+  'vpn',
+  'tor',
+  'datacenter',
+  'proxy',
+  'virtualMachine',
+  'privateMode',
+]
 
 /** The events filter a shared address asks for; anything else is all events. */
 function eventFilterOf(value: string | null): EventFilter {
   return eventFilters.find((filter) => filter === value) ?? 'all'
+}
+
+/** The named parameters present in the address, as a filter's values. */
+function paramsOf<Name extends string>(
+  searchParams: URLSearchParams,
+  names: readonly Name[],
+): Partial<Record<Name, string>> {
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const value = searchParams.get(name)
+      return value ? [[name, value]] : []
+    }),
+  ) as Partial<Record<Name, string>>
 }
 
 /** The signed-in console: live figures, events, look-up, sites and keys. */
@@ -44,9 +69,11 @@ export function Console({
   const lookup = searchParams.get('lookup')
   const openEvent = searchParams.get('event')
   const signal = eventFilterOf(searchParams.get('signal'))
+  const eventFilterValues = paramsOf(searchParams, EVENT_FILTERS)
+  const decisionFilterValues = paramsOf(searchParams, DECISION_FILTERS)
 
-  /** Keeps open panels and filters in the address (?lookup=, ?event=, ?signal=), so a link to them can be shared. */
-  function setParams(changes: Partial<Record<'lookup' | 'event' | 'signal', string | null>>) {
+  /** Keeps open panels and filters in the address (?lookup=, ?event=, ?signal=, ?from=…), so a link to them can be shared. */
+  function setParams(changes: Record<string, string | null>) {
     const next = new URLSearchParams(searchParams)
     for (const [name, value] of Object.entries(changes)) {
       if (value) next.set(name, value)
@@ -96,12 +123,19 @@ export function Console({
       <VisitorLookup query={lookup} onQuery={setLookup} />
       <RecentEvents
         signal={signal}
+        filters={eventFilterValues}
         onSignal={(next) => setParam('signal', next === 'all' ? null : next)}
+        onFilters={setParams}
         onOpenVisitor={setLookup}
         onOpenEvent={setEvent}
       />
       <ReviewQueue onOpenEvent={setEvent} />
-      <SignupDecisions onOpenVisitor={setLookup} onOpenEvent={setEvent} />
+      <SignupDecisions
+        filters={decisionFilterValues}
+        onFilters={setParams}
+        onOpenVisitor={setLookup}
+        onOpenEvent={setEvent}
+      />
       {openEvent && (
         <EventPanel
           key={openEvent}

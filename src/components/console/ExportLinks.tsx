@@ -1,11 +1,11 @@
 'use client'
 
-import type { ExportQuery } from '@/contracts/console'
+import type { ExportRequest } from '@/contracts/console'
 import { consoleUrl } from './api'
 import styles from './console.module.css'
 
 /** "Export CSV" and "Export JSON" for what a panel shows: the server streams the whole of it. */
-export function ExportLinks({ query, what }: { query: Omit<ExportQuery, 'format'>; what: string }) {
+export function ExportLinks({ query, what }: { query: Omit<ExportRequest, 'format'>; what: string }) {
   return (
     <span className={styles.row}>
       {(['csv', 'json'] as const).map((format) => (

@@ -6,7 +6,6 @@ import { ErrorNote } from '../Notes'
 import { Time } from '../Time'
 import { callConsole } from './api'
 import styles from './console.module.css'
-import { SegmentedChoice } from './SegmentedChoice'
 
 const OPTIONS = [
   { value: 'none', label: 'No label' },
@@ -15,8 +14,8 @@ const OPTIONS = [
 ] as const
 
 /**
- * An analyst's label of a visitor or an account: fraud, good or none, saved as it is chosen, with
- * who set it and when.
+ * An analyst's label of a visitor or an account: fraud, good or none, saved when a button is
+ * pressed (one at a time), with who set it and when.
  */
 export function LabelChoice({
   subject,
@@ -61,15 +60,26 @@ export function LabelChoice({
     }
   }
 
+  const chosen = current?.label ?? 'none'
   return (
     <div className={styles.labelChoice}>
-      <SegmentedChoice
-        legend={`Label of ${name}`}
-        name={`label-${subject}-${id}`}
-        options={OPTIONS}
-        value={current?.label ?? 'none'}
-        onChange={(value) => void choose(value)}
-      />
+      {/* Buttons, not radios: arrow keys over radios would save every label passed on the way. */}
+      <fieldset className={styles.segmented}>
+        <legend className="visually-hidden">Label of {name}</legend>
+        {OPTIONS.map((option) => (
+          <button
+            key={option.value}
+            type="button"
+            aria-pressed={chosen === option.value}
+            disabled={saving}
+            onClick={() => {
+              if (chosen !== option.value) void choose(option.value)
+            }}
+          >
+            {option.label}
+          </button>
+        ))}
+      </fieldset>
       <span className="muted" aria-live="polite">
         {saving ? (
           'Saving…'

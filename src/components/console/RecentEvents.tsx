@@ -1,6 +1,6 @@
 'use client'
 
-import { useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import { FormField } from '../FormField'
 import { formatPercent } from '../format'
@@ -8,34 +8,66 @@ import { LoadedView } from '../LoadedView'
 import { signalTitle } from '../SmartSignals'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
+import { useLoaded } from '../useLoaded'
 import { AddressCell } from './AddressCell'
+import { callConsole } from './api'
 import styles from './console.module.css'
 import { ExportLinks } from './ExportLinks'
+import { FilterForm } from './FilterForm'
 import { usePolling } from './usePolling'
+
+/** The events filters the console keeps in its address, besides `signal`. */
+export const EVENT_FILTERS = ['site', 'from', 'to', 'minScore', 'maxScore', 'linkedId', 'ip'] as const
+export type EventFilterValues = Partial<Record<(typeof EVENT_FILTERS)[number], string>>
+
+const signalOptions: [EventFilter, string][] = [
+  ['all', 'All events'],
+  ['bot', 'Bots only'],
+  ['new', 'New visitors'],
+  ['returning', 'Returning visitors'],
+  ['tampering', 'Tampering'],
+  ['virtualMachine', 'Virtual machines'],
+  ['privateMode', 'Private windows'],
+  ['vpn', 'VPNs'],
+  ['proxy', 'Proxies'],
+  ['datacenter', 'Data centres'],
+  ['tor', 'Tor'],
+]
 
 /** The latest identifications, filterable, one page at a time. */
 export function RecentEvents({
   signal,
+  filters,
   onSignal,
+  onFilters,
   onOpenVisitor,
   onOpenEvent,
 }: {
-  /** The filter, kept in the address (?signal=) so a reload or a shared link keeps it. */
+  /** The filters, kept in the address (?signal=, ?from=…) so a reload or a shared link keeps them. */
   signal: EventFilter
+  filters: EventFilterValues
   onSignal: (signal: EventFilter) => void
+  onFilters: (filters: Record<string, string | null>) => void
   onOpenVisitor: (visitorId: string) => void
   onOpenEvent: (requestId: string) => void
 }) {
   const [cursors, setCursors] = useState<string[]>([])
   const cursor = cursors[cursors.length - 1]
-  const { loaded } = usePolling('GET /api/console/events', { query: { signal, cursor } })
+  const { loaded } = usePolling('GET /api/console/events', { query: { signal, ...filters, cursor } })
+  const filterKey = JSON.stringify(filters)
+  // Other filters are another list: its first page.
+  const [shownFor, setShownFor] = useState(filterKey)
+  if (shownFor !== filterKey) {
+    setShownFor(filterKey)
+    setCursors([])
+  }
 
   return (
     <section aria-labelledby="events-heading" className={styles.section}>
       <div className={styles.sectionHeader}>
         <h2 id="events-heading">Recent events</h2>
         <span className={styles.row}>
-          <ExportLinks query={{ kind: 'events', signal }} what="these events" />
+          <ExportLinks query={{ kind: 'events', signal, ...filters }} what="these events" />
           <FormField label="Show" layout="inline">
             {(control) => (
               <select
@@ -46,15 +78,17 @@ export function RecentEvents({
                   setCursors([])
                 }}
               >
-                <option value="all">All events</option>
-                <option value="bot">Bots only</option>
-                <option value="new">New visitors</option>
-                <option value="returning">Returning visitors</option>
+                {signalOptions.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
               </select>
             )}
           </FormField>
         </span>
       </div>
+      <EventFilterForm key={filterKey} filters={filters} onApply={onFilters} />
       <div className={tables.frame}>
         <LoadedView
           loaded={loaded}
@@ -161,5 +195,73 @@ export function SignalBadges({
         </span>
       ))}
     </span>
+  )
+}
+
+/** Site, days, score range, linked ID and address or range: what narrows the list beside the signal. */
+function EventFilterForm({
+  filters,
+  onApply,
+}: {
+  filters: EventFilterValues
+  onApply: (filters: Record<string, string | null>) => void
+}) {
+  const load = useCallback(() => callConsole('GET /api/console/sites'), [])
+  const { loaded: sites } = useLoaded(load)
+  const active = EVENT_FILTERS.filter((name) => filters[name]).length
+  return (
+    <FilterForm label="Filter events" active={active} onApply={onApply}>
+      <FormField label="Site">
+        {(control) => (
+          <select {...control} name="site" defaultValue={filters.site ?? ''}>
+            <option value="">All sites</option>
+            {sites.state === 'ready' &&
+              sites.data.sites.map((site) => (
+                <option key={site.id} value={site.publicKey}>
+                  {site.name}
+                </option>
+              ))}
+          </select>
+        )}
+      </FormField>
+      <FormField label="From (UTC day)">
+        {(control) => <input {...control} type="date" name="from" defaultValue={filters.from ?? ''} />}
+      </FormField>
+      <FormField label="To (UTC day)">
+        {(control) => <input {...control} type="date" name="to" defaultValue={filters.to ?? ''} />}
+      </FormField>
+      <FormField label="Score at least">
+        {(control) => (
+          <input
+            {...control}
+            type="number"
+            min={0}
+            max={1000}
+            name="minScore"
+            defaultValue={filters.minScore ?? ''}
+          />
+        )}
+      </FormField>
+      <FormField label="Score at most">
+        {(control) => (
+          <input
+            {...control}
+            type="number"
+            min={0}
+            max={1000}
+            name="maxScore"
+            defaultValue={filters.maxScore ?? ''}
+          />
+        )}
+      </FormField>
+      <FormField label="Linked ID">
+        {(control) => <input {...control} name="linkedId" defaultValue={filters.linkedId ?? ''} />}
+      </FormField>
+      <FormField label="Address or CIDR range">
+        {(control) => (
+          <input {...control} name="ip" placeholder="203.0.113.0/24" defaultValue={filters.ip ?? ''} />
+        )}
+      </FormField>
+    </FilterForm>
   )
 }

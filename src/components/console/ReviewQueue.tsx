@@ -26,6 +26,9 @@ export function ReviewQueue({ onOpenEvent }: { onOpenEvent: (requestId: string) 
   const [announcement, setAnnouncement] = useState('')
   const [error, setError] = useState<string | null>(null)
   const rows = useRef(new Map<string, HTMLTableRowElement>())
+  const heading = useRef<HTMLHeadingElement>(null)
+  // Read at once, not at the next render: two fast presses must not send two verdicts.
+  const deciding = useRef(false)
 
   const waiting = (decisions: SignupDecision[]) =>
     decisions.filter((decision) => !reviewed.has(decision.requestId))
@@ -35,7 +38,8 @@ export function ReviewQueue({ onOpenEvent }: { onOpenEvent: (requestId: string) 
   }
 
   async function decide(decision: SignupDecision, verdict: Verdict, list: SignupDecision[]) {
-    if (busy) return
+    if (deciding.current) return
+    deciding.current = true
     setBusy(decision.requestId)
     setError(null)
     try {
@@ -53,13 +57,14 @@ export function ReviewQueue({ onOpenEvent }: { onOpenEvent: (requestId: string) 
             : ''
         }.`,
       )
-      // The next row takes the focus, so the analyst's hands stay on the keys.
-      requestAnimationFrame(() => focusRow(next?.requestId))
+      // The next row takes the focus, so the analyst's hands stay on the keys; after the last, the heading.
+      requestAnimationFrame(() => (next ? focusRow(next.requestId) : heading.current?.focus()))
       void reload()
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'The review was not saved.')
       void reload()
     } finally {
+      deciding.current = false
       setBusy(null)
     }
   }
@@ -69,6 +74,9 @@ export function ReviewQueue({ onOpenEvent }: { onOpenEvent: (requestId: string) 
     decision: SignupDecision,
     list: SignupDecision[],
   ) {
+    // Keys act on the row itself (a button in it keeps its own keys), once per press: a held R
+    // must not reject a run of rows as the focus moves down.
+    if (event.target !== event.currentTarget || event.repeat) return
     if (event.altKey || event.ctrlKey || event.metaKey) return
     const index = list.findIndex((entry) => entry.requestId === decision.requestId)
     const key = event.key.toLowerCase()
@@ -79,7 +87,7 @@ export function ReviewQueue({ onOpenEvent }: { onOpenEvent: (requestId: string) 
     } else if (key in moves) {
       event.preventDefault()
       focusRow(list[index + (moves[key] ?? 0)]?.requestId)
-    } else if (key === 'enter' && event.target === event.currentTarget) {
+    } else if (key === 'enter') {
       event.preventDefault()
       onOpenEvent(decision.requestId)
     }
@@ -88,10 +96,12 @@ export function ReviewQueue({ onOpenEvent }: { onOpenEvent: (requestId: string) 
   return (
     <section aria-labelledby="review-heading" className={styles.section}>
       <div className={styles.sectionHeader}>
-        <h2 id="review-heading">Review queue</h2>
+        <h2 id="review-heading" ref={heading} tabIndex={-1}>
+          Review queue
+        </h2>
         <p className={`muted ${styles.keys}`}>
-          On a row: <kbd>A</kbd> approve, <kbd>R</kbd> reject, <kbd>J</kbd>/<kbd>K</kbd> next and previous,{' '}
-          <kbd>Enter</kbd> details.
+          On a row (screen readers: the buttons): <kbd>A</kbd> approve, <kbd>R</kbd> reject, <kbd>J</kbd>/
+          <kbd>K</kbd> next and previous, <kbd>Enter</kbd> details.
         </p>
       </div>
       <p className="visually-hidden" aria-live="polite">

@@ -1,35 +1,82 @@
 'use client'
 
+import { useState } from 'react'
+import { FormField } from '../FormField'
 import { LoadedView } from '../LoadedView'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import styles from './console.module.css'
 import { ExportLinks } from './ExportLinks'
+import { FilterForm } from './FilterForm'
 import { usePolling } from './usePolling'
 
 const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
 
-/** The latest sign-up decisions and why each was made. */
+/** The decisions filters the console keeps in its address. */
+export const DECISION_FILTERS = ['outcome', 'email'] as const
+export type DecisionFilterValues = Partial<Record<(typeof DECISION_FILTERS)[number], string>>
+
+/** The latest sign-up decisions and why each was made, filterable, one page at a time. */
 export function SignupDecisions({
+  filters,
+  onFilters,
   onOpenVisitor,
   onOpenEvent,
 }: {
+  /** The filters, kept in the address (?outcome=, ?email=). */
+  filters: DecisionFilterValues
+  onFilters: (filters: Record<string, string | null>) => void
   onOpenVisitor: (visitorId: string) => void
   onOpenEvent: (requestId: string) => void
 }) {
-  const { loaded } = usePolling('GET /api/console/decisions', {})
+  const [cursors, setCursors] = useState<string[]>([])
+  const cursor = cursors[cursors.length - 1]
+  const outcome = filters.outcome as 'allow' | 'challenge' | 'deny' | undefined
+  const query = { outcome, email: filters.email }
+  const { loaded } = usePolling('GET /api/console/decisions', { query: { ...query, cursor } })
+  const filterKey = JSON.stringify(filters)
+  const [shownFor, setShownFor] = useState(filterKey)
+  if (shownFor !== filterKey) {
+    setShownFor(filterKey)
+    setCursors([])
+  }
+  const active = DECISION_FILTERS.filter((name) => filters[name]).length
   return (
     <section aria-labelledby="decisions-heading" className={styles.section}>
       <div className={styles.sectionHeader}>
         <h2 id="decisions-heading">Sign-up decisions</h2>
-        <ExportLinks query={{ kind: 'decisions', signal: 'all' }} what="all sign-up decisions" />
+        <ExportLinks
+          query={{ kind: 'decisions', ...query }}
+          what={active > 0 ? 'these sign-up decisions' : 'all sign-up decisions'}
+        />
       </div>
+      <FilterForm key={filterKey} label="Filter decisions" active={active} onApply={onFilters}>
+        <FormField label="Outcome">
+          {(control) => (
+            <select {...control} name="outcome" defaultValue={filters.outcome ?? ''}>
+              <option value="">Any outcome</option>
+              <option value="allow">Allowed</option>
+              <option value="challenge">Challenged</option>
+              <option value="deny">Denied</option>
+            </select>
+          )}
+        </FormField>
+        <FormField label="Email or @domain">
+          {(control) => (
+            <input {...control} name="email" placeholder="@example.com" defaultValue={filters.email ?? ''} />
+          )}
+        </FormField>
+      </FilterForm>
       <div className={tables.frame}>
         <LoadedView
           loaded={loaded}
           loading="Loading decisions…"
           isEmpty={(data) => data.decisions.length === 0}
-          empty="No sign-ups yet. Decisions from /registration appear here with their reasons."
+          empty={
+            active > 0
+              ? 'No sign-up decision matches these filters.'
+              : 'No sign-ups yet. Decisions from /registration appear here with their reasons.'
+          }
         >
           {(data) => (
             <table className={tables.table}>
@@ -110,6 +157,29 @@ export function SignupDecisions({
             </table>
           )}
         </LoadedView>
+        <div className={styles.pager}>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={cursors.length === 0}
+            onClick={() => setCursors((previous) => previous.slice(0, -1))}
+          >
+            Newer
+          </button>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={loaded.state !== 'ready' || !loaded.data.nextCursor}
+            onClick={() => {
+              if (loaded.state === 'ready' && loaded.data.nextCursor) {
+                const next = loaded.data.nextCursor
+                setCursors((previous) => [...previous, next])
+              }
+            }}
+          >
+            Older
+          </button>
+        </div>
       </div>
     </section>
   )

@@ -19,7 +19,7 @@ const LISTS = [
   {
     name: 'allow',
     label: 'Allow list',
-    hint: 'The same kinds of entries. A listed sign-up is allowed whatever the other rules say, unless it is on the deny list or its device is labelled fraud.',
+    hint: 'One per line: an address or range (up to /16, or /32 for IPv6) or a visitor ID; email domains cannot be allowed, as anyone can type an address. A listed address passes every rule; a listed visitor passes challenges, not denials (a copy of its fingerprint would share it). The deny list and a fraud label still win.',
     placeholder: '198.51.100.0/24',
   },
 ] as const

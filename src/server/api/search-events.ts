@@ -36,9 +36,15 @@ export interface EventFilter {
   until?: string
   /** At or before (ISO 8601). */
   through?: string
-  /** Only events whose suspect flag was set to this value (never-flagged events are left out). */
+  /**
+   * Only events whose suspect flag is this value: the integrator's, else the analyst's label of the
+   * visitor (fraud is true, good false); events with neither are left out.
+   */
   suspect?: boolean
   minSuspectScore?: number
+  maxSuspectScore?: number
+  /** Only returning visitors (true) or new ones (false). */
+  visitorFound?: boolean
   signals?: Partial<Record<FlagSignalName, boolean>>
   /** The VPN signal's confidence (events stored before network signals have none, and never match). */
   vpnConfidence?: 'low' | 'medium' | 'high'
@@ -60,7 +66,27 @@ export async function searchEvents({
   caller: Pick<ApiCaller, 'sitePublicKey'>
   filter: EventFilter
 }): Promise<EventPage> {
-  const filters: SQL[] = [sql`site_key = ${caller.sitePublicKey}`]
+  const filters: SQL[] = [sql`site_key = ${caller.sitePublicKey}`, ...eventConditions(filter)]
+  if (filter.cursor) {
+    const cursor = decodeCursor(filter.cursor)
+    const position = sql`(created_at, request_id)`
+    const after = sql`(${cursor.createdAt}::timestamptz, ${cursor.requestId})`
+    filters.push(filter.oldestFirst ? sql`${position} > ${after}` : sql`${position} < ${after}`)
+  }
+  const order = filter.oldestFirst ? sql`created_at, request_id` : sql`created_at desc, request_id desc`
+  const rows = await selectRows(
+    db,
+    eventColumns,
+    (select) => sql`select ${select} from events where ${sql.join(filters, sql` and `)}
+      order by ${order} limit ${filter.limit + 1}`,
+    { prepared: true },
+  )
+  return toPage(rows, filter.limit)
+}
+
+/** The SQL conditions of a filter's fields (all but paging and order), on `events` unaliased. */
+export function eventConditions(filter: Omit<EventFilter, 'limit' | 'cursor' | 'oldestFirst'>): SQL[] {
+  const filters: SQL[] = []
   if (filter.visitorId) filters.push(sql`visitor_id = ${filter.visitorId}`)
   if (filter.linkedId) filters.push(sql`linked_id = ${filter.linkedId}`)
   if (filter.ip) filters.push(sql`ip = ${filter.ip}`)
@@ -77,9 +103,15 @@ export async function searchEvents({
   if (filter.since) filters.push(sql`created_at >= ${filter.since}::timestamptz`)
   if (filter.until) filters.push(sql`created_at < ${filter.until}::timestamptz`)
   if (filter.through) filters.push(sql`created_at <= ${filter.through}::timestamptz`)
-  if (filter.suspect !== undefined) filters.push(sql`suspect = ${filter.suspect}`)
+  // The integrator's own flag, else the analyst's label of the visitor (as /v4 answers `suspect`).
+  if (filter.suspect !== undefined)
+    filters.push(sql`coalesce(suspect, (select case l.label when 'fraud' then true when 'good' then false end
+      from visitor_labels l where l.visitor_id = events.visitor_id)) = ${filter.suspect}`)
   if (filter.minSuspectScore !== undefined)
     filters.push(sql`suspect_score >= ${filter.minSuspectScore}::float8`)
+  if (filter.maxSuspectScore !== undefined)
+    filters.push(sql`suspect_score <= ${filter.maxSuspectScore}::float8`)
+  if (filter.visitorFound !== undefined) filters.push(sql`visitor_found = ${filter.visitorFound}`)
   for (const [name, value] of Object.entries(filter.signals ?? {})) {
     // jsonb equality: an event without this signal matches neither true nor false.
     if (value !== undefined)
@@ -88,19 +120,5 @@ export async function searchEvents({
   if (filter.vpnConfidence) filters.push(sql`signals->'vpn'->>'confidence' = ${filter.vpnConfidence}`)
   if (filter.asn !== undefined)
     filters.push(sql`signals->'ipInfo'->'result'->'asn' = ${JSON.stringify(filter.asn)}::jsonb`)
-  if (filter.cursor) {
-    const cursor = decodeCursor(filter.cursor)
-    const position = sql`(created_at, request_id)`
-    const after = sql`(${cursor.createdAt}::timestamptz, ${cursor.requestId})`
-    filters.push(filter.oldestFirst ? sql`${position} > ${after}` : sql`${position} < ${after}`)
-  }
-  const order = filter.oldestFirst ? sql`created_at, request_id` : sql`created_at desc, request_id desc`
-  const rows = await selectRows(
-    db,
-    eventColumns,
-    (select) => sql`select ${select} from events where ${sql.join(filters, sql` and `)}
-      order by ${order} limit ${filter.limit + 1}`,
-    { prepared: true },
-  )
-  return toPage(rows, filter.limit)
+  return filters
 }

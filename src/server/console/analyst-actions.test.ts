@@ -106,15 +106,21 @@ describeOnEachEngine('lists, labels and the review queue', (database) => {
       'fraudLabel',
     ])
 
-    // A device the analyst vouched for passes though it now looks automated.
+    // A device the analyst vouched for passes a challenge (tampering), not a denial (a bad bot).
     const vouched = await visit('198.51.100.62')
     await labelVisitor({ db, visitorId: vouched.visitorId, label: 'good', operator: 'ana' })
-    await db.execute(
-      sql`update events set signals = jsonb_set(signals, '{bot}', '{"result":"bad"}') where request_id = ${vouched.requestId}`,
-    )
+    await tamper(vouched.requestId)
     expect(
       (await decide(db, { requestId: vouched.requestId, fields: signupFields() }, '198.51.100.62')).outcome,
     ).toBe('allow')
+    const automated = await visit('198.51.100.68')
+    await labelVisitor({ db, visitorId: automated.visitorId, label: 'good', operator: 'ana' })
+    await db.execute(
+      sql`update events set signals = jsonb_set(signals, '{bot}', '{"result":"bad"}') where request_id = ${automated.requestId}`,
+    )
+    expect(
+      (await decide(db, { requestId: automated.requestId, fields: signupFields() }, '198.51.100.68')).outcome,
+    ).toBe('deny')
 
     // Labels name who set them; an unknown visitor or a missing label is a 404, not a silent success.
     const panel = await readVisitorPanel({ db, visitorId: fraud.visitorId })
@@ -266,6 +272,42 @@ describeOnEachEngine('lists, labels and the review queue', (database) => {
       sql`select 1 from visitor_labels where visitor_id = ${allowed.visitorId}`,
     )
     expect(labels).toEqual([])
+
+    // An address that already had an account is refused quietly (the visitor is told "allowed"): not for review.
+    const repeat = await visit('198.51.100.69')
+    const [taken] = await queryRows<{ email: string }>(
+      db,
+      sql`select email from signup_decisions where request_id = ${allowed.requestId}`,
+    )
+    await decide(db, { requestId: repeat.requestId, fields: signupFields(taken?.email) }, '198.51.100.69')
+    expect((await storedDecision(repeat.requestId))?.reasons.map((reason) => reason.rule)).toEqual([
+      'existingAccount',
+    ])
+    expect((await listReviewQueue({ db })).decisions.map((decision) => decision.requestId)).not.toContain(
+      repeat.requestId,
+    )
+    const notForReview = await httpFailure(
+      reviewSignup({ db, requestId: repeat.requestId, verdict: 'approve', operator: 'ana' }),
+    )
+    expect(notForReview.status).toBe(409)
+  })
+
+  it('keeps a label set after the sign-up when an older sign-up is approved', async () => {
+    const { db } = database
+    await setPolicy(db, { agentProofRule: 'off', suspectScoreRule: 'off', tamperingRule: 'challenge' })
+    const older = await visit('198.51.100.70')
+    await tamper(older.requestId)
+    await decide(db, { requestId: older.requestId, fields: signupFields() }, '198.51.100.70')
+    // Later, another analyst judged the device fraud.
+    const later = new Date(Date.now() + 1000)
+    await labelVisitor({ db, visitorId: older.visitorId, label: 'fraud', operator: 'bo', now: later })
+    expect(
+      await reviewSignup({ db, requestId: older.requestId, verdict: 'approve', operator: 'ana' }),
+    ).toEqual({
+      review: 'approved',
+      visitorLabel: 'fraud',
+      accountLabel: null,
+    })
   })
 
   it('reviews a sign-up a solved challenge let through, labelling its account, and finds nothing to review of a forgotten visitor', async () => {

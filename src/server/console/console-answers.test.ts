@@ -186,7 +186,7 @@ describeOnEachEngine('console answers', (handle) => {
       visitorId: first.visitorId,
     })
 
-    const page = await listRecentEvents({ db, signal: 'all', limit: 1 })
+    const page = await listRecentEvents({ db, limit: 1 })
     expectDescribed(EventPage, page)
     expectIsoMoments(page)
     expect(page.nextCursor).not.toBeNull()

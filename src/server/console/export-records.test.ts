@@ -24,7 +24,9 @@ describeOnEachEngine('exportRecords', (handle) => {
           context: { ip: '198.51.100.90', userAgent: 'test' },
         }),
       )
-    const csv = await read(exportRecords(handle.db, { kind: 'events', format: 'csv', signal: 'all' }, 2))
+    const csv = await read(
+      exportRecords(handle.db, { kind: 'events', format: 'csv', signal: 'all', outcome: 'all' }, 2),
+    )
     const lines = csv.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^time,request_id,visitor_id,/)
     expect(lines).toHaveLength(6)
@@ -35,7 +37,9 @@ describeOnEachEngine('exportRecords', (handle) => {
     expect(csv).toContain('"https://shop.example/a,b""c"')
 
     const json = JSON.parse(
-      await read(exportRecords(handle.db, { kind: 'events', format: 'json', signal: 'all' }, 2)),
+      await read(
+        exportRecords(handle.db, { kind: 'events', format: 'json', signal: 'all', outcome: 'all' }, 2),
+      ),
     )
     expect(json.map((event: { requestId: string }) => event.requestId)).toEqual(ids)
     expect(json[2].linkedId).toBe('=HYPERLINK("https://evil.example","click")')
@@ -56,7 +60,7 @@ describeOnEachEngine('exportRecords', (handle) => {
       await read(
         exportRecords(
           handle.db,
-          { kind: 'visitor', format: 'json', signal: 'all', visitorId: first.visitorId },
+          { kind: 'visitor', format: 'json', signal: 'all', outcome: 'all', visitorId: first.visitorId },
           1,
         ),
       ),
@@ -65,18 +69,20 @@ describeOnEachEngine('exportRecords', (handle) => {
     expect(new Set(history.map((event: { visitorId: string }) => event.visitorId))).toEqual(
       new Set([first.visitorId]),
     )
-    expect(await read(exportRecords(handle.db, { kind: 'decisions', format: 'json', signal: 'all' }))).toBe(
-      '[]\n',
-    )
+    expect(
+      await read(
+        exportRecords(handle.db, { kind: 'decisions', format: 'json', signal: 'all', outcome: 'all' }),
+      ),
+    ).toBe('[]\n')
     await handle.db.execute(
       sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, challenge_solved)
           values (${first.requestId}, ${first.visitorId}, '198.51.100.91', '+1@example.com', 'deny', '[]'::jsonb, false)`,
     )
     const decisions = await read(
-      exportRecords(handle.db, { kind: 'decisions', format: 'csv', signal: 'all' }),
+      exportRecords(handle.db, { kind: 'decisions', format: 'csv', signal: 'all', outcome: 'all' }),
     )
     expect(decisions.split('\n')[0]).toBe(
-      'time,request_id,visitor_id,ip,email,outcome,reasons,challenge_solved,account_id',
+      'time,request_id,visitor_id,ip,email,outcome,reasons,challenge_solved,account_id,visitor_label,account_label,review',
     )
     expect(decisions).toContain(",'+1@example.com,deny,")
   })
@@ -93,7 +99,9 @@ describeOnEachEngine('exportRecords', (handle) => {
             values (${id}, ${`${id}@example.com`}, 'allow', '[]'::jsonb, ${`2026-11-26T10:00:00.${micros}Z`}::timestamptz)`,
       )
     const json = JSON.parse(
-      await read(exportRecords(handle.db, { kind: 'decisions', format: 'json', signal: 'all' }, 1)),
+      await read(
+        exportRecords(handle.db, { kind: 'decisions', format: 'json', signal: 'all', outcome: 'all' }, 1),
+      ),
     )
     expect(json.map((decision: { requestId: string }) => decision.requestId).sort()).toEqual([
       'd-a',

@@ -1,13 +1,13 @@
 import 'server-only'
 import { stringify } from 'csv-stringify/sync'
-import { desc, sql } from 'drizzle-orm'
-import type { EventFilter, ExportQuery } from '@/contracts/console'
+import { and, desc, sql } from 'drizzle-orm'
+import type { DecisionFilters, ExportQuery } from '@/contracts/console'
 import type { StoredEvent } from '@/contracts/server-api'
 import { eventColumns, toStoredEvent } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
 import { signupDecisions } from '../db/schema'
-import { listRecentEvents } from './list-recent-events'
-import { decisionColumns, decisionMoment, decisionsBefore } from './list-signup-decisions'
+import { type EventFilters, listRecentEvents } from './list-recent-events'
+import { decisionColumns, decisionConditions, decisionMoment, decisionsBefore } from './list-signup-decisions'
 
 /** Rows read per query: memory holds one page, whatever the export's length. */
 const PAGE = 500
@@ -48,38 +48,44 @@ async function readVisitorPage(
   return rows.map(toStoredEvent)
 }
 
-/** Sign-up decisions, newest first. */
-function readDecisionPage(db: Database, cursor: Cursor | undefined, pageSize: number) {
+/** Sign-up decisions matching the console's filters, newest first. */
+function readDecisionPage(
+  db: Database,
+  filters: DecisionFilters,
+  cursor: Cursor | undefined,
+  pageSize: number,
+) {
   return db
     .select(decisionColumns)
     .from(signupDecisions)
-    .where(cursor ? decisionsBefore(cursor) : undefined)
+    .where(and(...decisionConditions(filters), cursor ? decisionsBefore(cursor) : undefined))
     .orderBy(desc(decisionMoment), desc(signupDecisions.requestId))
     .limit(pageSize)
 }
 
-/** The events the console's filter shows (its own query), newest first. */
+/** The events the console's filters show (its own query), newest first. */
 async function readEventPage(
   db: Database,
-  signal: EventFilter,
+  filters: EventFilters,
   cursor: Cursor | undefined,
   pageSize: number,
 ) {
-  return (await listRecentEvents({ db, signal, cursor, limit: pageSize })).events
+  return (await listRecentEvents({ db, filters, cursor, limit: pageSize })).events
 }
 
 async function* records(db: Database, query: ExportQuery, pageSize: number): AsyncGenerator<Exported[]> {
+  const { kind: _kind, format: _format, outcome, email, visitorId, ...eventFilters } = query
   if (query.kind === 'decisions') {
-    const pages = keysetPages((cursor) => readDecisionPage(db, cursor, pageSize), pageSize)
+    const filters = { outcome, email }
+    const pages = keysetPages((cursor) => readDecisionPage(db, filters, cursor, pageSize), pageSize)
     for await (const page of pages) yield page.map((row) => ({ kind: 'decision', row }))
     return
   }
-  const { visitorId } = query
   const pages = keysetPages(
     (cursor) =>
       query.kind === 'visitor' && visitorId
         ? readVisitorPage(db, visitorId, cursor, pageSize)
-        : readEventPage(db, query.signal, cursor, pageSize),
+        : readEventPage(db, eventFilters, cursor, pageSize),
     pageSize,
   )
   for await (const page of pages) yield page.map((row) => ({ kind: 'event', row }))
@@ -112,6 +118,9 @@ const decisionHeader = [
   'reasons',
   'challenge_solved',
   'account_id',
+  'visitor_label',
+  'account_label',
+  'review',
 ]
 
 /** The signals that fired (a verdict other than "not detected"), by name. */
@@ -146,6 +155,9 @@ function csvLine(record: Exported): string {
           decision.reasons.map((reason) => reason.message).join(' '),
           decision.challengeSolved,
           decision.accountId ?? '',
+          decision.visitorLabel ?? '',
+          decision.accountLabel ?? '',
+          decision.review ?? '',
         ],
       ],
       options,

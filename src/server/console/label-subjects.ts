@@ -1,23 +1,29 @@
 import 'server-only'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Label } from '@/contracts/console'
 import { type Database, violatedConstraint } from '../db/client'
 import { accountLabels, accounts, visitorLabels } from '../db/schema'
 import { HttpError } from '../http/errors'
 
-/** Labels a visitor fraud or good (replacing its label); 404 for an unknown visitor. */
+/**
+ * Labels a visitor fraud or good (replacing its label); 404 for an unknown visitor. With
+ * `keepLabelsAfter`, a label set after that moment stays (a review of an older sign-up does not
+ * overrule a newer judgement).
+ */
 export async function labelVisitor({
   db,
   visitorId,
   label,
   operator,
   now = new Date(),
+  keepLabelsAfter,
 }: {
   db: Database
   visitorId: string
   label: Label
   operator: string
   now?: Date
+  keepLabelsAfter?: string
 }) {
   try {
     await db
@@ -26,6 +32,9 @@ export async function labelVisitor({
       .onConflictDoUpdate({
         target: visitorLabels.visitorId,
         set: { label, operator, labelledAt: now.toISOString() },
+        ...(keepLabelsAfter && {
+          setWhere: sql`${visitorLabels.labelledAt} <= ${keepLabelsAfter}::timestamptz`,
+        }),
       })
   } catch (error) {
     if (violatedConstraint(error) === 'visitor_labels_visitor_id_visitors_id_fk')
@@ -34,19 +43,21 @@ export async function labelVisitor({
   }
 }
 
-/** Labels an account fraud or good (replacing its label); 404 for an unknown account. */
+/** Labels an account fraud or good (replacing its label, but one set after `keepLabelsAfter`); 404 for an unknown account. */
 export async function labelAccount({
   db,
   accountId,
   label,
   operator,
   now = new Date(),
+  keepLabelsAfter,
 }: {
   db: Database
   accountId: string
   label: Label
   operator: string
   now?: Date
+  keepLabelsAfter?: string
 }) {
   const [account] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId))
   if (!account) throw new HttpError('not_found', 'No account has this ID.')
@@ -56,6 +67,9 @@ export async function labelAccount({
     .onConflictDoUpdate({
       target: accountLabels.accountId,
       set: { label, operator, labelledAt: now.toISOString() },
+      ...(keepLabelsAfter && {
+        setWhere: sql`${accountLabels.labelledAt} <= ${keepLabelsAfter}::timestamptz`,
+      }),
     })
 }
 

@@ -1,8 +1,12 @@
 import 'server-only'
-import { desc, sql } from 'drizzle-orm'
-import type { Label, SignupDecisionList } from '@/contracts/console'
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
+import type { DecisionFilters, Label, SignupDecisionList } from '@/contracts/console'
+import { emailDomainOf } from '@/contracts/list-entry'
+import { isStorableInstant } from '@/contracts/server-api'
 import type { Database } from '../db/client'
 import { signupDecisions } from '../db/schema'
+import { HttpError } from '../http/errors'
+import { isStorableText } from '../http/storable-text'
 
 /** A sign-up decision as the console shows it. */
 export const decisionColumns = {
@@ -35,18 +39,83 @@ export function decisionsBefore(cursor: { createdAt: string; requestId: string }
   return sql`(${decisionMoment}, ${signupDecisions.requestId}) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})`
 }
 
-/** The latest sign-up decisions with their reasons, newest first. */
+/** A filter's conditions: the outcome, and an address (any case) or `@domain` with its subdomains. */
+function decisionConditions(filters: DecisionFilters): SQL[] {
+  const conditions: SQL[] = []
+  if (filters.outcome !== 'all') conditions.push(eq(signupDecisions.outcome, filters.outcome))
+  if (filters.email?.startsWith('@')) {
+    const domain = emailDomainOf(`x${filters.email}`)
+    if (domain === null)
+      throw new HttpError('invalid_request', 'email: give an address, or a domain like @example.com.')
+    // A domain holds only letters, digits, dots and hyphens: nothing LIKE reads as a wildcard.
+    conditions.push(
+      sql`(lower(${signupDecisions.email}) like ${`%@${domain}`} or lower(${signupDecisions.email}) like ${`%@%.${domain}`})`,
+    )
+  } else if (filters.email) {
+    conditions.push(sql`lower(${signupDecisions.email}) = ${filters.email.toLowerCase()}`)
+  }
+  return conditions
+}
+
+/** The exact moment (to the microsecond, as stored) a page's cursor carries. */
+const exactMoment = sql<string>`to_char(${signupDecisions.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+/** The latest sign-up decisions with their reasons, newest first, filtered, a page at a time. */
 export async function listSignupDecisions({
   db,
+  filters = { outcome: 'all' },
+  cursor,
   limit = 25,
 }: {
   db: Database
+  filters?: DecisionFilters
+  cursor?: string
   limit?: number
 }): Promise<SignupDecisionList> {
-  const decisions = await db
-    .select(decisionColumns)
+  const after = cursor ? decodeDecisionCursor(cursor) : undefined
+  const rows = await db
+    .select({ ...decisionColumns, exact: exactMoment })
     .from(signupDecisions)
-    .orderBy(desc(signupDecisions.createdAt))
-    .limit(limit)
-  return { decisions }
+    .where(
+      and(
+        ...decisionConditions(filters),
+        after
+          ? sql`(${signupDecisions.createdAt}, ${signupDecisions.requestId}) < (${after.createdAt}::timestamptz, ${after.requestId})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(signupDecisions.createdAt), desc(signupDecisions.requestId))
+    .limit(limit + 1)
+  const page = rows.slice(0, limit).map(({ exact: _exact, ...decision }) => decision)
+  const last = rows[limit - 1]
+  return {
+    decisions: page,
+    nextCursor:
+      rows.length > limit && last
+        ? Buffer.from(JSON.stringify([last.exact, last.requestId])).toString('base64url')
+        : null,
+  }
 }
+
+/**
+ * A page cursor: the last decision's moment to the microsecond (a JavaScript date would drop the
+ * microseconds, and the next page would skip the rows of that millisecond) and its request ID.
+ */
+function decodeDecisionCursor(cursor: string): { createdAt: string; requestId: string } {
+  try {
+    const [createdAt, requestId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+    if (
+      typeof createdAt === 'string' &&
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(createdAt) &&
+      isStorableInstant(Date.parse(createdAt)) &&
+      typeof requestId === 'string' &&
+      requestId.length <= 64 &&
+      isStorableText(requestId)
+    )
+      return { createdAt, requestId }
+  } catch {}
+  throw new HttpError('invalid_request', 'The cursor is not valid; pass back nextCursor unchanged.')
+}
+
+/** The decisions' filters for export (the same conditions as the list's). */
+export { decisionConditions }

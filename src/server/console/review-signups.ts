@@ -1,8 +1,8 @@
 import 'server-only'
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Label, ReviewQueue } from '@/contracts/console'
-import type { Database } from '../db/client'
-import { signupDecisions, visitors } from '../db/schema'
+import { type Database, selectRows } from '../db/client'
+import { FOR_REVIEW, signupDecisions, visitors } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { labelAccount, labelVisitor } from './label-subjects'
 import { decisionColumns } from './list-signup-decisions'
@@ -11,12 +11,8 @@ import { decisionColumns } from './list-signup-decisions'
 export const REVIEW_DAYS = 30
 const PAGE = 50
 
-/** Challenged (a solved puzzle slows a script, it does not stop one) or denied: what an analyst reviews. */
-// Written as the partial index's predicate (schema/signup.ts), constants and all, so the planner uses it.
-const forReview = sql`(${signupDecisions.outcome} <> 'allow' or ${signupDecisions.challengeSolved})`
-
 const waitingForReview = (since: string) =>
-  and(forReview, isNull(signupDecisions.review), sql`${signupDecisions.createdAt} > ${since}::timestamptz`)
+  and(FOR_REVIEW, isNull(signupDecisions.review), sql`${signupDecisions.createdAt} > ${since}::timestamptz`)
 
 /**
  * Challenged and denied sign-ups of the last 30 days that no one reviewed yet, newest first (the
@@ -43,8 +39,9 @@ export async function listReviewQueue({
 /**
  * An analyst's verdict on one challenged or denied sign-up, in one transaction: the decision is
  * marked reviewed, and its visitor (and account, when one was made) labelled good on approval or
- * fraud on rejection, so the rules treat the device accordingly from its next sign-up on. A sign-up
- * that was allowed without a challenge is not for review (409), nor one already reviewed (409: two analysts do not
+ * fraud on rejection (but a label set after the sign-up stays), so the rules treat the device
+ * accordingly from its next sign-up on. A sign-up allowed without a challenge, or refused because its
+ * address had an account, is not for review (409), nor one already reviewed (409: two analysts do not
  * decide the same one twice).
  */
 export async function reviewSignup({
@@ -66,11 +63,15 @@ export async function reviewSignup({
     const [marked] = await tx
       .update(signupDecisions)
       .set({ review, reviewedBy: operator, reviewedAt: now.toISOString() })
-      .where(and(eq(signupDecisions.requestId, requestId), forReview, isNull(signupDecisions.review)))
-      .returning({ visitorId: signupDecisions.visitorId, accountId: signupDecisions.accountId })
+      .where(and(eq(signupDecisions.requestId, requestId), FOR_REVIEW, isNull(signupDecisions.review)))
+      .returning({
+        visitorId: signupDecisions.visitorId,
+        accountId: signupDecisions.accountId,
+        createdAt: signupDecisions.createdAt,
+      })
     if (!marked) {
       const [decision] = await tx
-        .select({ outcome: signupDecisions.outcome, review: signupDecisions.review })
+        .select({ review: signupDecisions.review })
         .from(signupDecisions)
         .where(eq(signupDecisions.requestId, requestId))
       if (!decision) throw new HttpError('not_found', 'No sign-up decision has this request ID.')
@@ -78,19 +79,26 @@ export async function reviewSignup({
         'conflict',
         decision.review
           ? `This sign-up was already ${decision.review}.`
-          : 'This sign-up was allowed without a challenge: only challenged and denied ones are reviewed.',
+          : 'This sign-up is not for review: it was allowed without a challenge, or its address already had an account.',
       )
     }
+    // A label set after this sign-up stays: an analyst's later judgement of the device wins.
+    const keepLabelsAfter = marked.createdAt
     // A forgotten visitor has no row left to label; its decision is still reviewed.
     const [visitor] = marked.visitorId
       ? await tx.select({ id: visitors.id }).from(visitors).where(eq(visitors.id, marked.visitorId))
       : []
-    if (visitor) await labelVisitor({ db: tx, visitorId: visitor.id, label, operator, now })
-    if (marked.accountId) await labelAccount({ db: tx, accountId: marked.accountId, label, operator, now })
-    return {
-      review,
-      visitorLabel: visitor ? label : null,
-      accountLabel: marked.accountId ? label : null,
-    }
+    if (visitor) await labelVisitor({ db: tx, visitorId: visitor.id, label, operator, now, keepLabelsAfter })
+    if (marked.accountId)
+      await labelAccount({ db: tx, accountId: marked.accountId, label, operator, now, keepLabelsAfter })
+    const [labels] = await selectRows(
+      tx,
+      {
+        visitorLabel: sql<Label | null>`(select label from visitor_labels where visitor_id = ${marked.visitorId})`,
+        accountLabel: sql<Label | null>`(select label from account_labels where account_id = ${marked.accountId})`,
+      },
+      (select) => sql`select ${select}`,
+    )
+    return { review, visitorLabel: labels?.visitorLabel ?? null, accountLabel: labels?.accountLabel ?? null }
   })
 }

@@ -121,16 +121,28 @@ describe.runIf(postgresUrl)('query plans on PostgreSQL', () => {
       'overview 24h': () => readOverview({ db, range: '24h' }),
       'overview 30d': () => readOverview({ db, range: '30d' }),
       'recent events': async () => {
-        const page = await listRecentEvents({ db, signal: 'all' })
+        const page = await listRecentEvents({ db })
         const last = page.events.at(-1)
         if (last)
           await listRecentEvents({
             db,
-            signal: 'all',
             cursor: { createdAt: last.createdAt, requestId: last.requestId },
           })
       },
-      'recent bots': () => listRecentEvents({ db, signal: 'bot' }),
+      'recent bots': () => listRecentEvents({ db, filters: { signal: 'bot' } }),
+      'events by score range and day': () =>
+        listRecentEvents({
+          db,
+          filters: {
+            minScore: 10,
+            maxScore: 20,
+            from: new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10),
+          },
+        }),
+      'events of a site by linked ID': () =>
+        listRecentEvents({ db, filters: { site: caller.sitePublicKey, linkedId: 'account-42' } }),
+      'decisions by outcome and email domain': () =>
+        listSignupDecisions({ db, filters: { outcome: 'deny', email: '@example.com' } }),
       'look-up by visitor ID': () => findVisitorId({ db, query: visitorId }),
       'look-up by linked ID': () => findVisitorId({ db, query: 'account-42' }),
       'look-up by email': () => findVisitorId({ db, query: 'User42@example.com' }),

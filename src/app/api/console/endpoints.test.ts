@@ -80,7 +80,7 @@ describe('the console endpoint table', () => {
     expect(consoleUrl('GET /api/console/lookup', { query: { q: '198.51.100.0/24 & more' } })).toBe(
       '/api/console/lookup?q=198.51.100.0%2F24+%26+more',
     )
-    expect(consoleUrl('GET /api/console/decisions', {})).toBe('/api/console/decisions')
+    expect(consoleUrl('GET /api/console/decisions', { query: {} })).toBe('/api/console/decisions')
   })
 })
 
@@ -193,7 +193,7 @@ describe('the console’s client, through the real routes', () => {
       expect(panel.linkedIds).toEqual(['account-6101'])
       const network = await callConsole('GET /api/console/network', { query: { q: '198.51.100.0/24' } })
       expect(network.visitors).toHaveLength(2)
-      await callConsole('GET /api/console/decisions')
+      await callConsole('GET /api/console/decisions', { query: { outcome: 'deny' } })
 
       const { policy } = await callConsole('GET /api/console/rules')
       const preview = await callConsole('POST /api/console/rules/preview', {

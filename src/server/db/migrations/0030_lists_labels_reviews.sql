@@ -20,4 +20,5 @@ ALTER TABLE "sites" ADD COLUMN "allow_list" text[] DEFAULT '{}' NOT NULL;--> sta
 -- The blocklist is the deny list's addresses and ranges (it is dropped in 0031).
 UPDATE "sites" SET "deny_list" = "blocked_networks";--> statement-breakpoint
 ALTER TABLE "visitor_labels" ADD CONSTRAINT "visitor_labels_visitor_id_visitors_id_fk" FOREIGN KEY ("visitor_id") REFERENCES "public"."visitors"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "signup_decisions_to_review" ON "signup_decisions" USING btree ("created_at") WHERE ("signup_decisions"."outcome" <> 'allow' or "signup_decisions"."challenge_solved") and "signup_decisions"."review" is null;
+CREATE INDEX "signup_decisions_outcome_created" ON "signup_decisions" USING btree ("outcome","created_at");--> statement-breakpoint
+CREATE INDEX "signup_decisions_to_review" ON "signup_decisions" USING btree ("created_at") WHERE (outcome <> 'allow' or challenge_solved) and not (reasons @> '[{"rule":"existingAccount"}]'::jsonb) and "signup_decisions"."review" is null;

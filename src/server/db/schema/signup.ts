@@ -44,6 +44,14 @@ export const accounts = pgTable(
   ],
 )
 
+/**
+ * The decisions an analyst reviews, as the review queue's index and query both write it (the planner
+ * matches the two as text): challenged, solved or not, or denied, but not for an existing account.
+ */
+export const FOR_REVIEW = sql.raw(
+  `(outcome <> 'allow' or challenge_solved) and not (reasons @> '[{"rule":"existingAccount"}]'::jsonb)`,
+)
+
 /** Every sign-up decision with its reasons; one per identification request (no replays). */
 export const signupDecisions = pgTable(
   'signup_decisions',
@@ -71,10 +79,13 @@ export const signupDecisions = pgTable(
     index('signup_decisions_visitor_created').on(table.visitorId, table.createdAt),
     index('signup_decisions_ip_created').on(table.ip, table.createdAt),
     index('signup_decisions_created').on(table.createdAt),
-    // The review queue: challenged (solved or not) and denied sign-ups no one has reviewed yet.
+    // The console's outcome filter, newest first.
+    index('signup_decisions_outcome_created').on(table.outcome, table.createdAt),
+    // The review queue: challenged (solved or not) and denied sign-ups no one has reviewed yet; not
+    // an address that already had an account (stored as denied, answered as allowed).
     index('signup_decisions_to_review')
       .on(table.createdAt)
-      .where(sql`(${table.outcome} <> 'allow' or ${table.challengeSolved}) and ${table.review} is null`),
+      .where(sql`${FOR_REVIEW} and ${table.review} is null`),
   ],
 )
 

@@ -190,7 +190,7 @@ describe('evaluatePolicy with lists and labels', () => {
     )
   })
 
-  it('allows an allow-listed sign-up whatever the rules say, and says which rules it skipped', () => {
+  it('allows a sign-up from an allow-listed address whatever the rules say, and says which rules it skipped', () => {
     const risky = { ...clean, bot: 'bad' as const, tampered: true }
     const decision = evaluatePolicy({ ...risky, listed: { ...none, allow: '198.51.100.0/24' } }, policy)
     expect(decision).toEqual({
@@ -204,14 +204,46 @@ describe('evaluatePolicy with lists and labels', () => {
         },
       ],
     })
-    expect(evaluatePolicy({ ...risky, label: 'good' }, policy)).toMatchObject({
+  })
+
+  it('lets an allow-listed or good-labelled visitor past challenges, never past a denial (a copy of its fingerprint shares it)', () => {
+    const challenged = { ...clean, tampered: true, attemptsFromVisitor10m: 9 }
+    expect(evaluatePolicy({ ...challenged, label: 'good' }, policy)).toEqual({
       outcome: 'allow',
-      reasons: [{ rule: 'goodLabel' }],
+      reasons: [
+        {
+          rule: 'goodLabel',
+          outcome: 'allow',
+          message: 'An analyst labelled this device as good. Rules not applied: tampering, visitorAttempts.',
+        },
+      ],
     })
+    const listed = { ...challenged, listed: { ...none, allow: 'abcdefghij0123456789' } }
+    expect(evaluatePolicy(listed, policy)).toMatchObject({
+      outcome: 'allow',
+      reasons: [{ rule: 'allowList' }],
+    })
+    const bot = { ...challenged, bot: 'bad' as const }
+    expect(evaluatePolicy({ ...bot, label: 'good' }, policy)).toMatchObject({
+      outcome: 'deny',
+      reasons: [{ rule: 'bot' }],
+    })
+    expect(evaluatePolicy({ ...bot, listed: listed.listed }, policy).outcome).toBe('deny')
+  })
+
+  it('reads the lists as they are at sign-up: an address just moved to the allow list is not denied by its identification’s signal', () => {
+    const moved = {
+      ...clean,
+      network: { ...clean.network, blocked: true },
+      listed: { ...none, allow: '203.0.113.7' },
+    }
+    expect(evaluatePolicy(moved, policy).outcome).toBe('allow')
+    const { listed: _listed, ...older } = moved
+    expect(evaluatePolicy(older, policy).outcome).toBe('deny')
   })
 
   it('lets the deny list and a fraud label beat the allow list and a good label', () => {
-    const both = { ...clean, listed: { deny: 'abcdefghij0123456789', allow: '@example.com' } }
+    const both = { ...clean, listed: { deny: 'abcdefghij0123456789', allow: '203.0.113.0/24' } }
     expect(evaluatePolicy(both, policy)).toMatchObject({
       outcome: 'deny',
       reasons: [

@@ -1,4 +1,4 @@
-import { describeListEntry } from '@/contracts/list-entry'
+import { describeListEntry, listEntryKind } from '@/contracts/list-entry'
 import type { AgentProofVerdict } from '@/contracts/signals'
 import type { RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
 
@@ -87,11 +87,13 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
     facts.visitorsFromAddress1h > policy.maxVisitorsPerAddress,
     `${facts.visitorsFromAddress1h} different visitors from this address in an hour, this one included: more than the ${policy.maxVisitorsPerAddress} allowed.`,
   )
+  // The lists as they are at sign-up; the identification's own ipBlocklist signal only for decisions
+  // stored before lists were read at sign-up (an address just moved to the allow list is not denied).
   const denied = facts.listed?.deny
   check(
     'ipBlocklist',
     policy.ipBlocklistRule,
-    facts.network.blocked || Boolean(denied),
+    facts.listed ? Boolean(denied) : facts.network.blocked,
     denied
       ? `${capitalise(describeListEntry(denied))} is on this site's deny list.`
       : "The address is on this site's deny list.",
@@ -130,26 +132,36 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
   // The operator's word beats the rules, except a deny list entry or a fraud label (either way,
   // the stricter word wins): an allow-listed office range must not let a labelled fraudster in.
   const overruled = reasons.some((reason) => reason.rule === 'ipBlocklist' || reason.rule === 'fraudLabel')
-  if (vouched && !overruled) {
-    const skipped = reasons.length > 0 ? ` Rules not applied: ${reasons.map((r) => r.rule).join(', ')}.` : ''
-    return {
-      outcome: 'allow',
-      reasons: [{ rule: vouched.rule, outcome: 'allow', message: `${vouched.message}${skipped}` }],
-    }
+  if (!vouched || overruled) return { outcome, reasons }
+  const waived = vouched.waives === 'all' ? reasons : reasons.filter((reason) => reason.outcome !== 'deny')
+  const standing = reasons.filter((reason) => !waived.includes(reason))
+  if (standing.length > 0) return { outcome: 'deny', reasons: standing }
+  const skipped = waived.length > 0 ? ` Rules not applied: ${waived.map((r) => r.rule).join(', ')}.` : ''
+  return {
+    outcome: 'allow',
+    reasons: [{ rule: vouched.rule, outcome: 'allow', message: `${vouched.message}${skipped}` }],
   }
-  return { outcome, reasons }
 }
 
-/** What vouches for the sign-up, if anything: the allow list, then a good label. */
-function allowedBy(facts: SignupFacts): { rule: string; message: string } | null {
+/**
+ * What vouches for the sign-up, if anything, and how far. An allow-listed address or range waives
+ * every rule: behind the proxies Tessera trusts, a client cannot choose its address. A visitor (on
+ * the allow list, or labelled good) waives challenges only: a visitor is recognised by its
+ * fingerprint, which a copy of it shares, and a copy must not inherit the owner's trust past a deny.
+ * (Email domains are refused on the allow list: anyone can type an address.)
+ */
+function allowedBy(
+  facts: SignupFacts,
+): { rule: string; message: string; waives: 'all' | 'challenges' } | null {
   const allowed = facts.listed?.allow
   if (allowed)
     return {
       rule: 'allowList',
       message: `${capitalise(describeListEntry(allowed))} is on this site's allow list.`,
+      waives: listEntryKind(allowed) === 'network' ? 'all' : 'challenges',
     }
   if (facts.label === 'good')
-    return { rule: 'goodLabel', message: 'An analyst labelled this device as good.' }
+    return { rule: 'goodLabel', message: 'An analyst labelled this device as good.', waives: 'challenges' }
   return null
 }
 

@@ -9,9 +9,9 @@ export const dynamic = 'force-dynamic'
 
 const endpoint = consoleEndpoints['GET /api/console/events']
 
-/** Recent events across all sites, newest first, filterable by signal. */
+/** Recent events across all sites (or one), newest first, filtered as the console's filters say. */
 export const GET = consoleHandler(async ({ db, request }) => {
-  const { signal, cursor } = parseParams(queryOf(request), endpoint.query)
-  const page = await listRecentEvents({ db, signal, cursor: cursor ? decodeCursor(cursor) : undefined })
+  const { cursor, ...filters } = parseParams(queryOf(request), endpoint.query)
+  const page = await listRecentEvents({ db, filters, cursor: cursor ? decodeCursor(cursor) : undefined })
   return json(page satisfies AnswerOf<typeof endpoint>)
 })
