@@ -2,6 +2,9 @@ import './browser-zod'
 import { z } from 'zod'
 
 const ruleOutcome = z.enum(['deny', 'challenge', 'off'])
+/** What "challenge" asks of the visitor: a proof-of-work puzzle, or a code mailed to the address (TESSERA_SMTP_URL). */
+const challengeKind = z.enum(['proofOfWork', 'emailCode'])
+export type ChallengeKind = z.infer<typeof challengeKind>
 
 /** A rule's limit: a whole number from 1 to `max`, with messages an operator can act on. */
 const limit = (max: number) =>
@@ -56,6 +59,8 @@ export const SignupPolicy = z.object({
   /** A suspect score at or above `suspectScoreThreshold`. */
   suspectScoreRule: ruleOutcome.default('challenge'),
   suspectScoreThreshold: limit(1000).default(20),
+  /** What a challenged sign-up must pass. */
+  challengeKind: challengeKind.default('proofOfWork'),
 })
 export type SignupPolicy = z.infer<typeof SignupPolicy>
 export type RuleOutcome = z.infer<typeof ruleOutcome>

@@ -77,5 +77,5 @@ export type SignupRequest = z.infer<typeof SignupRequest>
 
 export type SignupOutcome =
   | { outcome: 'allow'; name: string }
-  | { outcome: 'challenge'; message: string }
+  | { outcome: 'challenge'; kind: 'proofOfWork' | 'emailCode'; message: string }
   | { outcome: 'deny'; message: string }

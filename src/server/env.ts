@@ -85,6 +85,18 @@ export const EnvSchema = z.object({
     )
     .transform((value) => Buffer.from(value, 'base64'))
     .optional(),
+  /**
+   * Where sign-up codes are mailed from (the "email code" challenge): smtp://user:password@host:587 or
+   * smtps://…:465. Unset, the challenge cannot be chosen.
+   */
+  TESSERA_SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'TESSERA_SMTP_URL must be an smtp:// or smtps:// URL.' })
+    .optional(),
+  /** The sender of those mails. */
+  TESSERA_SMTP_FROM: z
+    .string()
+    .regex(/^[^\r\n]{3,200}$/, 'TESSERA_SMTP_FROM must be one line, like Shop <no-reply@shop.example>.')
+    .default('Tessera <no-reply@tessera.invalid>'),
   /** Proof-of-work difficulty: the highest counter a browser may have to reach (about 1 s per 100 000). */
   TESSERA_CHALLENGE_DIFFICULTY: z.coerce.number().int().min(1_000).max(10_000_000).default(50_000),
   /**

@@ -15,6 +15,7 @@ export const EXTRA_SERVER_PORTS = {
   fingerprint: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 92,
   sdks: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 93,
   passwordThrottle: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 89,
+  emailCode: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 88,
   allowedHosts: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 96,
   hungUp: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 97,
   /** A PostgreSQL server of the hung-up clients' spec (its test holds a lock on it). */

@@ -100,7 +100,7 @@ export function RulesEditor() {
     const candidate = Object.fromEntries(
       Object.keys(SignupPolicy.shape).map((key) => {
         const value = String(data.get(key) ?? '')
-        return [key, key.endsWith('Rule') ? value : Number(value)]
+        return [key, key.endsWith('Rule') || key === 'challengeKind' ? value : Number(value)]
       }),
     )
     const parsed = SignupPolicy.safeParse(candidate)
@@ -194,6 +194,20 @@ export function RulesEditor() {
                     </div>
                   </fieldset>
                 ))}
+                <fieldset className={styles.rule}>
+                  <legend>Challenge</legend>
+                  <p className="muted">What a challenged sign-up must pass before its account is made.</p>
+                  <FormField label="Ask for" error={errors.fields.challengeKind}>
+                    {(control) => (
+                      <select {...control} name="challengeKind" defaultValue={policy.challengeKind}>
+                        <option value="proofOfWork">A puzzle the browser solves (proof of work)</option>
+                        <option value="emailCode">
+                          A code mailed to the address (needs TESSERA_SMTP_URL)
+                        </option>
+                      </select>
+                    )}
+                  </FormField>
+                </fieldset>
               </div>
               {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
               {saved && <SuccessNote>Rules saved. The next sign-up uses them.</SuccessNote>}

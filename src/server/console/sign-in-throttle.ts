@@ -11,7 +11,7 @@ import {
   resetLimit,
   secondsLocked,
 } from '../rate-limit/rate-limiter'
-import { verifyChallenge } from '../signup/proof-of-work'
+import { verifyChallenge } from '../signup/challenges/proof-of-work'
 
 /**
  * Wrong passwords for an operator account (at sign-in, or as the current password of a change)

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { openTestDatabase } from '../../../tests/support/test-database'
 import type { DatabaseHandle } from '../db/client'
 import { HttpError } from '../http/errors'
-import { newChallenge } from '../signup/proof-of-work'
+import { newChallenge } from '../signup/challenges/proof-of-work'
 import { ensureFirstOperator } from './ensure-first-operator'
 import { signIn } from './sign-in'
 

@@ -65,6 +65,8 @@ export async function purgeExpiredData({
         decisions as (delete from signup_decisions where created_at < ${cutoff} returning 1),
         deliveries as (delete from webhook_deliveries where created_at < ${cutoff} returning 1),
         challenges as (delete from used_challenges where used_at < ${cutoff}),
+        -- Mailed sign-up codes are of no use once expired: their hashes go within the hour.
+        codes as (delete from email_codes where expires_at < ${moment}),
         -- The console's rollups of days wholly past the cutoff (hours older than two days are kept by the day).
         rollups as (delete from event_rollups where hour < ${cutoffDay}),
         sketches as (delete from visitor_sketches where hour < ${cutoffDay}),

@@ -10,9 +10,9 @@ import { type DatabaseHandle, queryRows } from '../db/client'
 import { forgetVisitor } from '../identification/forget-visitor'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { writeSetting } from '../settings/write-setting'
+import { newChallenge } from './challenges/proof-of-work'
 import { decideSignup } from './decide-signup'
 import { POLICY_SETTING } from './policy/read-policy'
-import { newChallenge } from './proof-of-work'
 import { httpFailure } from './test-signup'
 
 const postgresUrl = inject('postgresUrl')

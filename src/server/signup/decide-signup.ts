@@ -10,13 +10,14 @@ import { events } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
 import { findSite } from '../sites/find-site'
+import { type ChallengeContext, challengeKindFor, challenges } from './challenges'
+import { configuredMailer, type Mailer } from './challenges/mailer'
 import { countRecentAccounts, OLDER_BROWSER_LEAD_MINUTES, type SignupDevice } from './count-recent-accounts'
 import { deviceMark } from './device-mark'
 import { mailboxOf } from './mailbox-of'
 import { browserBudgetKey, PER_VISITOR_LIMIT } from './per-visitor-limit'
 import { evaluatePolicy, type SignupFacts } from './policy/evaluate-policy'
 import { readSignupPolicy } from './policy/read-policy'
-import { verifyChallenge } from './proof-of-work'
 import { recordSignup } from './record-signup'
 
 /** An identification older than this cannot be used to sign up. */
@@ -75,7 +76,8 @@ export async function decideSignup({
 }: {
   db: Database
   input: SignupRequest
-  context: { ip: string | null; now?: Date }
+  /** `mailer`: where email codes go (the server's own, from TESSERA_SMTP_URL, unless given). */
+  context: { ip: string | null; now?: Date; mailer?: Mailer | null }
 }): Promise<SignupOutcome> {
   const parsed = SignupFields.safeParse(input.fields)
   if (!parsed.success) {
@@ -144,9 +146,12 @@ export async function decideSignup({
     { ...facts, ...(await countRecentAccounts(db, device, now, mailboxOf(fields.email))) },
     policy,
   )
+  const mailer = context.mailer === undefined ? configuredMailer() : context.mailer
+  const kind = challengeKindFor(policy.challengeKind, mailer)
+  const challenge: ChallengeContext = { db, email: fields.email, mailer, now }
   const challengeSolved =
     preliminary.outcome === 'challenge' && input.challenge
-      ? await verifyChallenge(db, input.challenge)
+      ? await challenges[kind].verify(challenge, input.challenge)
       : false
   // Hashed whenever an account may follow, whether or not the address is taken: argon2 is most of
   // the time an answer takes, so skipping it would tell the two apart.
@@ -167,10 +172,9 @@ export async function decideSignup({
   })
   if (answered === 'allow') return { outcome: 'allow', name: fields.name }
   if (answered === 'challenge') {
-    return {
-      outcome: 'challenge',
-      message: 'Please confirm you are human: your browser will solve a short puzzle.',
-    }
+    const { wrongAnswer, issue } = challenges[kind]
+    const message = input.challenge && wrongAnswer ? wrongAnswer : await issue(challenge)
+    return { outcome: 'challenge', kind, message }
   }
   return {
     outcome: 'deny',

@@ -9,9 +9,9 @@ import { ensureEventPartitions } from '../db/event-partitions'
 import { HttpError } from '../http/errors'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { writeSetting } from '../settings/write-setting'
+import { newChallenge } from './challenges/proof-of-work'
 import { decideSignup } from './decide-signup'
 import { POLICY_SETTING } from './policy/read-policy'
-import { newChallenge } from './proof-of-work'
 
 /** Test helpers for sign-up decisions: a device's identification, a form, a solved puzzle. */
 

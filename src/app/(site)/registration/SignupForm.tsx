@@ -29,7 +29,12 @@ export function SignupForm() {
             />
           </>
         ) : (
-          <SignupOutcome step={step} onSolved={signup.onSolved} backToForm={signup.backToForm} />
+          <SignupOutcome
+            step={step}
+            onSolved={signup.onSolved}
+            newCode={signup.newCode}
+            backToForm={signup.backToForm}
+          />
         )}
       </section>
       <Protection check={signup.check} />
@@ -37,14 +42,16 @@ export function SignupForm() {
   )
 }
 
-/** What the server decided: welcome, refused, or one more step (the proof-of-work puzzle). */
+/** What the server decided: welcome, refused, or one more step (a puzzle, or a code mailed to the address). */
 function SignupOutcome({
   step,
   onSolved,
+  newCode,
   backToForm,
 }: {
   step: Exclude<Step, { step: 'form' } | { step: 'sending' }>
   onSolved: (payload: string) => void
+  newCode: () => void
   backToForm: () => void
 }) {
   if (step.step === 'created')
@@ -78,9 +85,66 @@ function SignupOutcome({
   return (
     <div className={styles.outcome}>
       <h1 id="signup-heading">One more step</h1>
-      <p>{step.message}</p>
-      <ProofOfWork onSolved={onSolved} />
+      <p role="status">{step.message}</p>
+      {step.kind === 'emailCode' ? (
+        <EmailCodeForm checking={step.checking === true} onCode={onSolved} newCode={newCode} />
+      ) : (
+        <ProofOfWork onSolved={onSolved} />
+      )}
     </div>
+  )
+}
+
+/** The code mailed to the address: six digits, pasted or typed (the phone's keyboard offers it). */
+function EmailCodeForm({
+  checking,
+  onCode,
+  newCode,
+}: {
+  checking: boolean
+  onCode: (code: string) => void
+  newCode: () => void
+}) {
+  const [code, setCode] = useState('')
+  const [error, setError] = useState<string | undefined>()
+  return (
+    <form
+      className={styles.form}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        const digits = code.replace(/\s/g, '')
+        if (!/^\d{6}$/.test(digits)) {
+          setError('Enter the 6 digits from the mail.')
+          return
+        }
+        setError(undefined)
+        onCode(digits)
+      }}
+    >
+      <FormField label="Code from the mail" error={error}>
+        {(control) => (
+          <input
+            {...control}
+            // biome-ignore lint/a11y/noAutofocus: the one field of this step, just announced above.
+            autoFocus
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={12}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+          />
+        )}
+      </FormField>
+      <div className={styles.passwordRow}>
+        <button type="submit" className="button" disabled={checking}>
+          {checking ? 'Checking…' : 'Confirm'}
+        </button>
+        <button type="button" className="button button-secondary" disabled={checking} onClick={newCode}>
+          Send a new code
+        </button>
+      </div>
+    </form>
   )
 }
 
@@ -189,8 +253,8 @@ function Protection({ check }: { check: DeviceCheck }) {
         <li>Your browser runs Tessera&rsquo;s agent and gets a one-time request ID.</li>
         <li>The server looks that request up itself — it never trusts an ID sent by the browser.</li>
         <li>
-          The sign-up is allowed, asked to solve a short proof-of-work puzzle, or refused, and the reasons are
-          recorded for the operator.
+          The sign-up is allowed, asked for one more step (a short puzzle your browser solves, or a code
+          mailed to you), or refused, and the reasons are recorded for the operator.
         </li>
       </ol>
       <p className="muted">

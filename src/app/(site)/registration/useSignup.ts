@@ -12,7 +12,7 @@ const fieldNames: FieldName[] = ['name', 'email', 'password', 'terms']
 export type Step =
   | { step: 'form' }
   | { step: 'sending' }
-  | { step: 'challenge'; message: string }
+  | { step: 'challenge'; kind: 'proofOfWork' | 'emailCode'; message: string; checking?: boolean }
   | { step: 'created'; name: string; email: string }
   | { step: 'denied'; message: string }
 
@@ -68,7 +68,10 @@ export function useSignup() {
       setStep({ step: 'form' })
       return
     }
-    setStep({ step: 'sending' })
+    // A code being checked keeps its own screen; a first attempt shows the form sending.
+    setStep((current) =>
+      current.step === 'challenge' && challenge ? { ...current, checking: true } : { step: 'sending' },
+    )
     const response = await fetch('/api/registration', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -90,7 +93,8 @@ export function useSignup() {
     const outcome = body as SignupOutcome
     if (outcome.outcome === 'allow')
       setStep({ step: 'created', name: outcome.name, email: fields.email.trim() })
-    else if (outcome.outcome === 'challenge') setStep({ step: 'challenge', message: outcome.message })
+    else if (outcome.outcome === 'challenge')
+      setStep({ step: 'challenge', kind: outcome.kind, message: outcome.message })
     else setStep({ step: 'denied', message: outcome.message })
   }
 
@@ -114,5 +118,7 @@ export function useSignup() {
   }, [])
 
   const backToForm = () => setStep({ step: 'form' })
-  return { fields, errors, step, check, formRef, update, submit, onSolved, backToForm }
+  /** Another attempt without an answer: for the email challenge, a new code is mailed. */
+  const newCode = () => send()
+  return { fields, errors, step, check, formRef, update, submit, onSolved, newCode, backToForm }
 }

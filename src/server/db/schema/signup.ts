@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
 import type { SignupFacts } from '../../signup/policy/evaluate-policy'
 import { timestamptz } from './timestamptz'
 
@@ -105,3 +105,22 @@ export const accountLabels = pgTable('account_labels', {
   operator: text('operator').notNull(),
   labelledAt: timestamptz('labelled_at').notNull().default(sql`now()`),
 })
+
+/**
+ * One-time codes mailed to a sign-up's address (the "email code" challenge): only a keyed hash of
+ * the code, the wrong guesses it has had, and when it expires or was used. Purged once expired.
+ */
+export const emailCodes = pgTable(
+  'email_codes',
+  {
+    id: text('id').primaryKey(),
+    /** The address as normalised (contracts/signup.ts): the code proves it receives mail. */
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    wrongGuesses: integer('wrong_guesses').notNull().default(0),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
+    createdAt: timestamptz('created_at').notNull().default(sql`now()`),
+  },
+  (table) => [index('email_codes_email_created').on(table.email, table.createdAt)],
+)

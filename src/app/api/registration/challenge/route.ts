@@ -1,6 +1,6 @@
 import { getDb } from '@/server/db/client'
 import { handle, json } from '@/server/http/respond'
-import { newChallenge } from '@/server/signup/proof-of-work'
+import { newChallenge } from '@/server/signup/challenges/proof-of-work'
 
 export const dynamic = 'force-dynamic'
 

@@ -4,7 +4,7 @@ import { getDb } from '@/server/db/client'
 import { clientAddress } from '@/server/http/client-address'
 import { parseParams, queryOf } from '@/server/http/parse-query'
 import { handle, json } from '@/server/http/respond'
-import { newChallenge } from '@/server/signup/proof-of-work'
+import { newChallenge } from '@/server/signup/challenges/proof-of-work'
 
 export const dynamic = 'force-dynamic'
 

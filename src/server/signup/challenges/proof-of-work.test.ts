@@ -1,8 +1,8 @@
 import { solveChallenge } from 'altcha-lib'
 import { deriveKey } from 'altcha-lib/algorithms/sha'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTestDatabase } from '../../../tests/support/test-database'
-import type { DatabaseHandle } from '../db/client'
+import { openTestDatabase } from '../../../../tests/support/test-database'
+import type { DatabaseHandle } from '../../db/client'
 import { newChallenge, verifyChallenge } from './proof-of-work'
 
 let handle: DatabaseHandle
