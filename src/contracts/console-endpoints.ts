@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import {
+  AcceptInvitationRequest,
   AccountIdParam,
   ApiKeyIdParam,
   ChangePasswordRequest,
@@ -7,6 +8,7 @@ import {
   ConsoleVisitorIdParam,
   CreateApiKeyRequest,
   CreatedApiKey,
+  CreatedInvitation,
   CreatedSealingKey,
   CreatedSite,
   CreatedWebhook,
@@ -16,9 +18,11 @@ import {
   EventDetail,
   EventIdParam,
   ExportQuery,
+  InvitationIdParam,
   LabelInput,
   LookupQuery,
   NetworkVisitors,
+  OperatorIdParam,
   Overview,
   OverviewQuery,
   PasswordChallengeQuery,
@@ -29,6 +33,7 @@ import {
   Reviewed,
   ReviewQueue,
   ReviewRequest,
+  RoleInput,
   SealingKeyIdParam,
   SignInRequest,
   SignupDecisionList,
@@ -37,6 +42,7 @@ import {
   SiteList,
   SiteListsInput,
   SiteWorkspaceInput,
+  Team,
   TestDeliveryRequest,
   VisitorPanel,
   WebhookDeliveryDetail,
@@ -44,6 +50,7 @@ import {
   WebhookDeliveryParam,
   WebhookIdParam,
 } from './console'
+import { Role } from './roles'
 import { EventPage } from './server-api'
 import { SignupPolicy } from './signup-policy'
 
@@ -54,7 +61,7 @@ export const Updated = z.object({ updated: z.literal(true) })
 /** POST /api/console/session: signed in; the session cookie comes with the answer. */
 export const SignedIn = z.object({ signedIn: z.literal(true), expiresAt: z.string() })
 /** GET /api/console/session: who is signed in. */
-export const SignedInOperator = z.object({ username: z.string() })
+export const SignedInOperator = z.object({ username: z.string(), role: Role })
 /** POST /api/console/password */
 export const PasswordChanged = z.object({ changed: z.literal(true) })
 /** PUT /api/console/rules: the policy as saved. */
@@ -84,6 +91,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** What one console endpoint takes and answers. */
 interface EndpointContract {
+  /** The least role that may call it (contracts/roles.ts); none for the two calls made signed out. */
+  role?: Role
   /** Path parameters, one per `:name` segment of the path; the route checks them (consoleHandler). */
   params?: z.ZodType<Record<string, string>, Record<string, string>>
   query?: z.ZodType<object>
@@ -102,61 +111,92 @@ interface EndpointContract {
  */
 export const consoleEndpoints = {
   'POST /api/console/session': { body: SignInRequest, answer: SignedIn },
-  'GET /api/console/session': { answer: SignedInOperator },
+  'GET /api/console/session': { role: 'analyst', answer: SignedInOperator },
   'DELETE /api/console/session': {},
   'GET /api/console/session/challenge': { query: PasswordChallengeQuery, answer: PasswordChallenge },
-  'POST /api/console/password': { body: ChangePasswordRequest, answer: PasswordChanged },
+  'POST /api/console/password': { role: 'analyst', body: ChangePasswordRequest, answer: PasswordChanged },
 
-  'GET /api/console/overview': { query: OverviewQuery, answer: Overview },
-  'GET /api/console/events': { query: ConsoleEventsQuery, answer: EventPage },
-  'GET /api/console/events/:requestId': { params: EventIdParam, answer: EventDetail },
-  'GET /api/console/export': { query: ExportQuery, download: true },
-  'GET /api/console/lookup': { query: LookupQuery, answer: VisitorPanel },
-  'GET /api/console/network': { query: LookupQuery, answer: NetworkVisitors },
-  'DELETE /api/console/visitors/:visitorId': { params: ConsoleVisitorIdParam },
-  'PUT /api/console/visitors/:visitorId/label': { params: ConsoleVisitorIdParam, body: LabelInput },
-  'DELETE /api/console/visitors/:visitorId/label': { params: ConsoleVisitorIdParam },
-  'PUT /api/console/accounts/:accountId/label': { params: AccountIdParam, body: LabelInput },
-  'DELETE /api/console/accounts/:accountId/label': { params: AccountIdParam },
-  'GET /api/console/decisions': { query: DecisionsQuery, answer: SignupDecisionList },
-  'GET /api/console/reviews': { answer: ReviewQueue },
-  'POST /api/console/reviews': { body: ReviewRequest, answer: Reviewed },
-  'GET /api/console/rules': { answer: PolicyWithAudit },
-  'PUT /api/console/rules': { body: SignupPolicy.strict(), answer: SavedPolicy },
-  'POST /api/console/rules/preview': { body: SignupPolicy.strict(), answer: PolicyPreview },
+  'GET /api/console/overview': { role: 'analyst', query: OverviewQuery, answer: Overview },
+  'GET /api/console/events': { role: 'analyst', query: ConsoleEventsQuery, answer: EventPage },
+  'GET /api/console/events/:requestId': { role: 'analyst', params: EventIdParam, answer: EventDetail },
+  'GET /api/console/export': { role: 'analyst', query: ExportQuery, download: true },
+  'GET /api/console/lookup': { role: 'analyst', query: LookupQuery, answer: VisitorPanel },
+  'GET /api/console/network': { role: 'analyst', query: LookupQuery, answer: NetworkVisitors },
+  'DELETE /api/console/visitors/:visitorId': { role: 'admin', params: ConsoleVisitorIdParam },
+  'PUT /api/console/visitors/:visitorId/label': {
+    role: 'analyst',
+    params: ConsoleVisitorIdParam,
+    body: LabelInput,
+  },
+  'DELETE /api/console/visitors/:visitorId/label': { role: 'analyst', params: ConsoleVisitorIdParam },
+  'PUT /api/console/accounts/:accountId/label': { role: 'analyst', params: AccountIdParam, body: LabelInput },
+  'DELETE /api/console/accounts/:accountId/label': { role: 'analyst', params: AccountIdParam },
+  'GET /api/console/decisions': { role: 'analyst', query: DecisionsQuery, answer: SignupDecisionList },
+  'GET /api/console/reviews': { role: 'analyst', answer: ReviewQueue },
+  'POST /api/console/reviews': { role: 'analyst', body: ReviewRequest, answer: Reviewed },
+  'GET /api/console/rules': { role: 'analyst', answer: PolicyWithAudit },
+  'PUT /api/console/rules': { role: 'admin', body: SignupPolicy.strict(), answer: SavedPolicy },
+  'POST /api/console/rules/preview': { role: 'analyst', body: SignupPolicy.strict(), answer: PolicyPreview },
 
-  'GET /api/console/sites': { answer: SiteList },
-  'POST /api/console/sites': { body: SiteInput, answer: CreatedSite },
-  'PATCH /api/console/sites/:siteId': { params: SiteIdParam, body: SiteInput, answer: Updated },
+  'GET /api/console/sites': { role: 'analyst', answer: SiteList },
+  'POST /api/console/sites': { role: 'admin', body: SiteInput, answer: CreatedSite },
+  'PATCH /api/console/sites/:siteId': {
+    role: 'admin',
+    params: SiteIdParam,
+    body: SiteInput,
+    answer: Updated,
+  },
   'PUT /api/console/sites/:siteId/lists': {
+    role: 'admin',
     params: SiteIdParam,
     body: SiteListsInput,
     answer: Updated,
   },
   'PUT /api/console/sites/:siteId/workspace': {
+    role: 'admin',
     params: SiteIdParam,
     body: SiteWorkspaceInput,
     answer: Updated,
   },
-  'POST /api/console/keys': { body: CreateApiKeyRequest, answer: CreatedApiKey },
-  'DELETE /api/console/keys/:keyId': { params: ApiKeyIdParam },
-  'DELETE /api/console/keys/:keyId/revocation': { params: ApiKeyIdParam },
-  'POST /api/console/sealing-keys': { body: CreateSealingKeyRequest, answer: CreatedSealingKey },
-  'DELETE /api/console/sealing-keys/:keyId': { params: SealingKeyIdParam },
-  'POST /api/console/webhooks': { body: CreateWebhookRequest, answer: CreatedWebhook },
-  'GET /api/console/webhooks/:webhookId': { params: WebhookIdParam, answer: WebhookDeliveryList },
+  'POST /api/console/keys': { role: 'admin', body: CreateApiKeyRequest, answer: CreatedApiKey },
+  'DELETE /api/console/keys/:keyId': { role: 'admin', params: ApiKeyIdParam },
+  'DELETE /api/console/keys/:keyId/revocation': { role: 'admin', params: ApiKeyIdParam },
+  'POST /api/console/sealing-keys': {
+    role: 'admin',
+    body: CreateSealingKeyRequest,
+    answer: CreatedSealingKey,
+  },
+  'DELETE /api/console/sealing-keys/:keyId': { role: 'admin', params: SealingKeyIdParam },
+  'POST /api/console/webhooks': { role: 'admin', body: CreateWebhookRequest, answer: CreatedWebhook },
+  'GET /api/console/webhooks/:webhookId': {
+    role: 'analyst',
+    params: WebhookIdParam,
+    answer: WebhookDeliveryList,
+  },
   'GET /api/console/webhooks/:webhookId/deliveries/:deliveryId': {
+    role: 'analyst',
     params: WebhookDeliveryParam,
     answer: WebhookDeliveryDetail,
   },
   'POST /api/console/webhooks/:webhookId/tests': {
+    role: 'admin',
     params: WebhookIdParam,
     body: TestDeliveryRequest,
     answer: QueuedDelivery,
   },
-  'POST /api/console/webhooks/:webhookId/retries': { params: WebhookIdParam, body: RetryDeliveryRequest },
-  'DELETE /api/console/webhooks/:webhookId': { params: WebhookIdParam },
-  'DELETE /api/console/webhooks/:webhookId/deletion': { params: WebhookIdParam },
+  'POST /api/console/webhooks/:webhookId/retries': {
+    role: 'admin',
+    params: WebhookIdParam,
+    body: RetryDeliveryRequest,
+  },
+  'DELETE /api/console/webhooks/:webhookId': { role: 'admin', params: WebhookIdParam },
+  'GET /api/console/team': { role: 'owner', answer: Team },
+  'PATCH /api/console/team/:operatorId': { role: 'owner', params: OperatorIdParam, body: RoleInput },
+  'DELETE /api/console/team/:operatorId': { role: 'owner', params: OperatorIdParam },
+  'POST /api/console/invitations': { role: 'owner', body: RoleInput, answer: CreatedInvitation },
+  'DELETE /api/console/invitations/:invitationId': { role: 'owner', params: InvitationIdParam },
+  'POST /api/console/invitations/acceptance': { body: AcceptInvitationRequest, answer: SignedIn },
+  'DELETE /api/console/webhooks/:webhookId/deletion': { role: 'admin', params: WebhookIdParam },
 } satisfies Record<`${Method} /api/console/${string}`, EndpointContract>
 
 export type ConsoleEndpoint = keyof typeof consoleEndpoints

@@ -4,6 +4,7 @@ import { normaliseListEntry, notAllowable } from './list-entry'
 import { normaliseNetwork } from './network-range'
 import { normaliseOrigin } from './origin'
 import { weakOperatorPasswordFeedback } from './password-strength'
+import { Role } from './roles'
 import { StoredEvent } from './server-api'
 import { StoredSignals } from './signals'
 import { SignupPolicy } from './signup-policy'
@@ -573,3 +574,35 @@ export const CreatedSite = z.object({
   allowedOrigins: z.array(z.string()),
 })
 export type CreatedSite = z.infer<typeof CreatedSite>
+
+// The team: operators, their roles, invitations.
+
+const username = z
+  .string()
+  .trim()
+  .min(2, 'Use at least 2 characters.')
+  .max(64, 'Use at most 64 characters.')
+  .regex(/^[\p{L}\p{N}._-]+$/u, 'Use letters, digits, dots, hyphens and underscores.')
+
+/** GET /api/console/team: who is on the team, and the invitations still open. */
+export const Team = z.object({
+  operators: z.array(
+    z.object({ id: z.string(), username: z.string(), role: Role, createdAt: moment, you: z.boolean() }),
+  ),
+  invitations: z.array(
+    z.object({ id: z.string(), role: Role, createdBy: z.string(), createdAt: moment, expiresAt: moment }),
+  ),
+})
+export type Team = z.infer<typeof Team>
+export const OperatorIdParam = z.object({ operatorId: pathId })
+export const InvitationIdParam = z.object({ invitationId: pathId })
+/** POST /api/console/invitations: an invitation for a role; PATCH /api/console/team/{id}: a new role. */
+export const RoleInput = z.object({ role: Role })
+/** The invitation's token, shown once (the link is the console's address with `?invitation=<token>`). */
+export const CreatedInvitation = z.object({ id: z.string(), token: z.string(), expiresAt: moment })
+/** POST /api/console/invitations/acceptance: the invited person chooses a name and a password. */
+export const AcceptInvitationRequest = z.object({
+  token: z.string().min(1).max(200),
+  username,
+  password: ChangePasswordRequest.shape.newPassword,
+})

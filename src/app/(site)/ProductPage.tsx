@@ -1,5 +1,6 @@
 import Link from 'next/link'
 import { CodeBlock } from '@/components/CodeBlock'
+import { AcceptInvitation } from '@/components/console/AcceptInvitation'
 import { SignInForm } from '@/components/console/SignInForm'
 import styles from './ProductPage.module.css'
 
@@ -22,7 +23,7 @@ const features = [
   },
 ] as const
 
-export function ProductPage({ origin }: { origin: string }) {
+export function ProductPage({ origin, invitation }: { origin: string; invitation?: string }) {
   const snippet = `<script src="${origin}/agent.js"></script>
 <script type="module">
   const agent = await Tessera.load({
@@ -102,7 +103,7 @@ export function ProductPage({ origin }: { origin: string }) {
             <code>TESSERA_ADMIN_PASSWORD</code>, or was printed once to the server log at the first start.
           </p>
         </div>
-        <SignInForm />
+        {invitation ? <AcceptInvitation token={invitation} /> : <SignInForm />}
       </section>
     </>
   )

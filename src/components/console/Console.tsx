@@ -2,6 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation'
 import type { EventFilter } from '@/contracts/console'
+import { allows, type Role } from '@/contracts/roles'
 import { AccountMenu } from './AccountMenu'
 import styles from './console.module.css'
 import { EventPanel } from './EventPanel'
@@ -12,6 +13,7 @@ import { ReviewQueue } from './ReviewQueue'
 import { RulesEditor } from './RulesEditor'
 import { DECISION_FILTERS, SignupDecisions } from './SignupDecisions'
 import { SitesManager } from './SitesManager'
+import { TeamPanel } from './TeamPanel'
 import { TimeZoneToggle } from './TimeZoneToggle'
 import { VisitorLookup } from './VisitorLookup'
 
@@ -50,12 +52,15 @@ function paramsOf<Name extends string>(
 /** The signed-in console: live figures, events, look-up, sites and keys. */
 export function Console({
   username,
+  role,
   origin,
   publicPaths,
   hostsConfigured,
   testOnlySettings,
 }: {
   username: string
+  /** What the operator may do; the server enforces it, the console hides what it would refuse. */
+  role: Role
   origin: string
   publicPaths: PublicPaths
   /** TESSERA_PUBLIC_URL or TESSERA_ALLOWED_HOSTS is set: requests for any other Host are refused. */
@@ -144,8 +149,13 @@ export function Console({
           onOpenVisitor={setLookup}
         />
       )}
-      <RulesEditor />
-      <SitesManager origin={origin} publicPaths={publicPaths} />
+      <RulesEditor readOnly={!allows(role, 'admin')} />
+      {allows(role, 'admin') ? (
+        <SitesManager origin={origin} publicPaths={publicPaths} />
+      ) : (
+        <p className="muted">Sites, keys, lists and webhooks are run by admins: your role is {role}.</p>
+      )}
+      {allows(role, 'owner') && <TeamPanel />}
     </div>
   )
 }

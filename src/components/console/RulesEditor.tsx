@@ -83,7 +83,7 @@ const rules: {
 const policyFields = Object.keys(SignupPolicy.shape)
 
 /** The sign-up rules: what each does and its threshold, validated, with who changed what. */
-export function RulesEditor() {
+export function RulesEditor({ readOnly = false }: { readOnly?: boolean }) {
   const { loaded, reload } = useLoaded(loadRules)
   const [errors, setErrors] = useState<FormErrors>(noErrors)
   const [saved, setSaved] = useState(false)
@@ -160,7 +160,9 @@ export function RulesEditor() {
               noValidate
               key={JSON.stringify(policy)}
             >
-              <div className={styles.rules}>
+              {readOnly && <p className="muted">Your role reads the rules; an admin changes them.</p>}
+              <fieldset className={styles.rules} disabled={readOnly}>
+                <legend className="visually-hidden">The rules</legend>
                 {rules.map(({ threshold, ...rule }) => (
                   <fieldset key={rule.key} className={styles.rule}>
                     <legend>{rule.title}</legend>
@@ -208,22 +210,24 @@ export function RulesEditor() {
                     )}
                   </FormField>
                 </fieldset>
-              </div>
+              </fieldset>
               {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
               {saved && <SuccessNote>Rules saved. The next sign-up uses them.</SuccessNote>}
               <PreviewResult preview={preview} />
-              <div className={styles.row}>
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  onClick={(event) => void previewChange(event.currentTarget.form)}
-                >
-                  Try on the last 7 days
-                </button>
-                <button type="submit" className="button">
-                  Save rules
-                </button>
-              </div>
+              {!readOnly && (
+                <div className={styles.row}>
+                  <button
+                    type="button"
+                    className="button button-secondary"
+                    onClick={(event) => void previewChange(event.currentTarget.form)}
+                  >
+                    Try on the last 7 days
+                  </button>
+                  <button type="submit" className="button">
+                    Save rules
+                  </button>
+                </div>
+              )}
             </form>
             <h3>Changes</h3>
             {audit.length === 0 ? (

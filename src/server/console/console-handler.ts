@@ -1,9 +1,12 @@
 import 'server-only'
 import type { z } from 'zod'
+import { allows } from '@/contracts/roles'
 import { type Database, getDb } from '../db/client'
+import { HttpError } from '../http/errors'
 import { parseParams } from '../http/parse-query'
 import { handle } from '../http/respond'
 import { requireSameOrigin } from '../http/same-origin'
+import { roleNeededFor } from './endpoint-roles'
 import { type Operator, requireOperator } from './sessions'
 
 export interface ConsoleContext {
@@ -15,7 +18,8 @@ export interface ConsoleContext {
 type ConsoleRoute<Params> = (context: ConsoleContext, params: Params) => Promise<Response>
 
 /**
- * A console route: 403 for a change sent from another origin, 401 unless signed in, then its path
+ * A console route: 403 for a change sent from another origin, 401 unless signed in, 403 unless the
+ * operator's role is at least the endpoint's (the endpoint table's `role`), then its path
  * parameters checked against their schema (a 400 naming the parameter, as /api/v1 answers), then
  * the handler with the database and the operator. Its answers are private: never stored by a cache.
  */
@@ -32,7 +36,13 @@ export function consoleHandler(
   return handle(async (request: Request, route?: { params: Promise<unknown> }) => {
     requireSameOrigin(request)
     const db = await getDb()
-    const context = { db, operator: await requireOperator(db, request), request }
+    const operator = await requireOperator(db, request)
+    // Roles on the server, from the endpoint table: what the console hides is refused here too.
+    const needed = roleNeededFor(request.method, new URL(request.url).pathname)
+    if (!needed) throw new HttpError('forbidden', 'This console route names no role: it is refused.')
+    if (!allows(operator.role, needed))
+      throw new HttpError('forbidden', `This needs the ${needed} role; you are an ${operator.role}.`)
+    const context = { db, operator, request }
     const response =
       args.length === 1
         ? await args[0](context, {})

@@ -26,6 +26,7 @@ export async function ensureFirstOperator({
       id: `op_${randomBytes(9).toString('base64url')}`,
       username: FIRST_OPERATOR,
       passwordHash: await hash(password),
+      role: 'owner',
     })
     .onConflictDoNothing({ target: operators.username })
     .returning({ id: operators.id })

@@ -1,6 +1,7 @@
 import 'server-only'
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, ne, sql } from 'drizzle-orm'
+import type { Role } from '@/contracts/roles'
 import type { Database } from '../db/client'
 import { operatorSessions, operators } from '../db/schema'
 import { buildCookie, clearCookie, readCookie } from '../http/cookies'
@@ -12,6 +13,7 @@ export const SESSION_HOURS = 12
 export interface Operator {
   id: string
   username: string
+  role: Role
 }
 
 function hashToken(token: string): string {
@@ -37,7 +39,7 @@ export async function readSession({
 }): Promise<Operator | undefined> {
   if (!token) return undefined
   const [operator] = await db
-    .select({ id: operators.id, username: operators.username })
+    .select({ id: operators.id, username: operators.username, role: operators.role })
     .from(operatorSessions)
     .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
     .where(and(eq(operatorSessions.tokenHash, hashToken(token)), gt(operatorSessions.expiresAt, sql`now()`)))

@@ -95,7 +95,7 @@ describe('console sign-in', () => {
   it('signs in with the configured password and out again', async () => {
     const cookie = await signInCookie()
     const me = await session.GET(request('/api/console/session', { cookie }))
-    expect(await me.json()).toEqual({ username: 'admin' })
+    expect(await me.json()).toEqual({ username: 'admin', role: 'owner' })
     const out = await session.DELETE(request('/api/console/session', { method: 'DELETE', cookie }))
     expect(out.status).toBe(204)
     expect((await session.GET(request('/api/console/session', { cookie }))).status).toBe(401)

@@ -171,7 +171,7 @@ describe('the console’s client, through the real routes', () => {
     const called = await throughConsoleRoutes(async () => {
       await callConsole('GET /api/console/session/challenge', { query: { username: 'admin' } })
       await callConsole('POST /api/console/session', { body: { password: OPERATOR_PASSWORD } })
-      expect(await callConsole('GET /api/console/session')).toEqual({ username: 'admin' })
+      expect(await callConsole('GET /api/console/session')).toEqual({ username: 'admin', role: 'owner' })
 
       const overview = await callConsole('GET /api/console/overview', { query: { range: '7d' } })
       expect(overview.totals.identifications).toBe(2)
@@ -297,6 +297,25 @@ describe('the console’s client, through the real routes', () => {
       await callConsole('DELETE /api/console/keys/:keyId', { params: { keyId: key.id } })
       await callConsole('DELETE /api/console/sealing-keys/:keyId', { params: { keyId: sealingKey.id } })
       await callConsole('DELETE /api/console/visitors/:visitorId', { params: { visitorId: visit.visitorId } })
+
+      // The team: an invitation withdrawn, one accepted (which signs its new analyst in), a role changed, a removal.
+      const withdrawn = await callConsole('POST /api/console/invitations', { body: { role: 'admin' } })
+      await callConsole('DELETE /api/console/invitations/:invitationId', {
+        params: { invitationId: withdrawn.id },
+      })
+      const invited = await callConsole('POST /api/console/invitations', { body: { role: 'analyst' } })
+      await callConsole('POST /api/console/invitations/acceptance', {
+        body: { token: invited.token, username: 'ana', password: 'violet harbour lantern 42' },
+      })
+      expect(await callConsole('GET /api/console/session')).toEqual({ username: 'ana', role: 'analyst' })
+      await callConsole('POST /api/console/session', { body: { password: OPERATOR_PASSWORD } })
+      const team = await callConsole('GET /api/console/team')
+      const ana = team.operators.find((member) => member.username === 'ana')?.id ?? ''
+      await callConsole('PATCH /api/console/team/:operatorId', {
+        params: { operatorId: ana },
+        body: { role: 'admin' },
+      })
+      await callConsole('DELETE /api/console/team/:operatorId', { params: { operatorId: ana } })
 
       await callConsole('POST /api/console/password', {
         body: { currentPassword: OPERATOR_PASSWORD, newPassword: 'quartz-ember-harbour-51' },

@@ -7,6 +7,12 @@ export const operators = pgTable('operators', {
   id: text('id').primaryKey(),
   username: text('username').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
+  /**
+   * What the operator may do (contracts/roles.ts): owner (everything, the team included), admin
+   * (sites, keys, lists, rules, webhooks) or analyst (read, label, review). The first operator, and
+   * every operator from before roles, is an owner; anyone else the least unless given more.
+   */
+  role: text('role').$type<'owner' | 'admin' | 'analyst'>().notNull().default('analyst'),
   createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   passwordChangedAt: timestamptz('password_changed_at').notNull().default(sql`now()`),
 })
@@ -24,3 +30,18 @@ export const operatorSessions = pgTable(
   },
   (table) => [index('operator_sessions_operator').on(table.operatorId)],
 )
+
+/**
+ * Invitations to the team: a link shown once to the owner who made it (only a SHA-256 of its token is
+ * stored), for a role, until it is used or expires.
+ */
+export const operatorInvitations = pgTable('operator_invitations', {
+  id: text('id').primaryKey(),
+  tokenHash: text('token_hash').notNull().unique(),
+  role: text('role').$type<'owner' | 'admin' | 'analyst'>().notNull(),
+  createdBy: text('created_by').notNull(),
+  createdAt: timestamptz('created_at').notNull().default(sql`now()`),
+  expiresAt: timestamptz('expires_at').notNull(),
+  acceptedAt: timestamptz('accepted_at'),
+  acceptedBy: text('accepted_by'),
+})

@@ -33,7 +33,7 @@ export const POST = handle(async (request: Request) => {
 
 /** Who is signed in. */
 export const GET = consoleHandler(async ({ operator }) =>
-  json({ username: operator.username } satisfies AnswerOf<typeof operatorEndpoint>),
+  json({ username: operator.username, role: operator.role } satisfies AnswerOf<typeof operatorEndpoint>),
 )
 
 /** Sign out. */

@@ -1,0 +1,71 @@
+'use client'
+
+import { useRouter } from 'next/navigation'
+import { type FormEvent, useState } from 'react'
+import { FormField } from '../FormField'
+import { type FormErrors, focusFirstError, noErrors } from '../form-errors'
+import { ErrorNote } from '../Notes'
+import { callConsole, formErrorsOf } from './api'
+import styles from './console.module.css'
+
+/** Joining the team from an invitation link: a name and a password, then the console. */
+export function AcceptInvitation({ token }: { token: string }) {
+  const router = useRouter()
+  const [errors, setErrors] = useState<FormErrors>(noErrors)
+  const [pending, setPending] = useState(false)
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = event.currentTarget
+    const data = new FormData(form)
+    setPending(true)
+    setErrors(noErrors)
+    try {
+      await callConsole('POST /api/console/invitations/acceptance', {
+        body: {
+          token,
+          username: String(data.get('username') ?? ''),
+          password: String(data.get('password') ?? ''),
+        },
+      })
+      // The link is spent: the console's own address, signed in.
+      router.replace('/')
+      router.refresh()
+    } catch (failure) {
+      const found = formErrorsOf(failure, ['username', 'password'], 'You could not join.')
+      setErrors(found)
+      focusFirstError(form, found.fields)
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <form className={`card ${styles.signIn}`} onSubmit={submit} noValidate aria-labelledby="join-heading">
+      <h2 id="join-heading">Join the team</h2>
+      <p className="muted">
+        You were invited to this Tessera console. Choose the name and the password you will sign in with.
+      </p>
+      <FormField
+        label="Username"
+        hint="Letters, digits, dots, hyphens and underscores."
+        error={errors.fields.username}
+      >
+        {(control) => <input {...control} name="username" autoComplete="username" required />}
+      </FormField>
+      <FormField
+        label="Password"
+        hint="At least 12 characters, not easy to guess."
+        error={errors.fields.password}
+      >
+        {(control) => (
+          <input {...control} name="password" type="password" autoComplete="new-password" required />
+        )}
+      </FormField>
+      {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
+      <button type="submit" className="button" disabled={pending}>
+        {pending ? 'Joining…' : 'Join'}
+      </button>
+    </form>
+  )
+}

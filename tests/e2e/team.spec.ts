@@ -1,0 +1,79 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import { ADMIN_PASSWORD } from '../support/e2e-constants'
+
+async function seriousViolations(page: Page, selector: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include(selector).analyze()
+  return results.violations
+    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+}
+
+test('an owner invites an analyst by a link shown once; the analyst joins, reads the rules and cannot change them', async ({
+  browser,
+  page,
+}) => {
+  await page.goto('/')
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const team = page.getByRole('region', { name: 'Team' })
+  await expect(team.getByRole('row').filter({ hasText: 'you' })).toContainText('admin')
+  await team.getByLabel('Invite as').selectOption('analyst')
+  await team.getByRole('button', { name: 'Create an invitation link' }).click()
+  const shown = team.getByRole('status').filter({ hasText: 'Send this link' })
+  await expect(shown).toBeVisible()
+  const link = (await shown.locator('code, pre').first().innerText()).trim()
+  expect(link).toMatch(/\/\?invitation=[\w-]+$/)
+  expect(await seriousViolations(page, 'section[aria-labelledby="team-heading"]')).toEqual([])
+  await team.screenshot({ path: test.info().outputPath('team.png') })
+  await team.getByRole('button', { name: 'I have copied it' }).click()
+  await expect(team.getByText(/An invitation as analyst by admin/)).toBeVisible()
+
+  // The invited person, in a browser of their own.
+  const theirs = await browser.newContext()
+  const invited = await theirs.newPage()
+  await invited.goto(link)
+  const join = invited.getByRole('form', { name: 'Join the team' })
+  await expect(join).toBeVisible()
+  expect(await seriousViolations(invited, 'form[aria-labelledby="join-heading"]')).toEqual([])
+  const name = `ana${Date.now().toString(36)}`
+  await join.getByLabel('Username').fill(name)
+  await join.getByLabel('Password').fill('password')
+  await join.getByRole('button', { name: 'Join' }).click()
+  await expect(join.getByLabel('Password')).toHaveAccessibleDescription(/too easy to guess|common|guess/i)
+  await join.getByLabel('Password').fill('violet harbour lantern 42')
+  await join.getByRole('button', { name: 'Join' }).click()
+  await expect(invited.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
+  await expect(invited).toHaveURL(/\/$/)
+  // Read-only rules, no save; no sites nor team.
+  const rules = invited.getByRole('region', { name: 'Sign-up rules' })
+  await expect(rules.getByText('Your role reads the rules; an admin changes them.')).toBeVisible()
+  await expect(rules.getByRole('button', { name: 'Save rules' })).toHaveCount(0)
+  await expect(rules.getByRole('combobox').first()).toBeDisabled()
+  await expect(invited.getByRole('region', { name: 'Team' })).toHaveCount(0)
+  await expect(
+    invited.getByText('Sites, keys, lists and webhooks are run by admins: your role is analyst.'),
+  ).toBeVisible()
+  // The link worked once.
+  const again = await browser.newContext()
+  const reused = await again.newPage()
+  await reused.goto(link)
+  const secondJoin = reused.getByRole('form', { name: 'Join the team' })
+  await secondJoin.getByLabel('Username').fill(`${name}x`)
+  await secondJoin.getByLabel('Password').fill('violet harbour lantern 42')
+  await secondJoin.getByRole('button', { name: 'Join' }).click()
+  await expect(
+    secondJoin.getByText('This invitation is unknown, used or expired: ask for a new one.'),
+  ).toBeVisible()
+
+  // The owner removes the analyst; their console is signed out.
+  await page.reload()
+  const row = team.getByRole('row').filter({ hasText: name })
+  page.once('dialog', (dialog) => void dialog.accept())
+  await row.getByRole('button', { name: `Remove ${name}` }).click()
+  await expect(row).toHaveCount(0)
+  await invited.reload()
+  await expect(invited.getByRole('button', { name: 'Sign in' })).toBeVisible()
+  await theirs.close()
+  await again.close()
+})
