@@ -255,12 +255,30 @@ function loadRules() {
   return callConsole('GET /api/console/rules')
 }
 
+/** Each field of the policy in the form's own words ("Accounts per device, accounts allowed per 24 h"). */
+const fieldWords: Partial<Record<keyof SignupPolicy, string>> = Object.fromEntries(
+  rules.flatMap(({ key, title, threshold }) => [
+    [key, title],
+    ...(threshold ? [[threshold.key, `${title}, ${threshold.label.toLowerCase()}`]] : []),
+  ]),
+)
+fieldWords.challengeKind = 'Challenge'
+const valueWords: Record<string, string> = {
+  off: 'off',
+  deny: 'deny',
+  challenge: 'challenge',
+  proofOfWork: 'a puzzle',
+  emailCode: 'a code by email',
+}
+
+/** A change to the rules as the form words it: "Bots: deny → challenge". */
 function describeChange(entry: PolicyChange): string {
   const before: Partial<SignupPolicy> = entry.before ?? {}
+  const words = (value: unknown) => (value === undefined ? '—' : (valueWords[String(value)] ?? String(value)))
   const changes = (Object.keys(entry.after) as (keyof SignupPolicy)[])
     .filter((key) => before[key] !== entry.after[key])
-    .map((key) => `${key} ${String(before[key] ?? '—')} → ${String(entry.after[key])}`)
-  return changes.length ? changes.join(', ') : 'saved without changes'
+    .map((key) => `${fieldWords[key] ?? key}: ${words(before[key])} → ${words(entry.after[key])}`)
+  return changes.length ? changes.join('; ') : 'saved without changes'
 }
 
 const outcomeNames = { allow: 'allow', challenge: 'challenge', deny: 'deny' } as const
