@@ -170,7 +170,11 @@ export const ReviewRequest = z.object({
 })
 export const Review = z.enum(['approved', 'rejected'])
 
-export const OverviewQuery = z.object({ range: z.enum(['24h', '7d', '30d']).default('24h') })
+export const OverviewQuery = z.object({
+  range: z.enum(['24h', '7d', '30d']).default('24h'),
+  /** One site's public key: the figures of that site alone. */
+  site: z.string().min(1).max(64).optional(),
+})
 export type Range = z.infer<typeof OverviewQuery>['range']
 
 // Answers of the console's endpoints: the server builds them, the panels read them.
@@ -369,10 +373,14 @@ export const ConsoleEventsQuery = ConsoleEventFilters.extend({
 /** What the sign-up decisions list can be narrowed to. */
 export const DecisionFilters = z.object({
   outcome: z.enum(['all', 'allow', 'challenge', 'deny']).default('all'),
+  /** A site's public key: that site's sign-ups only. */
+  site: z.string().min(1).max(64).optional(),
   /** An address as typed (case aside), or `@domain` for every address there and at its subdomains. */
   email: z.string().trim().min(1).max(254).optional(),
 })
 export type DecisionFilters = z.infer<typeof DecisionFilters>
+/** GET /api/console/reviews: the queue, of one site or all. */
+export const ReviewQueueQuery = z.object({ site: z.string().min(1).max(64).optional() })
 /** GET /api/console/decisions: the latest sign-up decisions with their reasons, filtered, a page at a time. */
 export const DecisionsQuery = DecisionFilters.extend({ cursor: z.string().max(200).optional() })
 
@@ -392,7 +400,11 @@ export const ExportQuery = ConsoleEventFilters.extend({
 export type ExportQuery = z.infer<typeof ExportQuery>
 export type ExportRequest = z.input<typeof ExportQuery>
 
-export const LookupQuery = z.object({ q: z.string().trim().min(1, 'Type something to look up.').max(256) })
+export const LookupQuery = z.object({
+  q: z.string().trim().min(1, 'Type something to look up.').max(256),
+  /** GET /api/console/lookup: a site's public key, whose events alone the history lists. */
+  site: z.string().min(1).max(64).optional(),
+})
 
 /** GET /api/console/network?q=<address or CIDR>: the visitors seen from it lately, most recent first. */
 export const NetworkVisitors = z.object({
@@ -424,6 +436,8 @@ export const SignupDecision = z.object({
   challengeSolved: z.boolean(),
   accountId: z.string().nullable(),
   createdAt: moment,
+  /** The site of its identification (null: none, or a site deleted since). */
+  siteName: z.string().nullable(),
   /** The labels of its visitor and account now (null: none, or no account). */
   visitorLabel: Label.nullable(),
   accountLabel: Label.nullable(),

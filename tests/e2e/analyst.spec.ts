@@ -152,4 +152,14 @@ test('filters live in the address: applied, kept on reload, shared as a link, an
   await events.getByRole('button', { name: 'Clear filters' }).click()
   await decisions.getByRole('button', { name: 'Clear filters' }).click()
   await expect(page).not.toHaveURL(/ip=|minScore=|outcome=|email=/)
+
+  // The site chosen in the header scopes every panel, and lists name each row's site only across sites.
+  await expect(events.getByRole('columnheader', { name: 'Site' })).toBeVisible()
+  await page.getByLabel('Site', { exact: true }).selectOption({ label: 'Default site' })
+  await expect(page).toHaveURL(/site=pk_/)
+  await page.screenshot({ path: test.info().outputPath('console-site.png') })
+  await expect(events.getByRole('columnheader', { name: 'Site' })).toHaveCount(0)
+  await expect(decisions.getByRole('columnheader', { name: 'Site' })).toHaveCount(0)
+  await page.getByLabel('Site', { exact: true }).selectOption({ label: 'All sites' })
+  await expect(page).not.toHaveURL(/site=/)
 })

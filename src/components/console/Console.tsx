@@ -12,6 +12,7 @@ import { EVENT_FILTERS, RecentEvents } from './RecentEvents'
 import { ReviewQueue } from './ReviewQueue'
 import { RulesEditor } from './RulesEditor'
 import { DECISION_FILTERS, SignupDecisions } from './SignupDecisions'
+import { SiteSelector } from './SiteSelector'
 import { SitesManager } from './SitesManager'
 import { TeamPanel } from './TeamPanel'
 import { TimeZoneToggle } from './TimeZoneToggle'
@@ -74,7 +75,8 @@ export function Console({
   const lookup = searchParams.get('lookup')
   const openEvent = searchParams.get('event')
   const signal = eventFilterOf(searchParams.get('signal'))
-  const eventFilterValues = paramsOf(searchParams, EVENT_FILTERS)
+  const site = searchParams.get('site')
+  const eventFilterValues = { ...paramsOf(searchParams, EVENT_FILTERS), ...(site && { site }) }
   const decisionFilterValues = paramsOf(searchParams, DECISION_FILTERS)
 
   /** Keeps open panels and filters in the address (?lookup=, ?event=, ?signal=, ?from=…), so a link to them can be shared. */
@@ -99,6 +101,7 @@ export function Console({
           <p className="muted">Identifications and sign-up decisions on this Tessera server, live.</p>
         </div>
         <div className={styles.headerTools}>
+          <SiteSelector site={site} onSite={(next) => setParams({ site: next })} />
           <TimeZoneToggle />
           <AccountMenu username={username} />
         </div>
@@ -124,8 +127,8 @@ export function Console({
           run a production server like this: unset them and restart.
         </p>
       )}
-      <Overview />
-      <VisitorLookup query={lookup} onQuery={setLookup} />
+      <Overview site={site} />
+      <VisitorLookup query={lookup} site={site} onQuery={setLookup} />
       <RecentEvents
         signal={signal}
         filters={eventFilterValues}
@@ -134,8 +137,9 @@ export function Console({
         onOpenVisitor={setLookup}
         onOpenEvent={setEvent}
       />
-      <ReviewQueue onOpenEvent={setEvent} />
+      <ReviewQueue site={site} onOpenEvent={setEvent} />
       <SignupDecisions
+        site={site}
         filters={decisionFilterValues}
         onFilters={setParams}
         onOpenVisitor={setLookup}

@@ -34,10 +34,10 @@ const chartSeries: {
 ]
 
 /** Totals and the time series, refreshed every ten seconds. */
-export function Overview() {
+export function Overview({ site }: { site: string | null }) {
   const [range, setRange] = useState<Range>('24h')
   const { timeZone } = useTimeZone()
-  const { loaded } = usePolling('GET /api/console/overview', { query: { range } })
+  const { loaded } = usePolling('GET /api/console/overview', { query: { range, ...(site && { site }) } })
 
   return (
     <section aria-labelledby="overview-heading" className={styles.section}>

@@ -17,8 +17,9 @@ import { FilterForm } from './FilterForm'
 import { usePolling } from './usePolling'
 
 /** The events filters the console keeps in its address, besides `signal`. */
-export const EVENT_FILTERS = ['site', 'from', 'to', 'minScore', 'maxScore', 'linkedId', 'ip'] as const
-export type EventFilterValues = Partial<Record<(typeof EVENT_FILTERS)[number], string>>
+export const EVENT_FILTERS = ['from', 'to', 'minScore', 'maxScore', 'linkedId', 'ip'] as const
+/** The filters, and the site the whole console shows (null: every site). */
+export type EventFilterValues = Partial<Record<(typeof EVENT_FILTERS)[number] | 'site', string>>
 
 const signalOptions: [EventFilter, string][] = [
   ['all', 'All events'],
@@ -54,6 +55,13 @@ export function RecentEvents({
   const [cursors, setCursors] = useState<string[]>([])
   const cursor = cursors[cursors.length - 1]
   const { loaded } = usePolling('GET /api/console/events', { query: { signal, ...filters, cursor } })
+  // Every site's events list whose each is: the names, by public key.
+  const loadSites = useCallback(() => callConsole('GET /api/console/sites'), [])
+  const { loaded: sites } = useLoaded(loadSites)
+  const siteNames = new Map(
+    sites.state === 'ready' ? sites.data.sites.map((site) => [site.publicKey, site.name]) : [],
+  )
+  const allSites = !filters.site
   const filterKey = JSON.stringify(filters)
   // Other filters are another list: its first page.
   const [shownFor, setShownFor] = useState(filterKey)
@@ -101,6 +109,7 @@ export function RecentEvents({
               <thead>
                 <tr>
                   <th scope="col">Time</th>
+                  {allSites && <th scope="col">Site</th>}
                   <th scope="col">Visitor</th>
                   <th scope="col">Confidence</th>
                   <th scope="col">IP</th>
@@ -121,6 +130,15 @@ export function RecentEvents({
                         <span className="visually-hidden">: event details</span>
                       </button>
                     </td>
+                    {allSites && (
+                      <td>
+                        {event.siteKey ? (
+                          (siteNames.get(event.siteKey) ?? 'a deleted site')
+                        ) : (
+                          <span className="muted">none</span>
+                        )}
+                      </td>
+                    )}
                     <td>
                       <button
                         type="button"
@@ -198,7 +216,7 @@ export function SignalBadges({
   )
 }
 
-/** Site, days, score range, linked ID and address or range: what narrows the list beside the signal. */
+/** Days, score range, linked ID and address or range: what narrows the list beside the signal and site. */
 function EventFilterForm({
   filters,
   onApply,
@@ -206,24 +224,9 @@ function EventFilterForm({
   filters: EventFilterValues
   onApply: (filters: Record<string, string | null>) => void
 }) {
-  const load = useCallback(() => callConsole('GET /api/console/sites'), [])
-  const { loaded: sites } = useLoaded(load)
   const active = EVENT_FILTERS.filter((name) => filters[name]).length
   return (
     <FilterForm label="Filter events" active={active} onApply={onApply}>
-      <FormField label="Site">
-        {(control) => (
-          <select {...control} name="site" defaultValue={filters.site ?? ''}>
-            <option value="">All sites</option>
-            {sites.state === 'ready' &&
-              sites.data.sites.map((site) => (
-                <option key={site.id} value={site.publicKey}>
-                  {site.name}
-                </option>
-              ))}
-          </select>
-        )}
-      </FormField>
       <FormField label="From (UTC day)">
         {(control) => <input {...control} type="date" name="from" defaultValue={filters.from ?? ''} />}
       </FormField>

@@ -19,8 +19,15 @@ type Verdict = 'approve' | 'reject'
  * (the device, and the account if one was made, are labelled good, so its next sign-up passes), R
  * rejects (labelled fraud, so the rules deny it), J and K or the arrows move, Enter opens the details.
  */
-export function ReviewQueue({ onOpenEvent }: { onOpenEvent: (requestId: string) => void }) {
-  const { loaded, reload } = usePolling('GET /api/console/reviews', {}, 30_000)
+export function ReviewQueue({
+  site,
+  onOpenEvent,
+}: {
+  /** One site's public key, or every site's queue. */
+  site: string | null
+  onOpenEvent: (requestId: string) => void
+}) {
+  const { loaded, reload } = usePolling('GET /api/console/reviews', { query: site ? { site } : {} }, 30_000)
   const [reviewed, setReviewed] = useState<ReadonlySet<string>>(new Set())
   const [busy, setBusy] = useState<string | null>(null)
   const [announcement, setAnnouncement] = useState('')

@@ -18,11 +18,14 @@ export type DecisionFilterValues = Partial<Record<(typeof DECISION_FILTERS)[numb
 
 /** The latest sign-up decisions and why each was made, filterable, one page at a time. */
 export function SignupDecisions({
+  site,
   filters,
   onFilters,
   onOpenVisitor,
   onOpenEvent,
 }: {
+  /** The site chosen for the whole console (null: all sites, and the list says whose each is). */
+  site: string | null
   /** The filters, kept in the address (?outcome=, ?email=). */
   filters: DecisionFilterValues
   onFilters: (filters: Record<string, string | null>) => void
@@ -32,9 +35,9 @@ export function SignupDecisions({
   const [cursors, setCursors] = useState<string[]>([])
   const cursor = cursors[cursors.length - 1]
   const outcome = filters.outcome as 'allow' | 'challenge' | 'deny' | undefined
-  const query = { outcome, email: filters.email }
+  const query = { outcome, email: filters.email, ...(site && { site }) }
   const { loaded } = usePolling('GET /api/console/decisions', { query: { ...query, cursor } })
-  const filterKey = JSON.stringify(filters)
+  const filterKey = JSON.stringify({ ...filters, site })
   const [shownFor, setShownFor] = useState(filterKey)
   if (shownFor !== filterKey) {
     setShownFor(filterKey)
@@ -83,6 +86,7 @@ export function SignupDecisions({
               <thead>
                 <tr>
                   <th scope="col">Time</th>
+                  {!site && <th scope="col">Site</th>}
                   <th scope="col">Email</th>
                   <th scope="col">Decision</th>
                   <th scope="col">Reasons</th>
@@ -102,6 +106,7 @@ export function SignupDecisions({
                         <span className="visually-hidden">: sign-up details of {decision.email}</span>
                       </button>
                     </td>
+                    {!site && <td>{decision.siteName ?? <span className="muted">none</span>}</td>}
                     <td>{decision.email}</td>
                     <td>
                       <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>

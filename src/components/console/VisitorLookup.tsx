@@ -14,9 +14,12 @@ import { VisitorPanel } from './VisitorPanel'
  */
 export function VisitorLookup({
   query,
+  site,
   onQuery,
 }: {
   query: string | null
+  /** The console's site: the visitor's history on it alone (null: every site). */
+  site: string | null
   onQuery: (query: string | null) => void
 }) {
   const [notice, setNotice] = useState<string | null>(null)
@@ -64,8 +67,9 @@ export function VisitorLookup({
           <NetworkVisitorsPanel key={query} query={query} onQuery={onQuery} onClose={() => onQuery(null)} />
         ) : (
           <VisitorPanel
-            key={query}
+            key={`${query} ${site ?? ''}`}
             query={query}
+            site={site}
             onQuery={onQuery}
             onClose={() => onQuery(null)}
             onForgotten={forgotten}

@@ -19,16 +19,22 @@ import { SignalBadges } from './RecentEvents'
 /** One visitor's facts, history and signals, with "forget this visitor". */
 export function VisitorPanel({
   query,
+  site,
   onQuery,
   onClose,
   onForgotten,
 }: {
   query: string
+  /** The console's site: the history lists its events alone (null: every site's). */
+  site: string | null
   onQuery: (query: string) => void
   onClose: () => void
   onForgotten: (visitorId: string) => void
 }) {
-  const load = useCallback(() => callConsole('GET /api/console/lookup', { query: { q: query } }), [query])
+  const load = useCallback(
+    () => callConsole('GET /api/console/lookup', { query: { q: query, ...(site && { site }) } }),
+    [query, site],
+  )
   const { loaded } = useLoaded(load)
 
   return (

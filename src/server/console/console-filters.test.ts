@@ -9,6 +9,8 @@ import { createSite } from '../sites/create-site'
 import { exportRecords } from './export-records'
 import { type EventFilters, listRecentEvents } from './list-recent-events'
 import { listSignupDecisions } from './list-signup-decisions'
+import { readVisitorPanel } from './look-up-visitor'
+import { readOverview } from './read-overview'
 
 async function read(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text()
@@ -93,6 +95,25 @@ describeOnEachEngine('the console’s event and decision filters', (database) =>
     }
     expect(pages).toEqual([3, 2, 1, 0])
 
+    // The site chosen for the whole console: the overview and a visitor's history are that site's.
+    const shopOverview = await readOverview({ db, range: '24h', site: shop.publicKey })
+    const everyOverview = await readOverview({ db, range: '24h' })
+    // Rolled up when identified (the two moved back a day here were counted then).
+    expect(shopOverview.totals.identifications).toBe(3)
+    expect(everyOverview.totals.identifications).toBeGreaterThanOrEqual(6)
+    const [shopEvent] = await listRecentEvents({ db, filters: { site: shop.publicKey }, limit: 1 }).then(
+      (page) => page.events,
+    )
+    const panel = await readVisitorPanel({
+      db,
+      visitorId: shopEvent?.visitorId ?? '',
+      site: 'pk_another_site',
+    })
+    expect(panel?.events).toEqual([])
+    expect(
+      (await readVisitorPanel({ db, visitorId: shopEvent?.visitorId ?? '', site: shop.publicKey }))?.events,
+    ).toHaveLength(1)
+
     // The export is the list, whole.
     const query = ExportQuery.parse({
       kind: 'events',
@@ -116,6 +137,11 @@ describeOnEachEngine('the console’s event and decision filters', (database) =>
         (array['allow', 'deny', 'deny', 'challenge', 'allow'])[n], '[]',
         '2026-11-20T10:00:00.123000Z'::timestamptz + n * interval '1 microsecond'
       from generate_series(1, 5) n`)
+    await db.execute(
+      sql`update signup_decisions set site_key = 'pk_filter_shop' where request_id in ('filter-d1', 'filter-d4')`,
+    )
+    const ofShop = await listSignupDecisions({ db, filters: { outcome: 'all', site: 'pk_filter_shop' } })
+    expect(ofShop.decisions.map((decision) => decision.requestId)).toEqual(['filter-d4', 'filter-d1'])
     const emails = async (filters: { outcome: 'all' | 'allow' | 'challenge' | 'deny'; email?: string }) =>
       (await listSignupDecisions({ db, filters, limit: 50 })).decisions
         .filter((decision) => decision.requestId.startsWith('filter-d'))

@@ -76,7 +76,7 @@ async function readEventPage(
 async function* records(db: Database, query: ExportQuery, pageSize: number): AsyncGenerator<Exported[]> {
   const { kind: _kind, format: _format, outcome, email, visitorId, ...eventFilters } = query
   if (query.kind === 'decisions') {
-    const filters = { outcome, email }
+    const filters = { outcome, email, site: eventFilters.site }
     const pages = keysetPages((cursor) => readDecisionPage(db, filters, cursor, pageSize), pageSize)
     for await (const page of pages) yield page.map((row) => ({ kind: 'decision', row }))
     return

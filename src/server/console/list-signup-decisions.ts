@@ -19,6 +19,7 @@ export const decisionColumns = {
   challengeSolved: signupDecisions.challengeSolved,
   accountId: signupDecisions.accountId,
   createdAt: signupDecisions.createdAt,
+  siteName: sql<string | null>`(select s.name from sites s where s.public_key = signup_decisions.site_key)`,
   // Qualified by hand: Drizzle writes a lone table's columns unqualified, which inside these
   // subqueries would name the label's own column.
   visitorLabel: sql<Label | null>`(select l.label from visitor_labels l where l.visitor_id = signup_decisions.visitor_id)`,
@@ -43,6 +44,7 @@ export function decisionsBefore(cursor: { createdAt: string; requestId: string }
 function decisionConditions(filters: DecisionFilters): SQL[] {
   const conditions: SQL[] = []
   if (filters.outcome !== 'all') conditions.push(eq(signupDecisions.outcome, filters.outcome))
+  if (filters.site) conditions.push(eq(signupDecisions.siteKey, filters.site))
   if (filters.email?.startsWith('@')) {
     const domain = emailDomainOf(`x${filters.email}`)
     if (domain === null)

@@ -42,9 +42,12 @@ function labelOf(from: SQL) {
 export async function readVisitorPanel({
   db,
   visitorId,
+  site,
 }: {
   db: Database
   visitorId: string
+  /** One site's public key: the history lists that site's events alone. */
+  site?: string
 }): Promise<VisitorPanel | undefined> {
   const [visitor] = await selectRows(
     db,
@@ -62,7 +65,8 @@ export async function readVisitorPanel({
       signals: events.signals,
     },
     (select) =>
-      sql`select ${select} from events where visitor_id = ${visitorId} order by created_at desc limit 50`,
+      sql`select ${select} from events where visitor_id = ${visitorId}
+        ${site === undefined ? sql`` : sql`and site_key = ${site}`} order by created_at desc limit 50`,
     { prepared: true },
   )
   const ips = await selectRows(

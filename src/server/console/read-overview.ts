@@ -18,7 +18,17 @@ const TOP_COUNTRIES = 8
  * decisions are stored (db/schema/rollups.ts): no raw event is read, however many there are. The
  * range starts at the beginning of the UTC hour (24 hours) or day (7 and 30 days) it reaches back to.
  */
-export async function readOverview({ db, range }: { db: Database; range: Range }): Promise<Overview> {
+export async function readOverview({
+  db,
+  range,
+  site,
+}: {
+  db: Database
+  range: Range
+  /** One site's public key; all sites when absent. */
+  site?: string
+}): Promise<Overview> {
+  const ofSite = site === undefined ? sql`` : sql`and site_key = ${site}`
   const { interval, unit } = ranges[range]
   // Older hours are kept by the day (compact-sketches.ts): ranges by the day start at a day's start.
   const since =
@@ -44,7 +54,7 @@ export async function readOverview({ db, range }: { db: Database; range: Range }
     // Sums as float8: exact far beyond int's 2^31, and read as numbers by both drivers.
     (select) => sql`select ${select} from (
         select ${bucket} as bucket, network_type, country, identifications, returned, bots, allow, challenge, deny
-        from event_rollups where hour >= ${since}) as rolled
+        from event_rollups where hour >= ${since} ${ofSite}) as rolled
       group by grouping sets ((bucket), (network_type), (country), ())
       order by identifications desc, bucket, network_type, country`,
   )
@@ -53,7 +63,7 @@ export async function readOverview({ db, range }: { db: Database; range: Range }
   const byType = rows.filter((row) => row.grouping === 0b101)
   const byCountry = rows.filter((row) => row.grouping === 0b110)
   const total = rows.find((row) => row.grouping === 0b111)
-  const visitors = await readVisitors(db, since, bucket)
+  const visitors = await readVisitors(db, since, bucket, ofSite)
 
   const identifications = total?.identifications ?? 0
   const outcomes = ({ allow, challenge, deny }: (typeof rows)[number]) => ({ allow, challenge, deny })
@@ -93,11 +103,16 @@ export async function readOverview({ db, range }: { db: Database; range: Range }
 }
 
 /** Distinct visitors per bucket and over the range: the hours' sketches merged. */
-async function readVisitors(db: Database, since: ReturnType<typeof sql>, bucket: ReturnType<typeof sql>) {
+async function readVisitors(
+  db: Database,
+  since: ReturnType<typeof sql>,
+  bucket: ReturnType<typeof sql>,
+  ofSite: ReturnType<typeof sql>,
+) {
   const sketches = await selectRows(
     db,
     { bucket: sql<string>`${bucket}`, sketch: sql<Uint8Array>`sketch` },
-    (select) => sql`select ${select} from visitor_sketches where hour >= ${since}`,
+    (select) => sql`select ${select} from visitor_sketches where hour >= ${since} ${ofSite}`,
   )
   const total = new VisitorSketch()
   const buckets = new Map<number, VisitorSketch>()

@@ -20,9 +20,12 @@ const waitingForReview = (since: string) =>
  */
 export async function listReviewQueue({
   db,
+  site,
   now = new Date(),
 }: {
   db: Database
+  /** One site's public key; every site's when absent. */
+  site?: string
   now?: Date
 }): Promise<ReviewQueue> {
   const since = new Date(now.getTime() - REVIEW_DAYS * 86_400_000).toISOString()
@@ -30,7 +33,7 @@ export async function listReviewQueue({
   const rows = await db
     .select(decisionColumns)
     .from(signupDecisions)
-    .where(waitingForReview(since))
+    .where(and(waitingForReview(since), site ? eq(signupDecisions.siteKey, site) : undefined))
     .orderBy(desc(signupDecisions.createdAt))
     .limit(PAGE + 1)
   return { decisions: rows.slice(0, PAGE), moreWaiting: rows.length > PAGE, days: REVIEW_DAYS }

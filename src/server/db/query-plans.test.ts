@@ -141,6 +141,9 @@ describe.runIf(postgresUrl)('query plans on PostgreSQL', () => {
         }),
       'events of a site by linked ID': () =>
         listRecentEvents({ db, filters: { site: caller.sitePublicKey, linkedId: 'account-42' } }),
+      'overview of a site': () => readOverview({ db, range: '30d', site: caller.sitePublicKey }),
+      'decisions of a site': () =>
+        listSignupDecisions({ db, filters: { outcome: 'all', site: caller.sitePublicKey } }),
       'decisions by outcome and email domain': () =>
         listSignupDecisions({ db, filters: { outcome: 'deny', email: '@example.com' } }),
       'look-up by visitor ID': () => findVisitorId({ db, query: visitorId }),

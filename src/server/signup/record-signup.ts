@@ -74,6 +74,7 @@ export async function recordSignup(
       const decided = {
         requestId: attempt.requestId,
         visitorId: device.visitorId,
+        siteKey: attempt.siteKey,
         ip: attempt.ip,
         email: fields.email,
         reasons: decision.reasons,

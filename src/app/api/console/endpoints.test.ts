@@ -211,14 +211,14 @@ describe('the console’s client, through the real routes', () => {
       const signUp = (requestId: string, ip: string) =>
         decideSignup({ db, input: { requestId, fields: signupFields() }, context: { ip } })
       expect((await signUp(visit.requestId, '198.51.100.23')).outcome).toBe('deny')
-      const queue = await callConsole('GET /api/console/reviews')
+      const queue = await callConsole('GET /api/console/reviews', { query: {} })
       expect(queue.decisions.map((decision) => decision.requestId)).toEqual([visit.requestId])
       expect(
         await callConsole('POST /api/console/reviews', {
           body: { requestId: visit.requestId, verdict: 'approve' },
         }),
       ).toEqual({ review: 'approved', visitorLabel: 'good', accountLabel: null })
-      expect((await callConsole('GET /api/console/reviews')).decisions).toEqual([])
+      expect((await callConsole('GET /api/console/reviews', { query: {} })).decisions).toEqual([])
       await callConsole('DELETE /api/console/visitors/:visitorId/label', {
         params: { visitorId: visit.visitorId },
       })

@@ -58,6 +58,8 @@ export const signupDecisions = pgTable(
   {
     requestId: text('request_id').primaryKey(),
     visitorId: text('visitor_id'),
+    /** The public key of the identification's site (null: none), so the console can show one site's sign-ups. */
+    siteKey: text('site_key'),
     ip: text('ip'),
     email: text('email').notNull(),
     outcome: text('outcome').$type<'allow' | 'challenge' | 'deny'>().notNull(),
@@ -79,8 +81,9 @@ export const signupDecisions = pgTable(
     index('signup_decisions_visitor_created').on(table.visitorId, table.createdAt),
     index('signup_decisions_ip_created').on(table.ip, table.createdAt),
     index('signup_decisions_created').on(table.createdAt),
-    // The console's outcome filter, newest first.
+    // The console's outcome filter, newest first; and its site.
     index('signup_decisions_outcome_created').on(table.outcome, table.createdAt),
+    index('signup_decisions_site_created').on(table.siteKey, table.createdAt),
     // The review queue: challenged (solved or not) and denied sign-ups no one has reviewed yet; not
     // an address that already had an account (stored as denied, answered as allowed).
     index('signup_decisions_to_review')

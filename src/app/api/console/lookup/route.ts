@@ -11,9 +11,9 @@ const endpoint = consoleEndpoints['GET /api/console/lookup']
 
 /** Look-up by visitor ID, request ID, linked ID (account) or IP address. */
 export const GET = consoleHandler(async ({ db, request }) => {
-  const { q } = parseParams(queryOf(request), endpoint.query)
+  const { q, site } = parseParams(queryOf(request), endpoint.query)
   const visitorId = await findVisitorId({ db, query: q })
-  const panel = visitorId ? await readVisitorPanel({ db, visitorId }) : undefined
+  const panel = visitorId ? await readVisitorPanel({ db, visitorId, site }) : undefined
   if (!panel) throw new HttpError('not_found', `No visitor matches "${q}".`)
   return json(panel satisfies AnswerOf<typeof endpoint>)
 })

@@ -9,6 +9,6 @@ export const dynamic = 'force-dynamic'
 const endpoint = consoleEndpoints['GET /api/console/overview']
 
 export const GET = consoleHandler(async ({ db, request }) => {
-  const { range } = parseParams(queryOf(request), endpoint.query)
-  return json((await readOverview({ db, range })) satisfies AnswerOf<typeof endpoint>)
+  const { range, site } = parseParams(queryOf(request), endpoint.query)
+  return json((await readOverview({ db, range, site })) satisfies AnswerOf<typeof endpoint>)
 })

@@ -1,0 +1,40 @@
+'use client'
+
+import { useCallback } from 'react'
+import { FormField } from '../FormField'
+import { useLoaded } from '../useLoaded'
+import { callConsole } from './api'
+
+/**
+ * The site every panel shows (overview, events, decisions, review queue, look-up history), kept in
+ * the address (?site=<public key>); all sites when none is chosen.
+ */
+export function SiteSelector({
+  site,
+  onSite,
+}: {
+  site: string | null
+  onSite: (site: string | null) => void
+}) {
+  const load = useCallback(() => callConsole('GET /api/console/sites'), [])
+  const { loaded } = useLoaded(load)
+  const sites = loaded.state === 'ready' ? loaded.data.sites : []
+  return (
+    <FormField label="Site" layout="inline">
+      {(control) => (
+        <select {...control} value={site ?? ''} onChange={(event) => onSite(event.target.value || null)}>
+          <option value="">All sites</option>
+          {sites.map((entry) => (
+            <option key={entry.id} value={entry.publicKey}>
+              {entry.name}
+            </option>
+          ))}
+          {/* A shared link naming a site this list does not hold (yet) still shows what it asks for. */}
+          {site && loaded.state === 'ready' && !sites.some((entry) => entry.publicKey === site) && (
+            <option value={site}>Unknown site</option>
+          )}
+        </select>
+      )}
+    </FormField>
+  )
+}
