@@ -492,7 +492,14 @@ export const PolicyChange = z.object({
 })
 export type PolicyChange = z.infer<typeof PolicyChange>
 /** GET /api/console/rules: the policy in force and its latest changes, newest first. */
-export const PolicyWithAudit = z.object({ policy: SignupPolicy, audit: z.array(PolicyChange) })
+export const PolicyWithAudit = z.object({
+  policy: SignupPolicy,
+  /** Asked for a site: it has no rules of its own and follows the default ones. */
+  inherited: z.boolean(),
+  audit: z.array(PolicyChange),
+})
+/** GET, PUT and DELETE /api/console/rules, and its preview: `site`, a site's public key, for its own rules. */
+export const RulesQuery = z.object({ site: z.string().min(1).max(64).optional() })
 export type PolicyWithAudit = z.infer<typeof PolicyWithAudit>
 
 const outcome = z.enum(['allow', 'challenge', 'deny'])

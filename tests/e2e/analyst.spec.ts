@@ -101,6 +101,10 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   await lists.fill('')
   await home.getByRole('button', { name: 'Save lists' }).click()
   await expect(home.getByText('Saved.')).toBeVisible()
+  // This browser is every spec's device: it leaves without a label, as it came.
+  await labels.getByRole('button', { name: 'No label' }).click()
+  await expect(labels.getByRole('button', { name: 'No label' })).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByText(/^by /)).toHaveCount(0)
   await visitorContext.close()
 })
 
@@ -160,6 +164,14 @@ test('filters live in the address: applied, kept on reload, shared as a link, an
   await page.screenshot({ path: test.info().outputPath('console-site.png') })
   await expect(events.getByRole('columnheader', { name: 'Site' })).toHaveCount(0)
   await expect(decisions.getByRole('columnheader', { name: 'Site' })).toHaveCount(0)
+  // The site's rules: the default it inherits, its own once given, and the default again.
+  const rules = page.getByRole('region', { name: 'Sign-up rules' })
+  await expect(rules.getByText('Default site follows the default rules.')).toBeVisible()
+  await rules.getByRole('button', { name: 'Give this site its own rules' }).click()
+  await expect(rules.getByText('Default site has rules of its own.')).toBeVisible()
+  await expect(rules.getByRole('button', { name: 'Save rules' })).toBeVisible()
+  await rules.getByRole('button', { name: 'Go back to the default rules' }).click()
+  await expect(rules.getByText('Default site follows the default rules.')).toBeVisible()
   await page.getByLabel('Site', { exact: true }).selectOption({ label: 'All sites' })
   await expect(page).not.toHaveURL(/site=/)
 })

@@ -1,6 +1,7 @@
 'use client'
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation'
+import { useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import { allows, type Role } from '@/contracts/roles'
 import { AccountMenu } from './AccountMenu'
@@ -76,6 +77,7 @@ export function Console({
   const openEvent = searchParams.get('event')
   const signal = eventFilterOf(searchParams.get('signal'))
   const site = searchParams.get('site')
+  const [siteName, setSiteName] = useState<string | null>(null)
   const eventFilterValues = { ...paramsOf(searchParams, EVENT_FILTERS), ...(site && { site }) }
   const decisionFilterValues = paramsOf(searchParams, DECISION_FILTERS)
 
@@ -101,7 +103,7 @@ export function Console({
           <p className="muted">Identifications and sign-up decisions on this Tessera server, live.</p>
         </div>
         <div className={styles.headerTools}>
-          <SiteSelector site={site} onSite={(next) => setParams({ site: next })} />
+          <SiteSelector site={site} onSite={(next) => setParams({ site: next })} onName={setSiteName} />
           <TimeZoneToggle />
           <AccountMenu username={username} />
         </div>
@@ -153,7 +155,7 @@ export function Console({
           onOpenVisitor={setLookup}
         />
       )}
-      <RulesEditor readOnly={!allows(role, 'admin')} />
+      <RulesEditor key={site ?? ''} readOnly={!allows(role, 'admin')} site={site} siteName={siteName} />
       {allows(role, 'admin') ? (
         <SitesManager origin={origin} publicPaths={publicPaths} />
       ) : (

@@ -1,6 +1,6 @@
 'use client'
 
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { PolicyChange, PolicyPreview } from '@/contracts/console'
 import { type RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
 import { FormField } from '../FormField'
@@ -83,8 +83,36 @@ const rules: {
 const policyFields = Object.keys(SignupPolicy.shape)
 
 /** The sign-up rules: what each does and its threshold, validated, with who changed what. */
-export function RulesEditor({ readOnly = false }: { readOnly?: boolean }) {
-  const { loaded, reload } = useLoaded(loadRules)
+export function RulesEditor({
+  readOnly = false,
+  site,
+  siteName,
+}: {
+  readOnly?: boolean
+  /** The console's site: its own rules, or the default ones it inherits (null: the default rules). */
+  site: string | null
+  siteName: string | null
+}) {
+  const query = site ? { site } : {}
+  const load = useCallback(
+    () => callConsole('GET /api/console/rules', { query: site ? { site } : {} }),
+    [site],
+  )
+  const { loaded, reload } = useLoaded(load)
+  const [inheritError, setInheritError] = useState<string | null>(null)
+
+  async function setOwnRules(own: boolean, policy: SignupPolicy) {
+    setInheritError(null)
+    setSaved(false)
+    setPreview(null)
+    try {
+      if (own) await callConsole('PUT /api/console/rules', { query, body: policy })
+      else await callConsole('DELETE /api/console/rules', { query })
+      await reload()
+    } catch (failure) {
+      setInheritError(failure instanceof Error ? failure.message : 'That did not work.')
+    }
+  }
   const [errors, setErrors] = useState<FormErrors>(noErrors)
   const [saved, setSaved] = useState(false)
   const [preview, setPreview] = useState<PolicyPreview | 'loading' | null>(null)
@@ -120,7 +148,7 @@ export function RulesEditor({ readOnly = false }: { readOnly?: boolean }) {
     setErrors(noErrors)
     setPreview('loading')
     try {
-      setPreview(await callConsole('POST /api/console/rules/preview', { body: candidate }))
+      setPreview(await callConsole('POST /api/console/rules/preview', { query, body: candidate }))
     } catch (failure) {
       setPreview(null)
       showErrors(form, formErrorsOf(failure, policyFields, 'The change could not be tried.'))
@@ -135,7 +163,7 @@ export function RulesEditor({ readOnly = false }: { readOnly?: boolean }) {
     const candidate = candidateOf(form)
     if (!candidate) return
     try {
-      await callConsole('PUT /api/console/rules', { body: candidate })
+      await callConsole('PUT /api/console/rules', { query, body: candidate })
       setErrors(noErrors)
       setSaved(true)
       await reload()
@@ -148,12 +176,36 @@ export function RulesEditor({ readOnly = false }: { readOnly?: boolean }) {
     <section aria-labelledby="rules-heading" className={styles.section}>
       <h2 id="rules-heading">Sign-up rules</h2>
       <p className="muted">
+        {site
+          ? `The rules of ${siteName ?? 'this site'}: its own, or the default rules it inherits.`
+          : 'The default rules: every site without rules of its own follows them.'}
+      </p>
+      <p className="muted">
         Every rule that fires is a reason; the strictest outcome wins. A solved challenge satisfies
         “challenge”, never “deny”.
       </p>
       <LoadedView loaded={loaded} loading="Loading rules…">
-        {({ policy, audit }) => (
+        {({ policy, audit, inherited }) => (
           <>
+            {site && (
+              <div className={`${styles.row} ${styles.inherit}`}>
+                <p>
+                  {inherited
+                    ? `${siteName ?? 'This site'} follows the default rules.`
+                    : `${siteName ?? 'This site'} has rules of its own.`}
+                </p>
+                {!readOnly && (
+                  <button
+                    type="button"
+                    className="button button-secondary"
+                    onClick={() => void setOwnRules(inherited, policy)}
+                  >
+                    {inherited ? 'Give this site its own rules' : 'Go back to the default rules'}
+                  </button>
+                )}
+                {inheritError && <ErrorNote>{inheritError}</ErrorNote>}
+              </div>
+            )}
             <form
               className={`card ${styles.stack} ${styles.rulesForm}`}
               onSubmit={save}
@@ -161,7 +213,7 @@ export function RulesEditor({ readOnly = false }: { readOnly?: boolean }) {
               key={JSON.stringify(policy)}
             >
               {readOnly && <p className="muted">Your role reads the rules; an admin changes them.</p>}
-              <fieldset className={styles.rules} disabled={readOnly}>
+              <fieldset className={styles.rules} disabled={readOnly || (site !== null && inherited)}>
                 <legend className="visually-hidden">The rules</legend>
                 {rules.map(({ threshold, ...rule }) => (
                   <fieldset key={rule.key} className={styles.rule}>
@@ -214,7 +266,7 @@ export function RulesEditor({ readOnly = false }: { readOnly?: boolean }) {
               {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
               {saved && <SuccessNote>Rules saved. The next sign-up uses them.</SuccessNote>}
               <PreviewResult preview={preview} />
-              {!readOnly && (
+              {!readOnly && !(site !== null && inherited) && (
                 <div className={styles.row}>
                   <button
                     type="button"
@@ -249,10 +301,6 @@ export function RulesEditor({ readOnly = false }: { readOnly?: boolean }) {
       </LoadedView>
     </section>
   )
-}
-
-function loadRules() {
-  return callConsole('GET /api/console/rules')
 }
 
 /** Each field of the policy in the form's own words ("Accounts per device, accounts allowed per 24 h"). */

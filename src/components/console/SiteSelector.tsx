@@ -1,6 +1,6 @@
 'use client'
 
-import { useCallback } from 'react'
+import { useCallback, useEffect } from 'react'
 import { FormField } from '../FormField'
 import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
@@ -12,13 +12,18 @@ import { callConsole } from './api'
 export function SiteSelector({
   site,
   onSite,
+  onName,
 }: {
   site: string | null
   onSite: (site: string | null) => void
+  /** Tells the console the chosen site's name, for panels that say whose they are. */
+  onName: (name: string | null) => void
 }) {
   const load = useCallback(() => callConsole('GET /api/console/sites'), [])
   const { loaded } = useLoaded(load)
   const sites = loaded.state === 'ready' ? loaded.data.sites : []
+  const name = sites.find((entry) => entry.publicKey === site)?.name ?? null
+  useEffect(() => onName(name), [name, onName])
   return (
     <FormField label="Site" layout="inline">
       {(control) => (

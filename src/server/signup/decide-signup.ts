@@ -141,7 +141,8 @@ export async function decideSignup({
     }),
     label: event.label === 'fraud' || event.label === 'good' ? event.label : null,
   } as const
-  const policy = await readSignupPolicy(db)
+  // The rules of the identification's site: its own, or the default it inherits.
+  const policy = await readSignupPolicy(db, event.siteKey ?? undefined)
   const preliminary = evaluatePolicy(
     { ...facts, ...(await countRecentAccounts(db, device, now, mailboxOf(fields.email))) },
     policy,

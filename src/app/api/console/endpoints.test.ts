@@ -195,13 +195,27 @@ describe('the console’s client, through the real routes', () => {
       expect(network.visitors).toHaveLength(2)
       await callConsole('GET /api/console/decisions', { query: { outcome: 'deny' } })
 
-      const { policy } = await callConsole('GET /api/console/rules')
+      const { policy } = await callConsole('GET /api/console/rules', { query: {} })
       const preview = await callConsole('POST /api/console/rules/preview', {
+        query: {},
         body: { ...policy, vpnRule: 'deny' },
       })
       expect(preview.days).toBe(7)
-      await callConsole('PUT /api/console/rules', { body: { ...policy, botRule: 'challenge' } })
-      expect((await callConsole('GET /api/console/rules')).audit).toHaveLength(1)
+      await callConsole('PUT /api/console/rules', { query: {}, body: { ...policy, botRule: 'challenge' } })
+      expect((await callConsole('GET /api/console/rules', { query: {} })).audit).toHaveLength(1)
+      // A site of its own rules, then back to the default it inherits.
+      const { sites: known } = await callConsole('GET /api/console/sites')
+      const homeKey = known.find((entry) => entry.isDefault)?.publicKey ?? ''
+      expect((await callConsole('GET /api/console/rules', { query: { site: homeKey } })).inherited).toBe(true)
+      await callConsole('PUT /api/console/rules', {
+        query: { site: homeKey },
+        body: { ...policy, torRule: 'deny' },
+      })
+      const own = await callConsole('GET /api/console/rules', { query: { site: homeKey } })
+      expect([own.inherited, own.policy.torRule]).toEqual([false, 'deny'])
+      await callConsole('DELETE /api/console/rules', { query: { site: homeKey } })
+      const inherited = await callConsole('GET /api/console/rules', { query: { site: homeKey } })
+      expect([inherited.inherited, inherited.policy.botRule]).toEqual([true, 'challenge'])
 
       // A device labelled fraud is denied; its review approves it (labelled good) and leaves the queue.
       await callConsole('PUT /api/console/visitors/:visitorId/label', {

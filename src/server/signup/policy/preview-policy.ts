@@ -1,5 +1,5 @@
 import 'server-only'
-import { and, desc, gt, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { PolicyPreview } from '@/contracts/console'
 import type { SignupPolicy } from '@/contracts/signup-policy'
 import { decisionMoment, decisionsBefore } from '../../console/list-signup-decisions'
@@ -21,15 +21,19 @@ const EXAMPLES = 5
 export async function previewPolicy({
   db,
   candidate,
+  site,
   days = 7,
   now = new Date(),
 }: {
   db: Database
   candidate: SignupPolicy
+  /** A site's public key: its own rules, tried on its sign-ups alone. */
+  site?: string
   days?: number
   now?: Date
 }): Promise<PolicyPreview> {
-  const current = await readSignupPolicy(db)
+  const current = await readSignupPolicy(db, site)
+  const ofSite = site ? eq(signupDecisions.siteKey, site) : undefined
   const since = new Date(now.getTime() - days * 86_400_000).toISOString()
   const changes = new Map<string, PolicyPreview['changes'][number]>()
   let decisions = 0
@@ -47,6 +51,7 @@ export async function previewPolicy({
         and(
           gt(signupDecisions.createdAt, since),
           isNotNull(signupDecisions.facts),
+          ofSite,
           cursor ? decisionsBefore(cursor) : undefined,
         ),
       )
@@ -80,7 +85,7 @@ export async function previewPolicy({
   const [withoutFacts] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(signupDecisions)
-    .where(and(gt(signupDecisions.createdAt, since), isNull(signupDecisions.facts)))
+    .where(and(gt(signupDecisions.createdAt, since), isNull(signupDecisions.facts), ofSite))
   return {
     days,
     decisions,
