@@ -117,6 +117,7 @@ async function main() {
     address: traffic.busyAddress,
     network: networkOf(traffic.busyAddress),
     randomVisitor: () => traffic.visitor(((++pick * 2_654_435_761) >>> 0) % traffic.visitors).id,
+    site: loaded.siteKeys[1] ?? '',
   }
   log(`Timing ${ROUNDS} rounds of console and search answers…`)
   const timed = await timeAnswers(first.url, scaleAnswers({ cookie, key, keys }), ROUNDS)

@@ -75,6 +75,8 @@ export interface LookupKeys {
   /** The /24 of the address, as the network look-up takes it. */
   network: string
   randomVisitor: () => string
+  /** A site's public key (the second busiest). */
+  site: string
 }
 
 /** Every console answer and search bench:scale times, with a session cookie and a secret key. */
@@ -116,6 +118,21 @@ export function scaleAnswers({
     screen('look-up: address', `/api/console/lookup?q=${q(keys.address)}`),
     screen('network look-up (/24)', `/api/console/network?q=${q(keys.network)}`),
     screen('sign-up decisions', '/api/console/decisions'),
+    // The workbench's filters: a day and a score range, an address range, a linked ID, a signal, a
+    // site, decisions by outcome and by email domain, the review queue.
+    screen(
+      'events: a day, score 10+',
+      `/api/console/events?from=${since.slice(0, 10)}&to=${since.slice(0, 10)}&minScore=10`,
+    ),
+    screen('events: address range', `/api/console/events?ip=${q(keys.network)}`),
+    screen('events: linked ID', `/api/console/events?linkedId=${q(keys.linkedId)}`),
+    screen('events: Tor', '/api/console/events?signal=tor'),
+    screen('events: one site', `/api/console/events?site=${q(keys.site)}`),
+    screen('overview 30d: one site', `/api/console/overview?range=30d&site=${q(keys.site)}`),
+    screen('decisions: denied', '/api/console/decisions?outcome=deny'),
+    screen('decisions: @domain', `/api/console/decisions?email=${q('@mail-drop.example')}`),
+    screen('decisions: one site', `/api/console/decisions?site=${q(keys.site)}`),
+    screen('review queue', '/api/console/reviews'),
     search('v1 by visitorId', `/api/v1/events?visitorId=${q(keys.visitor)}`),
     search('v1 by linkedId', `/api/v1/events?linkedId=${q(keys.linkedId)}`),
     search('v1 by ip', `/api/v1/events?ip=${q(keys.address)}`),

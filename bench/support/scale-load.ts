@@ -467,7 +467,7 @@ async function writeEvents(
             from e join scale_visitors s using (idx) group by s.snapshot) as u
       where c.digest = u.snapshot and c.last_day < u.day),
     attempts as materialized (
-      select e.request_id, e.at, s.id, s.browser_id,
+      select e.request_id, e.at, s.id, s.browser_id, ($4::text[])[s.site + 1] as site_key,
         case when e.mobile then s.mobile_ip else s.home_ip end as ip,
         case when s.kind = 'human' then s.email else 'x' || substr(md5(e.request_id), 1, 12) || '@mail-drop.example' end as email,
         x.outcome, x.reasons, x.outcome = 'challenge' and e.r2 < 0.5 as solved
@@ -475,8 +475,8 @@ async function writeEvents(
       join scale_decisions x on x.bot = (s.kind <> 'human') and e.r3 >= x.low and e.r3 < x.high
       where e.signup),
     new_decisions as (
-      insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, challenge_solved, account_id, created_at)
-      select request_id, id, ip, email, outcome, reasons, solved,
+      insert into signup_decisions (request_id, visitor_id, site_key, ip, email, outcome, reasons, challenge_solved, account_id, created_at)
+      select request_id, id, site_key, ip, email, outcome, reasons, solved,
         case when outcome = 'allow' or solved then 'acct_' || substr(md5(request_id), 1, 12) end, at
       from attempts order by at),
     new_accounts as (

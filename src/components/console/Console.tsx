@@ -9,7 +9,7 @@ import styles from './console.module.css'
 import { EventPanel } from './EventPanel'
 import type { PublicPaths } from './embed-snippet'
 import { Overview } from './Overview'
-import { EVENT_FILTERS, RecentEvents } from './RecentEvents'
+import { EVENT_FILTERS, RecentEvents, signalOptions } from './RecentEvents'
 import { ReviewQueue } from './ReviewQueue'
 import { RulesEditor } from './RulesEditor'
 import { DECISION_FILTERS, SignupDecisions } from './SignupDecisions'
@@ -19,23 +19,9 @@ import { TeamPanel } from './TeamPanel'
 import { TimeZoneToggle } from './TimeZoneToggle'
 import { VisitorLookup } from './VisitorLookup'
 
-const eventFilters: readonly EventFilter[] = [
-  'all',
-  'bot',
-  'new',
-  'returning',
-  'tampering',
-  'vpn',
-  'tor',
-  'datacenter',
-  'proxy',
-  'virtualMachine',
-  'privateMode',
-]
-
 /** The events filter a shared address asks for; anything else is all events. */
 function eventFilterOf(value: string | null): EventFilter {
-  return eventFilters.find((filter) => filter === value) ?? 'all'
+  return signalOptions.find(([filter]) => filter === value)?.[0] ?? 'all'
 }
 
 /** The named parameters present in the address, as a filter's values. */

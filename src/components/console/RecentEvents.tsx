@@ -1,6 +1,6 @@
 'use client'
 
-import { useCallback, useState } from 'react'
+import { useCallback } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import { FormField } from '../FormField'
 import { formatPercent } from '../format'
@@ -14,6 +14,7 @@ import { callConsole } from './api'
 import styles from './console.module.css'
 import { ExportLinks } from './ExportLinks'
 import { FilterForm } from './FilterForm'
+import { KeysetPager, useKeysetPages } from './KeysetPager'
 import { usePolling } from './usePolling'
 
 /** The events filters the console keeps in its address, besides `signal`. */
@@ -21,7 +22,8 @@ export const EVENT_FILTERS = ['from', 'to', 'minScore', 'maxScore', 'linkedId', 
 /** The filters, and the site the whole console shows (null: every site). */
 export type EventFilterValues = Partial<Record<(typeof EVENT_FILTERS)[number] | 'site', string>>
 
-const signalOptions: [EventFilter, string][] = [
+/** The signal filters, as the list's select offers them (the console reads the address's by them). */
+export const signalOptions: [EventFilter, string][] = [
   ['all', 'All events'],
   ['bot', 'Bots only'],
   ['new', 'New visitors'],
@@ -52,9 +54,12 @@ export function RecentEvents({
   onOpenVisitor: (visitorId: string) => void
   onOpenEvent: (requestId: string) => void
 }) {
-  const [cursors, setCursors] = useState<string[]>([])
-  const cursor = cursors[cursors.length - 1]
-  const { loaded } = usePolling('GET /api/console/events', { query: { signal, ...filters, cursor } })
+  const filterKey = JSON.stringify(filters)
+  // Other filters (or another signal) are another list: its first page.
+  const pages = useKeysetPages(`${signal} ${filterKey}`)
+  const { loaded } = usePolling('GET /api/console/events', {
+    query: { signal, ...filters, cursor: pages.cursor },
+  })
   // Every site's events list whose each is: the names, by public key.
   const loadSites = useCallback(() => callConsole('GET /api/console/sites'), [])
   const { loaded: sites } = useLoaded(loadSites)
@@ -62,13 +67,6 @@ export function RecentEvents({
     sites.state === 'ready' ? sites.data.sites.map((site) => [site.publicKey, site.name]) : [],
   )
   const allSites = !filters.site
-  const filterKey = JSON.stringify(filters)
-  // Other filters are another list: its first page.
-  const [shownFor, setShownFor] = useState(filterKey)
-  if (shownFor !== filterKey) {
-    setShownFor(filterKey)
-    setCursors([])
-  }
 
   return (
     <section aria-labelledby="events-heading" className={styles.section}>
@@ -83,7 +81,6 @@ export function RecentEvents({
                 value={signal}
                 onChange={(event) => {
                   onSignal(event.target.value as EventFilter)
-                  setCursors([])
                 }}
               >
                 {signalOptions.map(([value, label]) => (
@@ -161,29 +158,10 @@ export function RecentEvents({
             </table>
           )}
         </LoadedView>
-        <div className={styles.pager}>
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={cursors.length === 0}
-            onClick={() => setCursors((previous) => previous.slice(0, -1))}
-          >
-            Newer
-          </button>
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={loaded.state !== 'ready' || !loaded.data.nextCursor}
-            onClick={() => {
-              if (loaded.state === 'ready' && loaded.data.nextCursor) {
-                const next = loaded.data.nextCursor
-                setCursors((previous) => [...previous, next])
-              }
-            }}
-          >
-            Older
-          </button>
-        </div>
+        <KeysetPager
+          pages={pages}
+          nextCursor={loaded.state === 'ready' ? loaded.data.nextCursor : undefined}
+        />
       </div>
     </section>
   )

@@ -1,6 +1,5 @@
 'use client'
 
-import { useState } from 'react'
 import { FormField } from '../FormField'
 import { LoadedView } from '../LoadedView'
 import tables from '../Table.module.css'
@@ -8,6 +7,7 @@ import { Time } from '../Time'
 import styles from './console.module.css'
 import { ExportLinks } from './ExportLinks'
 import { FilterForm } from './FilterForm'
+import { KeysetPager, useKeysetPages } from './KeysetPager'
 import { usePolling } from './usePolling'
 
 const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
@@ -32,17 +32,11 @@ export function SignupDecisions({
   onOpenVisitor: (visitorId: string) => void
   onOpenEvent: (requestId: string) => void
 }) {
-  const [cursors, setCursors] = useState<string[]>([])
-  const cursor = cursors[cursors.length - 1]
   const outcome = filters.outcome as 'allow' | 'challenge' | 'deny' | undefined
   const query = { outcome, email: filters.email, ...(site && { site }) }
-  const { loaded } = usePolling('GET /api/console/decisions', { query: { ...query, cursor } })
   const filterKey = JSON.stringify({ ...filters, site })
-  const [shownFor, setShownFor] = useState(filterKey)
-  if (shownFor !== filterKey) {
-    setShownFor(filterKey)
-    setCursors([])
-  }
+  const pages = useKeysetPages(filterKey)
+  const { loaded } = usePolling('GET /api/console/decisions', { query: { ...query, cursor: pages.cursor } })
   const active = DECISION_FILTERS.filter((name) => filters[name]).length
   return (
     <section aria-labelledby="decisions-heading" className={styles.section}>
@@ -162,29 +156,10 @@ export function SignupDecisions({
             </table>
           )}
         </LoadedView>
-        <div className={styles.pager}>
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={cursors.length === 0}
-            onClick={() => setCursors((previous) => previous.slice(0, -1))}
-          >
-            Newer
-          </button>
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={loaded.state !== 'ready' || !loaded.data.nextCursor}
-            onClick={() => {
-              if (loaded.state === 'ready' && loaded.data.nextCursor) {
-                const next = loaded.data.nextCursor
-                setCursors((previous) => [...previous, next])
-              }
-            }}
-          >
-            Older
-          </button>
-        </div>
+        <KeysetPager
+          pages={pages}
+          nextCursor={loaded.state === 'ready' ? loaded.data.nextCursor : undefined}
+        />
       </div>
     </section>
   )
