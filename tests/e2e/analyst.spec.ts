@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
+import { browserHeaders } from '../support/browser-headers'
 import { ADMIN_PASSWORD } from '../support/e2e-constants'
 import { allRulesOff, setPolicy, uniqueEmail } from '../support/helpers'
+import { syntheticDevice } from '../support/synthetic-devices'
 
 const PASSWORD = 'cobalt-meridian-lantern-77'
 
@@ -112,6 +114,7 @@ test('filters live in the address: applied, kept on reload, shared as a link, an
   page,
   request,
 }) => {
+  test.setTimeout(120_000)
   await setPolicy(request, {})
   const denied = uniqueEmail('filtered')
   expect(await signUp(page, denied)).toBe('We could not create your account')
@@ -156,6 +159,29 @@ test('filters live in the address: applied, kept on reload, shared as a link, an
   await events.getByRole('button', { name: 'Clear filters' }).click()
   await decisions.getByRole('button', { name: 'Clear filters' }).click()
   await expect(page).not.toHaveURL(/ip=|minScore=|outcome=|email=/)
+
+  // Keyset pages within a filter: 16 events of one linked ID are a page of 15 and one more.
+  const linkedId = `pager-${Date.now().toString(36)}`
+  for (let n = 0; n < 16; n++) {
+    const components = syntheticDevice(7700 + n)
+    const identified = await request.post('/api/v1/identify', {
+      headers: { 'content-type': 'application/json', ...browserHeaders(components) },
+      data: JSON.stringify({ components, linkedId }),
+    })
+    expect(identified.ok()).toBe(true)
+  }
+  await events.getByText('Filter events').click()
+  await events.getByLabel('Linked ID').fill(linkedId)
+  await events.getByRole('button', { name: 'Apply filters' }).click()
+  const rows = events.getByRole('table').getByRole('row')
+  await expect(rows).toHaveCount(16)
+  await expect(events.getByRole('button', { name: 'Newer' })).toBeDisabled()
+  await events.getByRole('button', { name: 'Older' }).click()
+  await expect(rows).toHaveCount(2)
+  await expect(events.getByRole('button', { name: 'Older' })).toBeDisabled()
+  await events.getByRole('button', { name: 'Newer' }).click()
+  await expect(rows).toHaveCount(16)
+  await events.getByRole('button', { name: 'Clear filters' }).click()
 
   // The site chosen in the header scopes every panel, and lists name each row's site only across sites.
   await expect(events.getByRole('columnheader', { name: 'Site' })).toBeVisible()
