@@ -94,6 +94,19 @@ export async function acceptInvitation({
   username: string
   password: string
 }): Promise<{ operatorId: string }> {
+  // An unknown token is refused before the password is hashed: argon2's cost is not anyone's to spend.
+  const [live] = await db
+    .select({ id: operatorInvitations.id })
+    .from(operatorInvitations)
+    .where(
+      and(
+        eq(operatorInvitations.tokenHash, hashToken(token)),
+        isNull(operatorInvitations.acceptedAt),
+        gt(operatorInvitations.expiresAt, sql`now()`),
+      ),
+    )
+  if (!live)
+    throw new HttpError('not_found', 'This invitation is unknown, used or expired: ask for a new one.')
   const passwordHash = await hash(password)
   try {
     return await db.transaction(async (tx) => {
