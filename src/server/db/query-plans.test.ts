@@ -130,6 +130,8 @@ describe.runIf(postgresUrl)('query plans on PostgreSQL', () => {
           })
       },
       'recent bots': () => listRecentEvents({ db, filters: { signal: 'bot' } }),
+      // A flag no event has: found by its partial index, not by reading every event newest first.
+      'events: a flag no event has': () => listRecentEvents({ db, filters: { signal: 'privateMode' } }),
       'events by score range and day': () =>
         listRecentEvents({
           db,

@@ -35,6 +35,21 @@ export const componentSnapshots = pgTable(
   (table) => [index('component_snapshots_last_day').on(table.lastDay)],
 )
 
+/**
+ * The flags the console filters events by, each as the predicate of its partial index; the query
+ * writes the same text (list-recent-events.ts), which the planner needs to use the index.
+ */
+export const FLAGGED = {
+  bot: sql.raw(`(signals->'bot'->>'result') = 'bad'`),
+  tampering: sql.raw(`(signals->'tampering'->>'result') = 'true'`),
+  vpn: sql.raw(`(signals->'vpn'->>'result') = 'true'`),
+  tor: sql.raw(`(signals->'tor'->>'result') = 'true'`),
+  datacenter: sql.raw(`(signals->'datacenter'->>'result') = 'true'`),
+  proxy: sql.raw(`(signals->'proxy'->>'result') = 'true'`),
+  virtual_machine: sql.raw(`(signals->'virtualMachine'->>'result') = 'true'`),
+  private_mode: sql.raw(`(signals->'privateMode'->>'result') = 'true'`),
+}
+
 /** One identification: what the agent sent, what the server decided. */
 export const events = pgTable(
   'events',
@@ -86,5 +101,10 @@ export const events = pgTable(
     index('events_country_created').on(table.country, table.createdAt),
     index('events_browser').on(table.browserId, table.createdAt),
     index('events_snapshot').on(table.snapshot),
+    // The console's signal filters: each index holds only the flagged events, in the list's order
+    // (newest first, then request ID), so a rare flag (no Tor exit in weeks) is not a scan of every event.
+    ...Object.entries(FLAGGED).map(([name, predicate]) =>
+      index(`events_${name}_created`).on(table.createdAt, table.requestId).where(predicate),
+    ),
   ],
 )
