@@ -101,7 +101,8 @@ test('a rule change takes effect on the next sign-up decision', async ({ page, r
   await rules.getByRole('group', { name: 'Bots' }).getByLabel('Outcome').selectOption('deny')
   await rules.getByRole('button', { name: 'Save rules' }).click()
   await expect(rules.getByRole('status')).toHaveText('Rules saved. The next sign-up uses them.')
-  await expect(rules.getByText(/Bots: off → deny/)).toBeVisible()
+  // The newest change is listed first.
+  await expect(rules.getByRole('listitem').first()).toContainText('Bots: off → deny')
 
   await page.goto('/registration')
   await expect(page.getByTestId('device-check')).toHaveText('Device check: done', { timeout: 15_000 })

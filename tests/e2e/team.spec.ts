@@ -23,7 +23,7 @@ test('an owner invites an analyst by a link shown once; the analyst joins, reads
   const shown = team.getByRole('status').filter({ hasText: 'Send this link' })
   await expect(shown).toBeVisible()
   const link = (await shown.locator('code, pre').first().innerText()).trim()
-  expect(link).toMatch(/\/\?invitation=[\w-]+$/)
+  expect(link).toMatch(/\/#invitation=[\w-]+$/)
   expect(await seriousViolations(page, 'section[aria-labelledby="team-heading"]')).toEqual([])
   await team.screenshot({ path: test.info().outputPath('team.png') })
   await team.getByRole('button', { name: 'I have copied it' }).click()

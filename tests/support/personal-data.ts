@@ -3,9 +3,10 @@ import { type Database, selectRows } from '@/server/db/client'
 import { identifyVisitor } from '@/server/identification/identify-visitor'
 import { consumeRateLimit } from '@/server/rate-limit/rate-limiter'
 import { decideSignup } from '@/server/signup/decide-signup'
-import { createSite } from '@/server/sites/create-site'
+import { clearSiteCache } from '@/server/sites/find-site'
 import { createWebhook } from '@/server/webhooks/create-webhook'
 import { deliverDueWebhooks } from '@/server/webhooks/deliver-due-webhooks'
+import { defaultSite } from './console-factories'
 import { syntheticDevice } from './synthetic-devices'
 
 /**
@@ -19,7 +20,9 @@ export async function seedPersonalData(db: Database, seed: number) {
   const linkedId = `linked-person-${seed}`
   const url = `https://shop.example/signup?person=${seed}`
   const email = `person-${seed}@example.com`
-  const site = await createSite({ db, name: `Shop ${seed}`, allowedOrigins: [] })
+  // The registration form is the default site's: its sign-ups are of that site's identifications.
+  clearSiteCache()
+  const site = await defaultSite(db)
   await createWebhook({
     db,
     siteId: site.id,

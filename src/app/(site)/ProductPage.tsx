@@ -1,7 +1,6 @@
 import Link from 'next/link'
 import { CodeBlock } from '@/components/CodeBlock'
-import { AcceptInvitation } from '@/components/console/AcceptInvitation'
-import { SignInForm } from '@/components/console/SignInForm'
+import { SignInOrJoin } from '@/components/console/SignInOrJoin'
 import styles from './ProductPage.module.css'
 
 const features = [
@@ -23,7 +22,7 @@ const features = [
   },
 ] as const
 
-export function ProductPage({ origin, invitation }: { origin: string; invitation?: string }) {
+export function ProductPage({ origin }: { origin: string }) {
   const snippet = `<script src="${origin}/agent.js"></script>
 <script type="module">
   const agent = await Tessera.load({
@@ -103,7 +102,7 @@ export function ProductPage({ origin, invitation }: { origin: string; invitation
             <code>TESSERA_ADMIN_PASSWORD</code>, or was printed once to the server log at the first start.
           </p>
         </div>
-        {invitation ? <AcceptInvitation token={invitation} /> : <SignInForm />}
+        <SignInOrJoin />
       </section>
     </>
   )

@@ -11,17 +11,11 @@ import { ProductPage } from './ProductPage'
 export const metadata: Metadata = { title: 'Device intelligence you host yourself' }
 
 /** Signed out: the product page and the sign-in form. Signed in: the console. */
-export default async function HomePage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>
-}) {
-  const [incoming, jar, db, query] = await Promise.all([headers(), cookies(), getDb(), searchParams])
+export default async function HomePage() {
+  const [incoming, jar, db] = await Promise.all([headers(), cookies(), getDb()])
   const origin = ownOrigin({ headers: incoming })
   const operator = await readSession({ db, token: jar.get(SESSION_COOKIE)?.value })
-  // An invitation link (?invitation=…) shows the joining form in place of the sign-in.
-  const invitation = typeof query.invitation === 'string' ? query.invitation.slice(0, 200) : undefined
-  if (!operator) return <ProductPage origin={origin} invitation={invitation} />
+  if (!operator) return <ProductPage origin={origin} />
   const env = getEnv()
   const publicPaths = { agentPath: env.TESSERA_AGENT_PATH, apiPrefix: env.TESSERA_API_PREFIX }
   return (

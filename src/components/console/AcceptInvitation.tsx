@@ -1,6 +1,5 @@
 'use client'
 
-import { useRouter } from 'next/navigation'
 import { type FormEvent, useState } from 'react'
 import { FormField } from '../FormField'
 import { type FormErrors, focusFirstError, noErrors } from '../form-errors'
@@ -10,7 +9,6 @@ import styles from './console.module.css'
 
 /** Joining the team from an invitation link: a name and a password, then the console. */
 export function AcceptInvitation({ token }: { token: string }) {
-  const router = useRouter()
   const [errors, setErrors] = useState<FormErrors>(noErrors)
   const [pending, setPending] = useState(false)
 
@@ -28,9 +26,8 @@ export function AcceptInvitation({ token }: { token: string }) {
           password: String(data.get('password') ?? ''),
         },
       })
-      // The link is spent: the console's own address, signed in.
-      router.replace('/')
-      router.refresh()
+      // The link is spent: the console's own address, signed in, in place of the link's in the history.
+      window.location.replace('/')
     } catch (failure) {
       const found = formErrorsOf(failure, ['username', 'password'], 'You could not join.')
       setErrors(found)

@@ -149,7 +149,8 @@ export function TeamPanel() {
                     const { token } = await callConsole('POST /api/console/invitations', {
                       body: { role: inviteRole },
                     })
-                    setLink(`${window.location.origin}/?invitation=${encodeURIComponent(token)}`)
+                    // In the fragment: never sent to a server, so never in an access log or a Referer.
+                    setLink(`${window.location.origin}/#invitation=${encodeURIComponent(token)}`)
                   })
                 }}
               >

@@ -164,6 +164,8 @@ export async function changeRole({
     if (!member) throw new HttpError('not_found', 'No operator has this ID.')
     if (member.role === 'owner' && role !== 'owner') await assertAnotherOwner(tx)
     await tx.update(operators).set({ role }).where(eq(operators.id, operatorId))
+    // An owner no more: the links they made (for any role) stop working with their say.
+    if (member.role === 'owner' && role !== 'owner') await withdrawInvitationsBy(tx, member.username)
     await audit(tx, by, { operator: member.username, role: member.role }, { operator: member.username, role })
   })
 }
@@ -188,6 +190,8 @@ export async function removeOperator({
     if (!member) throw new HttpError('not_found', 'No operator has this ID.')
     if (member.role === 'owner') await assertAnotherOwner(tx)
     await tx.delete(operators).where(eq(operators.id, operatorId))
+    // A removed operator's links would let them back in: withdrawn with them.
+    await withdrawInvitationsBy(tx, member.username)
     await audit(
       tx,
       by,
@@ -195,6 +199,12 @@ export async function removeOperator({
       { operator: member.username, removed: true },
     )
   })
+}
+
+async function withdrawInvitationsBy(db: Database, username: string) {
+  await db
+    .delete(operatorInvitations)
+    .where(and(eq(operatorInvitations.createdBy, username), isNull(operatorInvitations.acceptedAt)))
 }
 
 async function assertAnotherOwner(db: Database) {

@@ -110,6 +110,15 @@ export async function decideSignup({
       'The device check came from another network; reload the page and try again.',
     )
   }
+  // The form is the default site's (Tessera's own /registration): its rules and lists decide. An
+  // identification made under another site's key (a script may send any key) must not choose them.
+  const formSite = await findSite({ db })
+  if (event.siteKey !== null && event.siteKey !== formSite?.publicKey) {
+    throw new HttpError(
+      'invalid_request',
+      'The device check was made for another site; reload this page and try again.',
+    )
+  }
 
   await consumeRateLimit({ db, limit: PER_VISITOR_LIMIT, key: signupBudgetKey(event, now) })
 
@@ -134,22 +143,22 @@ export async function decideSignup({
     attemptsFromVisitor10m: event.visitorAttempts,
     attemptsFromIp10m: event.ipAttempts,
     visitorsFromAddress1h: event.addressVisitors ?? 0,
-    listed: await listedEntries(db, event.siteKey, {
+    listed: listedEntries(formSite, {
       visitorId: event.visitorId,
       ip: context.ip,
       email: fields.email,
     }),
     label: event.label === 'fraud' || event.label === 'good' ? event.label : null,
   } as const
-  // The rules of the identification's site: its own, or the default it inherits.
-  const policy = await readSignupPolicy(db, event.siteKey ?? undefined)
+  // The rules of the form's site: its own, or the default it inherits.
+  const policy = await readSignupPolicy(db, formSite?.publicKey)
   const preliminary = evaluatePolicy(
     { ...facts, ...(await countRecentAccounts(db, device, now, mailboxOf(fields.email))) },
     policy,
   )
   const mailer = context.mailer === undefined ? configuredMailer() : context.mailer
   const kind = challengeKindFor(policy.challengeKind, mailer)
-  const challenge: ChallengeContext = { db, email: fields.email, mailer, now }
+  const challenge: ChallengeContext = { db, email: fields.email, mailer, ip: context.ip, now }
   const challengeSolved =
     preliminary.outcome === 'challenge' && input.challenge
       ? await challenges[kind].verify(challenge, input.challenge)
@@ -199,9 +208,11 @@ function signupBudgetKey(
   return established && event.browserId ? browserBudgetKey(event.browserId) : event.visitorId
 }
 
-/** The first entries of the site's deny and allow lists the sign-up matches (an event without a key is the default site's). */
-async function listedEntries(db: Database, siteKey: string | null, subject: ListSubject) {
-  const site = await findSite({ db, publicKey: siteKey ?? undefined })
+/** The first entries of the form's site's deny and allow lists the sign-up matches. */
+function listedEntries(
+  site: { denyList: readonly string[]; allowList: readonly string[] } | undefined,
+  subject: ListSubject,
+) {
   return {
     deny: site ? matchingListEntry(site.denyList, subject) : null,
     allow: site ? matchingListEntry(site.allowList, subject) : null,

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { type Event, isValidWebhookSignature } from '@fingerprint/node-sdk'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { defaultSite } from '../../../tests/support/console-factories'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { openTestDatabase } from '../../../tests/support/test-database'
 import { type Database, openDatabase, queryRows } from '../db/client'
@@ -13,6 +14,7 @@ import { identifyVisitor } from '../identification/identify-visitor'
 import { decideSignup } from '../signup/decide-signup'
 import { signupFields } from '../signup/test-signup'
 import { createSite } from '../sites/create-site'
+import { clearSiteCache } from '../sites/find-site'
 import { createWebhook } from './create-webhook'
 import { deleteWebhook, purgeDeletedWebhooks, restoreWebhook } from './delete-webhook'
 import { deliverDueWebhooks, retryDelaySeconds } from './deliver-due-webhooks'
@@ -240,7 +242,9 @@ describe('webhook delivery', () => {
     try {
       receiver.state.failing = false
       const before = receiver.received.length
-      const site = await createSite({ db: handle.db, name: 'Shop', allowedOrigins: [] })
+      // Sign-ups are the registration form's, the default site's.
+      clearSiteCache()
+      const site = await defaultSite(handle.db)
       const decisions = await createWebhook({
         db: handle.db,
         siteId: site.id,

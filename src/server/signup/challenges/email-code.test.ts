@@ -77,7 +77,7 @@ describeOnEachEngine('the email-code challenge', (database) => {
   it('kills a code after five wrong guesses, and mails one inbox at most three codes an hour', async () => {
     const { db } = database
     const email = `guess-${++seed}@example.com`
-    expect(await issueEmailCode({ db, email, mailer: mailer() })).toBe('sent')
+    expect(await issueEmailCode({ db, email, mailer: mailer() })).toEqual({ sent: true })
     const code = smtp.codeFor(email) ?? ''
     const wrong = code === '000000' ? '000001' : '000000'
     for (let guess = 0; guess < MAX_WRONG_GUESSES; guess++)
@@ -85,10 +85,17 @@ describeOnEachEngine('the email-code challenge', (database) => {
     expect(await verifyEmailCode({ db, email, code })).toBe(false)
 
     // The inbox (its +tags and all) had its hour's codes: nothing more is sent.
-    expect(await issueEmailCode({ db, email: email.replace('@', '+a@'), mailer: mailer() })).toBe('sent')
-    expect(await issueEmailCode({ db, email: email.replace('@', '+b@'), mailer: mailer() })).toBe('sent')
+    expect(await issueEmailCode({ db, email: email.replace('@', '+a@'), mailer: mailer() })).toEqual({
+      sent: true,
+    })
+    expect(await issueEmailCode({ db, email: email.replace('@', '+b@'), mailer: mailer() })).toEqual({
+      sent: true,
+    })
     const sent = smtp.mails.length
-    expect(await issueEmailCode({ db, email: email.replace('@', '+c@'), mailer: mailer() })).toBe('throttled')
+    expect(await issueEmailCode({ db, email: email.replace('@', '+c@'), mailer: mailer() })).toMatchObject({
+      sent: false,
+      retryAfterSeconds: expect.any(Number),
+    })
     expect(smtp.mails.length).toBe(sent)
     // An expired code does not pass.
     const late = new Date(Date.now() + 11 * 60_000)
@@ -100,6 +107,30 @@ describeOnEachEngine('the email-code challenge', (database) => {
         now: late,
       }),
     ).toBe(false)
+  })
+
+  it('spends nothing when the mail server fails, and bounds the codes one client address has sent', async () => {
+    const { db } = database
+    const email = `failing-${++seed}@example.com`
+    const broken = { send: () => Promise.reject(new Error('mail server down')) }
+    await expect(issueEmailCode({ db, email, mailer: broken })).rejects.toThrow('mail server down')
+    await expect(issueEmailCode({ db, email, mailer: broken })).rejects.toThrow('mail server down')
+    await expect(issueEmailCode({ db, email, mailer: broken })).rejects.toThrow('mail server down')
+    expect(await issueEmailCode({ db, email, mailer: mailer() })).toEqual({ sent: true })
+
+    // One address asking codes for ten inboxes, then an eleventh.
+    const ip = '192.0.2.99'
+    for (let inbox = 0; inbox < 10; inbox++)
+      expect(
+        await issueEmailCode({ db, email: `spray-${seed}-${inbox}@example.com`, mailer: mailer(), ip }),
+      ).toEqual({
+        sent: true,
+      })
+    expect(
+      await issueEmailCode({ db, email: `spray-${seed}-10@example.com`, mailer: mailer(), ip }),
+    ).toMatchObject({
+      sent: false,
+    })
   })
 
   it('purges a code once it has expired', async () => {

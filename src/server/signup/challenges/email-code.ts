@@ -4,7 +4,7 @@ import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { emailCodes } from '../../db/schema'
 import { HttpError } from '../../http/errors'
-import { consumeRateLimit, type Limit } from '../../rate-limit/rate-limiter'
+import { consumeRateLimit, type Limit, secondsLocked } from '../../rate-limit/rate-limiter'
 import { getServerSecret } from '../../settings/server-secret'
 import { mailboxOf } from '../mailbox-of'
 import type { Mailer } from './mailer'
@@ -17,6 +17,8 @@ export const MAX_WRONG_GUESSES = 5
  * flood someone's mailbox, and guesses stay at 5 per code, 15 an hour.
  */
 export const CODES_PER_INBOX: Limit = { name: 'email-code-inbox', points: 3, durationSeconds: 3600 }
+/** Codes one client address may have sent in an hour, whatever the inboxes: the server's mail is not anyone's to spend. */
+export const CODES_PER_ADDRESS: Limit = { name: 'email-code-address', points: 10, durationSeconds: 3600 }
 
 async function hashOf(db: Database, email: string, code: string): Promise<string> {
   const key = await getServerSecret(db, 'email_code_key')
@@ -24,26 +26,31 @@ async function hashOf(db: Database, email: string, code: string): Promise<string
 }
 
 /**
- * Mails a new 6-digit code to `email` (already normalised) and keeps its keyed hash; `throttled`
- * when the inbox had its hour's codes (nothing is sent: the last code still works).
+ * Mails a new 6-digit code to `email` (already normalised) and keeps its keyed hash. When the
+ * inbox, or the client's address, had its hour's codes, nothing is sent: `throttled`, with the
+ * seconds until one may be. A code counts once it is sent: a mail server that failed spends nothing.
  */
 export async function issueEmailCode({
   db,
   email,
   mailer,
+  ip = null,
   now = new Date(),
 }: {
   db: Database
   email: string
   mailer: Mailer
+  /** The client's address, whose codes an hour are bounded too. */
+  ip?: string | null
   now?: Date
-}): Promise<'sent' | 'throttled'> {
-  try {
-    await consumeRateLimit({ db, limit: CODES_PER_INBOX, key: mailboxOf(email) })
-  } catch (error) {
-    if (error instanceof HttpError && error.code === 'rate_limited') return 'throttled'
-    throw error
-  }
+}): Promise<{ sent: true } | { sent: false; retryAfterSeconds: number }> {
+  const budgets = [
+    { limit: CODES_PER_INBOX, key: mailboxOf(email) },
+    ...(ip ? [{ limit: CODES_PER_ADDRESS, key: ip }] : []),
+  ]
+  const waits = await Promise.all(budgets.map((budget) => secondsLocked({ db, ...budget })))
+  const retryAfterSeconds = Math.max(0, ...waits)
+  if (retryAfterSeconds > 0) return { sent: false, retryAfterSeconds }
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0')
   await db.insert(emailCodes).values({
     id: randomBytes(12).toString('base64url'),
@@ -57,7 +64,15 @@ export async function issueEmailCode({
     subject: `Your sign-up code: ${code}`,
     text: `Your code is ${code}. Enter it on the sign-up page to finish creating your account. It works for ${CODE_MINUTES} minutes.\n\nIf you did not sign up, ignore this message: nothing is created without the code.`,
   })
-  return 'sent'
+  for (const budget of budgets) {
+    try {
+      await consumeRateLimit({ db, ...budget })
+    } catch (error) {
+      // A race sent one more than the hour's budget: it is spent all the same.
+      if (!(error instanceof HttpError && error.code === 'rate_limited')) throw error
+    }
+  }
+  return { sent: true }
 }
 
 /**

@@ -12,6 +12,8 @@ export interface ChallengeContext {
   /** The address as normalised. */
   email: string
   mailer: Mailer | null
+  /** The client's address (its codes an hour are bounded). */
+  ip: string | null
   now: Date
 }
 
@@ -36,12 +38,12 @@ export const challenges: Record<ChallengeKind, Challenge> = {
   },
   /** A 6-digit code mailed to the address: the person must receive mail there. */
   emailCode: {
-    async issue({ db, email, mailer, now }) {
+    async issue({ db, email, mailer, ip, now }) {
       if (!mailer) throw new Error('The email-code challenge needs TESSERA_SMTP_URL.')
-      const sent = await issueEmailCode({ db, email, mailer, now })
-      return sent === 'sent'
-        ? `We sent a 6-digit code to ${email}. Enter it to finish creating your account.`
-        : `A code was sent to ${email} a short while ago: enter that one (it works for 10 minutes).`
+      const issued = await issueEmailCode({ db, email, mailer, ip, now })
+      if (issued.sent) return `We sent a 6-digit code to ${email}. Enter it to finish creating your account.`
+      const minutes = Math.ceil(issued.retryAfterSeconds / 60)
+      return `Several codes were sent lately, so no new one was: enter the latest code sent to ${email} if it still works (10 minutes), or ask for a new one in ${minutes} minute${minutes === 1 ? '' : 's'}.`
     },
     verify: ({ db, email, now }, answer) => verifyEmailCode({ db, email, code: answer, now }),
     wrongAnswer:

@@ -8,9 +8,25 @@ export interface Mailer {
   send(message: { to: string; subject: string; text: string }): Promise<void>
 }
 
-/** A mailer over SMTP (`smtp://user:password@host:587`, `smtps://…:465`), from `from`. */
+/**
+ * A mailer over SMTP (`smtp://user:password@host:587`, `smtps://…:465`), from `from`. Plain
+ * `smtp://` must upgrade with STARTTLS (someone on the path could otherwise strip it and read the
+ * password and the codes), except to a relay on this machine; a slow server fails in seconds.
+ */
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url)
+  const { protocol, hostname, port, username, password } = new URL(url)
+  const secure = protocol === 'smtps:'
+  const loopback = hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]'
+  const transport = nodemailer.createTransport({
+    host: hostname.replace(/^\[|\]$/g, ''),
+    port: port ? Number(port) : secure ? 465 : 587,
+    secure,
+    ...(username && { auth: { user: decodeURIComponent(username), pass: decodeURIComponent(password) } }),
+    requireTLS: !secure && !loopback,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  })
   return {
     async send(message) {
       await transport.sendMail({ from, ...message })

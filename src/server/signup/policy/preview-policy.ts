@@ -6,7 +6,7 @@ import { decisionMoment, decisionsBefore } from '../../console/list-signup-decis
 import type { Database } from '../../db/client'
 import { signupDecisions } from '../../db/schema'
 import { evaluatePolicy } from './evaluate-policy'
-import { readSignupPolicy } from './read-policy'
+import { POLICY_SETTING, readSignupPolicy } from './read-policy'
 
 const PAGE = 2000
 const severity = { allow: 0, challenge: 1, deny: 2 } as const
@@ -33,7 +33,11 @@ export async function previewPolicy({
   now?: Date
 }): Promise<PolicyPreview> {
   const current = await readSignupPolicy(db, site)
-  const ofSite = site ? eq(signupDecisions.siteKey, site) : undefined
+  // The default rules are tried on the sign-ups they decide: not those of sites with rules of their own.
+  const ofSite = site
+    ? eq(signupDecisions.siteKey, site)
+    : sql`(${signupDecisions.siteKey} is null or not exists (select 1 from settings s
+        where s.key = ${`${POLICY_SETTING}:`} || ${signupDecisions.siteKey}))`
   const since = new Date(now.getTime() - days * 86_400_000).toISOString()
   const changes = new Map<string, PolicyPreview['changes'][number]>()
   let decisions = 0

@@ -5,6 +5,7 @@ import { syntheticDevice } from '../../../../tests/support/synthetic-devices'
 import { describeOnEachEngine } from '../../../../tests/support/test-database'
 import { identifyVisitor } from '../../identification/identify-visitor'
 import { createSite } from '../../sites/create-site'
+import { ensureDefaultSite } from '../../sites/ensure-default-site'
 import { clearSiteCache } from '../../sites/find-site'
 import { decideSignup } from '../decide-signup'
 import { httpFailure, signupFields } from '../test-signup'
@@ -33,41 +34,42 @@ describeOnEachEngine('sign-up rules per site, with a default the sites inherit',
     })
   }
 
-  it('decides a site’s sign-ups by its own rules, the others’ by the default, and goes back to the default', async () => {
+  it('decides the form site’s sign-ups by its own rules until it goes back to the default, and refuses another site’s identification', async () => {
     const { db } = database
     clearSiteCache()
-    const shop = await createSite({ db, name: 'Own rules shop', allowedOrigins: [] })
-    const blog = await createSite({ db, name: 'Default rules blog', allowedOrigins: [] })
+    const { publicKey: home } = await ensureDefaultSite({ db, origins: [] })
+    clearSiteCache()
+    const blog = await createSite({ db, name: 'Another site', allowedOrigins: [] })
     const quiet = { ...defaultSignupPolicy, agentProofRule: 'off', suspectScoreRule: 'off' } as const
     await updateSignupPolicy({ db, operator: 'admin', policy: quiet })
-    await updateSignupPolicy({
-      db,
-      operator: 'admin',
-      policy: { ...quiet, botRule: 'off' },
-      site: shop.publicKey,
-    })
+    expect(await readSitePolicy(db, home)).toMatchObject({ inherited: true, policy: { botRule: 'deny' } })
+    expect((await botSignup(home)).outcome).toBe('deny')
 
+    await updateSignupPolicy({ db, operator: 'admin', policy: { ...quiet, botRule: 'off' }, site: home })
+    expect(await readSitePolicy(db, home)).toMatchObject({ inherited: false, policy: { botRule: 'off' } })
     expect(await readSitePolicy(db, blog.publicKey)).toMatchObject({
       inherited: true,
       policy: { botRule: 'deny' },
     })
-    expect(await readSitePolicy(db, shop.publicKey)).toMatchObject({
-      inherited: false,
-      policy: { botRule: 'off' },
-    })
-    expect((await botSignup(shop.publicKey)).outcome).toBe('allow')
-    expect((await botSignup(blog.publicKey)).outcome).toBe('deny')
+    expect((await botSignup(home)).outcome).toBe('allow')
 
-    // Tried on the shop's own sign-ups, the default's bot rule would have denied its one.
-    const preview = await previewPolicy({ db, candidate: quiet, site: shop.publicKey })
-    expect(preview.decisions).toBe(1)
-    expect(preview.changes).toMatchObject([{ from: 'allow', to: 'deny', count: 1 }])
+    // Tried on the site's sign-ups (both bots), against its own rules (which allow them), the
+    // default's bot rule would deny both.
+    const preview = await previewPolicy({ db, candidate: quiet, site: home })
+    expect(preview.changes).toMatchObject([{ from: 'allow', to: 'deny', count: 2 }])
+    // The default rules are not tried on a site that has its own.
+    expect((await previewPolicy({ db, candidate: quiet })).decisions).toBe(0)
 
-    await inheritDefaultPolicy({ db, operator: 'admin', site: shop.publicKey })
-    expect((await botSignup(shop.publicKey)).outcome).toBe('deny')
-    expect(
-      (await httpFailure(inheritDefaultPolicy({ db, operator: 'admin', site: shop.publicKey }))).status,
-    ).toBe(409)
+    // An identification made under another site's key (a script may send any) does not choose the rules.
+    const refused = await httpFailure(botSignup(blog.publicKey))
+    expect([refused.status, refused.message]).toEqual([
+      400,
+      'The device check was made for another site; reload this page and try again.',
+    ])
+
+    await inheritDefaultPolicy({ db, operator: 'admin', site: home })
+    expect((await botSignup(home)).outcome).toBe('deny')
+    expect((await httpFailure(inheritDefaultPolicy({ db, operator: 'admin', site: home }))).status).toBe(409)
     const unknown = await httpFailure(
       updateSignupPolicy({ db, operator: 'admin', policy: quiet, site: 'pk_nobody' }),
     )
