@@ -9,9 +9,9 @@ import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { outcomeLabels, ReasonList } from './SignupDecisions'
 import { usePolling } from './usePolling'
 
-const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
 type Verdict = 'approve' | 'reject'
 
 /**
@@ -174,11 +174,7 @@ export function ReviewQueue({
                         )}
                       </td>
                       <td className={tables.long}>
-                        <ul className={styles.reasons}>
-                          {decision.reasons.map((reason) => (
-                            <li key={reason.rule}>{reason.message}</li>
-                          ))}
-                        </ul>
+                        <ReasonList reasons={decision.reasons} />
                       </td>
                       <td>
                         <div className={styles.verdicts}>

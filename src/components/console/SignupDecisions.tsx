@@ -1,5 +1,6 @@
 'use client'
 
+import type { SignupDecision } from '@/contracts/console'
 import { FormField } from '../FormField'
 import { LoadedView } from '../LoadedView'
 import tables from '../Table.module.css'
@@ -10,7 +11,19 @@ import { FilterForm } from './FilterForm'
 import { KeysetPager, useKeysetPages } from './KeysetPager'
 import { usePolling } from './usePolling'
 
-const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
+/** A decision's outcome in words. */
+export const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
+
+/** A decision's reasons, as the decisions list and the review queue show them. */
+export function ReasonList({ reasons }: { reasons: SignupDecision['reasons'] }) {
+  return (
+    <ul className={styles.reasons}>
+      {reasons.map((reason) => (
+        <li key={reason.rule}>{reason.message}</li>
+      ))}
+    </ul>
+  )
+}
 
 /** The decisions filters the console keeps in its address. */
 export const DECISION_FILTERS = ['outcome', 'email'] as const
@@ -130,11 +143,7 @@ export function SignupDecisions({
                       {decision.reasons.length === 0 ? (
                         <span className="muted">no rule triggered</span>
                       ) : (
-                        <ul className={styles.reasons}>
-                          {decision.reasons.map((reason) => (
-                            <li key={reason.rule}>{reason.message}</li>
-                          ))}
-                        </ul>
+                        <ReasonList reasons={decision.reasons} />
                       )}
                     </td>
                     <td>

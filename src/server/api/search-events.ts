@@ -2,6 +2,7 @@ import 'server-only'
 import { type SQL, sql } from 'drizzle-orm'
 import type { EventPage } from '@/contracts/server-api'
 import { type Database, selectRows } from '../db/client'
+import { FLAGGED } from '../db/schema'
 import type { ApiCaller } from './authenticate-api-key'
 import { decodeCursor, eventColumns, toPage } from './event-rows'
 
@@ -93,7 +94,9 @@ export function eventConditions(filter: Omit<EventFilter, 'limit' | 'cursor' | '
   // Stored addresses are whatever X-Forwarded-For said: tessera_try_inet reads a malformed one as NULL.
   if (filter.ipRange) filters.push(sql`tessera_try_inet(ip) <<= ${filter.ipRange}::inet`)
   if (filter.url) filters.push(sql`url = ${filter.url}`)
-  if (filter.bot?.length) {
+  // Bad bots alone, and a flag set, as the predicates of their partial indexes (schema/events.ts).
+  if (filter.bot?.length === 1 && filter.bot[0] === 'bad') filters.push(FLAGGED.bot)
+  else if (filter.bot?.length) {
     const results = sql.join(
       filter.bot.map((result) => sql`${result}`),
       sql`, `,
@@ -114,7 +117,8 @@ export function eventConditions(filter: Omit<EventFilter, 'limit' | 'cursor' | '
   if (filter.visitorFound !== undefined) filters.push(sql`visitor_found = ${filter.visitorFound}`)
   for (const [name, value] of Object.entries(filter.signals ?? {})) {
     // jsonb equality: an event without this signal matches neither true nor false.
-    if (value !== undefined)
+    if (value === true && name in FLAGGED) filters.push(FLAGGED[name as keyof typeof FLAGGED])
+    else if (value !== undefined)
       filters.push(sql`signals->${name}::text->'result' = ${JSON.stringify(value)}::jsonb`)
   }
   if (filter.vpnConfidence) filters.push(sql`signals->'vpn'->>'confidence' = ${filter.vpnConfidence}`)

@@ -3,26 +3,24 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { ConsoleEventFilters, EventFilter as SignalFilter } from '@/contracts/console'
 import type { EventPage } from '@/contracts/server-api'
 import { eventColumns, toPage } from '../api/event-rows'
-import { eventConditions } from '../api/search-events'
+import { type EventFilter, eventConditions } from '../api/search-events'
 import { type Database, selectRows } from '../db/client'
-import { FLAGGED } from '../db/schema'
 
 /** The console's filters (parsed: ranges in order, the address normalised) as a search's. */
 export type EventFilters = Omit<ConsoleEventFilters, 'signal'> & { signal?: SignalFilter }
 
-/** Each signal filter as a condition: a flag as its partial index's predicate (schema/events.ts). */
-const signalConditions: Record<SignalFilter, SQL | null> = {
-  all: null,
-  new: sql`not visitor_found`,
-  returning: sql`visitor_found`,
-  bot: FLAGGED.bot,
-  tampering: FLAGGED.tampering,
-  vpn: FLAGGED.vpn,
-  tor: FLAGGED.tor,
-  datacenter: FLAGGED.datacenter,
-  proxy: FLAGGED.proxy,
-  virtualMachine: FLAGGED.virtual_machine,
-  privateMode: FLAGGED.private_mode,
+const signalFilters: Record<SignalFilter, Omit<EventFilter, 'limit'>> = {
+  all: {},
+  bot: { bot: ['bad'] },
+  new: { visitorFound: false },
+  returning: { visitorFound: true },
+  tampering: { signals: { tampering: true } },
+  vpn: { signals: { vpn: true } },
+  tor: { signals: { tor: true } },
+  datacenter: { signals: { datacenter: true } },
+  proxy: { signals: { proxy: true } },
+  virtualMachine: { signals: { virtualMachine: true } },
+  privateMode: { signals: { privateMode: true } },
 }
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString()
@@ -30,15 +28,15 @@ const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_40
 /** The conditions the console's filters make, on `events` unaliased (the Server API's own, for one). */
 export function consoleEventConditions(filters: EventFilters): SQL[] {
   const range = filters.ip?.includes('/')
-  const signal = signalConditions[filters.signal ?? 'all']
   return eventConditions({
+    ...signalFilters[filters.signal ?? 'all'],
     ...(filters.from && { since: `${filters.from}T00:00:00Z` }),
     ...(filters.to && { until: nextDay(filters.to) }),
     ...(filters.minScore !== undefined && { minSuspectScore: filters.minScore }),
     ...(filters.maxScore !== undefined && { maxSuspectScore: filters.maxScore }),
     ...(filters.linkedId && { linkedId: filters.linkedId }),
     ...(filters.ip && (range ? { ipRange: filters.ip } : { ip: filters.ip })),
-  }).concat(filters.site ? [sql`site_key = ${filters.site}`] : [], signal ? [signal] : [])
+  }).concat(filters.site ? [sql`site_key = ${filters.site}`] : [])
 }
 
 /** Events of every site (or the one chosen) matching the console's filters, newest first, a page at a time. */

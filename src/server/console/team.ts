@@ -155,13 +155,7 @@ export async function changeRole({
   by: Operator
 }) {
   await db.transaction(async (tx) => {
-    // One change of the owners at a time, so two owners cannot demote each other at once.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('team-owners', 0))`)
-    const [member] = await tx
-      .select({ username: operators.username, role: operators.role })
-      .from(operators)
-      .where(eq(operators.id, operatorId))
-    if (!member) throw new HttpError('not_found', 'No operator has this ID.')
+    const member = await lockedMember(tx, operatorId)
     if (member.role === 'owner' && role !== 'owner') await assertAnotherOwner(tx)
     await tx.update(operators).set({ role }).where(eq(operators.id, operatorId))
     // An owner no more: the links they made (for any role) stop working with their say.
@@ -182,12 +176,7 @@ export async function removeOperator({
 }) {
   if (operatorId === by.id) throw new HttpError('conflict', 'You cannot remove yourself: ask another owner.')
   await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('team-owners', 0))`)
-    const [member] = await tx
-      .select({ username: operators.username, role: operators.role })
-      .from(operators)
-      .where(eq(operators.id, operatorId))
-    if (!member) throw new HttpError('not_found', 'No operator has this ID.')
+    const member = await lockedMember(tx, operatorId)
     if (member.role === 'owner') await assertAnotherOwner(tx)
     await tx.delete(operators).where(eq(operators.id, operatorId))
     // A removed operator's links would let them back in: withdrawn with them.
@@ -199,6 +188,20 @@ export async function removeOperator({
       { operator: member.username, removed: true },
     )
   })
+}
+
+/**
+ * The operator about to change, read under the team's lock: one change of the owners at a time, so
+ * two owners cannot demote or remove each other at once. 404 for an unknown operator.
+ */
+async function lockedMember(tx: Database, operatorId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('team-owners', 0))`)
+  const [member] = await tx
+    .select({ username: operators.username, role: operators.role })
+    .from(operators)
+    .where(eq(operators.id, operatorId))
+  if (!member) throw new HttpError('not_found', 'No operator has this ID.')
+  return member
 }
 
 async function withdrawInvitationsBy(db: Database, username: string) {

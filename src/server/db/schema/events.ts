@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import {
   boolean,
   date,
@@ -36,8 +36,8 @@ export const componentSnapshots = pgTable(
 )
 
 /**
- * The flags the console filters events by, each as the predicate of its partial index; the query
- * writes the same text (list-recent-events.ts), which the planner needs to use the index.
+ * The flags events are searched by, each as the predicate of its partial index; a search writes
+ * the same text (search-events.ts), which the planner needs to use the index.
  */
 export const FLAGGED = {
   bot: sql.raw(`(signals->'bot'->>'result') = 'bad'`),
@@ -46,9 +46,9 @@ export const FLAGGED = {
   tor: sql.raw(`(signals->'tor'->>'result') = 'true'`),
   datacenter: sql.raw(`(signals->'datacenter'->>'result') = 'true'`),
   proxy: sql.raw(`(signals->'proxy'->>'result') = 'true'`),
-  virtual_machine: sql.raw(`(signals->'virtualMachine'->>'result') = 'true'`),
-  private_mode: sql.raw(`(signals->'privateMode'->>'result') = 'true'`),
-}
+  virtualMachine: sql.raw(`(signals->'virtualMachine'->>'result') = 'true'`),
+  privateMode: sql.raw(`(signals->'privateMode'->>'result') = 'true'`),
+} as const satisfies Record<string, SQL>
 
 /** One identification: what the agent sent, what the server decided. */
 export const events = pgTable(
@@ -104,7 +104,9 @@ export const events = pgTable(
     // The console's signal filters: each index holds only the flagged events, in the list's order
     // (newest first, then request ID), so a rare flag (no Tor exit in weeks) is not a scan of every event.
     ...Object.entries(FLAGGED).map(([name, predicate]) =>
-      index(`events_${name}_created`).on(table.createdAt, table.requestId).where(predicate),
+      index(`events_${name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}_created`)
+        .on(table.createdAt, table.requestId)
+        .where(predicate),
     ),
   ],
 )
