@@ -4,7 +4,8 @@
 // sites, 5 % of the events past the 90-day retention), then measures over HTTP, against the
 // production build: each console answer and the Server API and /v4 searches (p50, p95); identify
 // throughput on one and on two app servers over that database, against bench:identify's floor;
-// a retention pass, and identify latency while it runs; bytes per event on disk.
+// the console's CSV export (first byte, rows a second, the server's memory while it streams); a
+// retention pass, and identify latency while it runs; bytes per event on disk.
 // BENCH_QUICK=1: 100 k events. BENCH_EVENTS, BENCH_VISITORS (default: a tenth of the events),
 // BENCH_SECONDS (per identify measurement), BENCH_PORT (three ports from it), BENCH_POSTGRES_PORT;
 // BENCH_KEEP=1 leaves the loaded PostgreSQL running at the end, for EXPLAIN and the like.
@@ -22,6 +23,7 @@ import { findPostgresBin, startThrowawayPostgres } from '../tests/support/throwa
 import { signInToConsole } from './support/acknowledged-writes'
 import { postmasterOf } from './support/cpu-time'
 import { scaleAnswers, timeAnswers } from './support/scale-console'
+import { type ExportRun, timeExport } from './support/scale-export'
 import { driveIdentify, type IdentifyRun, identifyBodies, pinToCpus } from './support/scale-identify'
 import { loadTraffic } from './support/scale-load'
 import { tunePostgres } from './support/scale-postgres'
@@ -121,6 +123,22 @@ async function main() {
   }
   log(`Timing ${ROUNDS} rounds of console and search answers…`)
   const timed = await timeAnswers(first.url, scaleAnswers({ cookie, key, keys }), ROUNDS)
+  log('Exports (CSV), streamed to the end…')
+  const exportOf = (name: string, query: string, pauseMs = 0) =>
+    timeExport({
+      url: first.url,
+      path: `/api/console/export?${query}`,
+      cookie,
+      pid: first.pid,
+      name,
+      pauseMs,
+    })
+  const exports: ExportRun[] = []
+  const day = new Date(Date.now() - 41 * 86_400_000).toISOString().slice(0, 10)
+  exports.push(await exportOf('events: one day', `kind=events&from=${day}&to=${day}`))
+  exports.push(await exportOf('sign-up decisions: all', 'kind=decisions'))
+  // Every event, read by an operator whose side stops for 5 s after the first chunk.
+  exports.push(await exportOf('events: all, reader pauses 5 s', 'kind=events', 5_000))
 
   const bodies = identifyBodies(traffic)
   const identifyUrl = (server: { url: string }) => `${server.url}/api/v1/identify`
@@ -163,6 +181,7 @@ async function main() {
     storage,
     bytesPerEvent,
     timed,
+    exports,
     identify: { floor: floorRun, one, two, unpinned, pinned },
     retention: { purged, seconds: retentionSeconds, before, during },
     log,

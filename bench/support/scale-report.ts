@@ -1,6 +1,7 @@
 // bench:scale's closing table, and its last line (the one CI and the issue read).
 import type { Purged } from '../../src/server/retention/purge-expired-data'
 import type { Timed } from './scale-console'
+import type { ExportRun } from './scale-export'
 import type { IdentifyRun } from './scale-identify'
 import type { LoadedTraffic } from './scale-load'
 import type { ColumnSize, TableSize } from './scale-storage'
@@ -36,6 +37,7 @@ export function printReport({
   storage,
   bytesPerEvent,
   timed,
+  exports,
   identify,
   retention,
   log,
@@ -45,6 +47,7 @@ export function printReport({
   storage: { tables: TableSize[]; columns: ColumnSize[] }
   bytesPerEvent: number
   timed: Timed[]
+  exports: ExportRun[]
   identify: { floor: IdentifyRun; one: IdentifyRun; two: IdentifyRun; unpinned: IdentifyRun; pinned: boolean }
   retention: { purged: Purged; seconds: number; before: IdentifyRun; during: IdentifyRun }
   log: (line: string) => void
@@ -81,6 +84,20 @@ export function printReport({
       ms(answer.p95),
       String(answer.samples),
       `${(answer.bytes / 1024).toFixed(1)} KB`,
+    ]),
+  )
+  log('')
+  table(
+    log,
+    ['export (CSV)', 'rows', 'size', 'first byte', 'total', 'rows/s', 'server RSS before → peak'],
+    exports.map((run) => [
+      run.name,
+      run.rows.toLocaleString('en'),
+      megabytes(run.bytes),
+      ms(run.firstByteMs),
+      `${run.seconds.toFixed(1)} s`,
+      (run.rows / run.seconds).toFixed(0),
+      `${run.rssBeforeMb.toFixed(0)} → ${run.rssPeakMb.toFixed(0)} MB (+${(run.rssPeakMb - run.rssBeforeMb).toFixed(0)})`,
     ]),
   )
   log('')
@@ -143,8 +160,10 @@ export function printReport({
   const ratio = identify.one.rps > 0 ? (identify.two.rps / identify.one.rps).toFixed(2) : 'n/a'
   const screen = slowest('console')
   const search = slowest('search')
+  const largest = exports.reduce((worst, run) => (run.rows > worst.rows ? run : worst))
+  const growth = Math.max(...exports.map((run) => run.rssPeakMb - run.rssBeforeMb))
   log(
-    `scale: ${shortCount(loaded.events)} events, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, identify 2 servers ${identify.two.rps.toFixed(0)} req/s (${ratio} x one server), retention ${retention.seconds.toFixed(1)} s`,
+    `scale: ${shortCount(loaded.events)} events, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, identify 2 servers ${identify.two.rps.toFixed(0)} req/s (${ratio} x one server), retention ${retention.seconds.toFixed(1)} s, export ${shortCount(largest.rows)} rows at ${(largest.rows / largest.seconds).toFixed(0)} rows/s (first byte ${largest.firstByteMs.toFixed(0)} ms, server RSS +${growth.toFixed(0)} MB at most)`,
   )
 }
 
