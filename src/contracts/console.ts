@@ -608,7 +608,15 @@ const username = z
 /** GET /api/console/team: who is on the team, and the invitations still open. */
 export const Team = z.object({
   operators: z.array(
-    z.object({ id: z.string(), username: z.string(), role: Role, createdAt: moment, you: z.boolean() }),
+    z.object({
+      id: z.string(),
+      username: z.string(),
+      role: Role,
+      createdAt: moment,
+      you: z.boolean(),
+      /** Signs in through the OpenID Connect provider, which gives the role. */
+      singleSignOn: z.boolean(),
+    }),
   ),
   invitations: z.array(
     z.object({ id: z.string(), role: Role, createdBy: z.string(), createdAt: moment, expiresAt: moment }),

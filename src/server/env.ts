@@ -2,7 +2,7 @@ import 'server-only'
 import { z } from 'zod'
 import { isOrigin } from '@/contracts/origin'
 import { weakOperatorPasswordFeedback } from '../contracts/password-strength'
-import { allowedHostEntry } from './http/host-name'
+import { allowedHostEntry, isLoopbackHost } from './http/host-name'
 import { publicPathProblem } from './http/public-paths'
 import { parseTrustedProxies } from './http/trusted-proxies'
 
@@ -97,6 +97,50 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[^\r\n]{3,200}$/, 'TESSERA_SMTP_FROM must be one line, like Shop <no-reply@shop.example>.')
     .default('Tessera <no-reply@tessera.invalid>'),
+  /**
+   * Sign-in with OpenID Connect (optional, beside passwords): the identity provider's issuer URL
+   * (https; plain http only for a provider on this machine), and Tessera's client at it. Register
+   * `<public URL>/api/sign-in/oidc/callback` as the redirect URI there.
+   */
+  TESSERA_OIDC_ISSUER: z
+    .url({ protocol: /^https?$/, error: 'TESSERA_OIDC_ISSUER must be an https:// URL.' })
+    .refine(
+      (value) => new URL(value).protocol === 'https:' || isLoopbackHost(new URL(value).hostname),
+      'TESSERA_OIDC_ISSUER must be https:// (plain http only for a provider on this machine).',
+    )
+    .optional(),
+  TESSERA_OIDC_CLIENT_ID: z.string().trim().min(1).max(500).optional(),
+  /** Unset for a public client (PKCE only). */
+  TESSERA_OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  /** The button's words: "Sign in with <name>". Defaults to the issuer's host name. */
+  TESSERA_OIDC_NAME: z.string().trim().min(1).max(60).optional(),
+  /** The claim (ID token or userinfo) that carries the Tessera role: a string or a list of them. */
+  TESSERA_OIDC_ROLE_CLAIM: z.string().trim().min(1).max(200).default('tessera_role'),
+  /**
+   * How the claim's values map to roles, e.g. `fraud-team=analyst,platform=admin,security=owner`.
+   * Unset: the values are role names themselves (owner, admin, analyst). A person whose claim maps
+   * to no role is refused; several give the highest.
+   */
+  TESSERA_OIDC_ROLE_MAP: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const pairs: [string, 'owner' | 'admin' | 'analyst'][] = []
+      for (const entry of value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        const at = entry.lastIndexOf('=')
+        const role = entry.slice(at + 1).trim()
+        if (at <= 0 || (role !== 'owner' && role !== 'admin' && role !== 'analyst'))
+          context.addIssue({
+            code: 'custom',
+            message: `TESSERA_OIDC_ROLE_MAP: "${entry}" is not value=owner|admin|analyst.`,
+          })
+        else pairs.push([entry.slice(0, at).trim(), role])
+      }
+      return pairs
+    }),
   /** Proof-of-work difficulty: the highest counter a browser may have to reach (about 1 s per 100 000). */
   TESSERA_CHALLENGE_DIFFICULTY: z.coerce.number().int().min(1_000).max(10_000_000).default(50_000),
   /**
@@ -164,6 +208,16 @@ export const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>
 
+/** What one variable alone cannot say. */
+const CheckedEnv = EnvSchema.superRefine((env, context) => {
+  if (env.TESSERA_OIDC_ISSUER && !env.TESSERA_OIDC_CLIENT_ID)
+    context.addIssue({
+      code: 'custom',
+      path: ['TESSERA_OIDC_CLIENT_ID'],
+      message: 'TESSERA_OIDC_ISSUER is set: give the client ID registered at that provider too.',
+    })
+})
+
 /** The test-only settings that are on: a server running with any of them warns at start and in the console. */
 export function testOnlySettings(env: Env): string[] {
   return (['TESSERA_TEST_FAULTS', 'TESSERA_WEBHOOK_ALLOW_PRIVATE'] as const).filter((name) => env[name])
@@ -183,7 +237,7 @@ function publicPath(name: string) {
 
 /** Parses an environment; throws one readable error listing every invalid variable. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = EnvSchema.safeParse(source)
+  const result = CheckedEnv.safeParse(source)
   if (result.success) return result.data
   const problems = result.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`)
   throw new Error(

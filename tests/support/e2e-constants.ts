@@ -16,6 +16,9 @@ export const EXTRA_SERVER_PORTS = {
   sdks: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 93,
   passwordThrottle: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 89,
   emailCode: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 88,
+  singleSignOn: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 87,
+  /** The OpenID Connect provider of the single sign-on spec. */
+  identityProvider: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 86,
   allowedHosts: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 96,
   hungUp: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 97,
   /** A PostgreSQL server of the hung-up clients' spec (its test holds a lock on it). */

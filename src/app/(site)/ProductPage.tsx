@@ -22,7 +22,8 @@ const features = [
   },
 ] as const
 
-export function ProductPage({ origin }: { origin: string }) {
+/** `singleSignOn`: the OpenID Connect provider's name when one is configured. */
+export function ProductPage({ origin, singleSignOn }: { origin: string; singleSignOn?: string }) {
   const snippet = `<script src="${origin}/agent.js"></script>
 <script type="module">
   const agent = await Tessera.load({
@@ -102,7 +103,7 @@ export function ProductPage({ origin }: { origin: string }) {
             <code>TESSERA_ADMIN_PASSWORD</code>, or was printed once to the server log at the first start.
           </p>
         </div>
-        <SignInOrJoin />
+        <SignInOrJoin singleSignOn={singleSignOn} />
       </section>
     </>
   )

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next'
 import { cookies, headers } from 'next/headers'
 import { Console } from '@/components/console/Console'
+import { oidcSettings } from '@/server/console/oidc'
 import { readSession, SESSION_COOKIE } from '@/server/console/sessions'
 import { getDb } from '@/server/db/client'
 import { getEnv, testOnlySettings } from '@/server/env'
@@ -15,12 +16,13 @@ export default async function HomePage() {
   const [incoming, jar, db] = await Promise.all([headers(), cookies(), getDb()])
   const origin = ownOrigin({ headers: incoming })
   const operator = await readSession({ db, token: jar.get(SESSION_COOKIE)?.value })
-  if (!operator) return <ProductPage origin={origin} />
+  if (!operator) return <ProductPage origin={origin} singleSignOn={oidcSettings()?.name} />
   const env = getEnv()
   const publicPaths = { agentPath: env.TESSERA_AGENT_PATH, apiPrefix: env.TESSERA_API_PREFIX }
   return (
     <Console
       username={operator.username}
+      singleSignOn={operator.singleSignOn === true}
       role={operator.role}
       origin={origin}
       publicPaths={publicPaths}

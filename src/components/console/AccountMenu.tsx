@@ -9,8 +9,8 @@ import styles from './console.module.css'
 import { PasswordPuzzle, usePasswordPuzzle } from './PasswordPuzzle'
 import { useFormAction } from './useFormAction'
 
-/** Signed-in operator: change password, sign out. */
-export function AccountMenu({ username }: { username: string }) {
+/** Signed-in operator: change password (not for one who signs in through the provider), sign out. */
+export function AccountMenu({ username, singleSignOn }: { username: string; singleSignOn: boolean }) {
   const router = useRouter()
   const [open, setOpen] = useState(false)
   const { errors, submit } = useFormAction(
@@ -66,16 +66,18 @@ export function AccountMenu({ username }: { username: string }) {
       <span className="muted">
         Signed in as <strong>{username}</strong>
       </span>
-      <button
-        ref={toggle}
-        type="button"
-        className="button button-secondary"
-        aria-expanded={open}
-        aria-controls="change-password"
-        onClick={() => setOpen(!open)}
-      >
-        Change password
-      </button>
+      {!singleSignOn && (
+        <button
+          ref={toggle}
+          type="button"
+          className="button button-secondary"
+          aria-expanded={open}
+          aria-controls="change-password"
+          onClick={() => setOpen(!open)}
+        >
+          Change password
+        </button>
+      )}
       <button type="button" className="button button-secondary" onClick={signOut}>
         Sign out
       </button>

@@ -40,6 +40,7 @@ function paramsOf<Name extends string>(
 /** The signed-in console: live figures, events, look-up, sites and keys. */
 export function Console({
   username,
+  singleSignOn,
   role,
   origin,
   publicPaths,
@@ -47,6 +48,8 @@ export function Console({
   testOnlySettings,
 }: {
   username: string
+  /** Signs in through the OpenID Connect provider: no password to change here. */
+  singleSignOn: boolean
   /** What the operator may do; the server enforces it, the console hides what it would refuse. */
   role: Role
   origin: string
@@ -91,7 +94,7 @@ export function Console({
         <div className={styles.headerTools}>
           <SiteSelector site={site} onSite={(next) => setParams({ site: next })} onName={setSiteName} />
           <TimeZoneToggle />
-          <AccountMenu username={username} />
+          <AccountMenu username={username} singleSignOn={singleSignOn} />
         </div>
       </header>
       {!hostsConfigured && (

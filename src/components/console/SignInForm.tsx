@@ -1,7 +1,7 @@
 'use client'
 
 import { useRouter } from 'next/navigation'
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, useEffect, useId, useState } from 'react'
 import { FormField } from '../FormField'
 import { type FormErrors, noErrors } from '../form-errors'
 import { ErrorNote } from '../Notes'
@@ -14,13 +14,28 @@ import { PasswordPuzzle, usePasswordPuzzle } from './PasswordPuzzle'
  * from this address, or many for this account from anywhere, the server asks for a proof of work:
  * the puzzle is solved in the background and its one-use answer goes with the next attempt.
  */
-export function SignInForm() {
+/** Why a single sign-on came back refused (server/console/oidc.ts), in words. */
+const ssoFailures: Record<string, string> = {
+  expired: 'That sign-in took too long or began in another browser. Try again.',
+  refused: 'Your identity provider did not confirm the sign-in. Try again.',
+  'no-role': 'Your identity provider gives you no Tessera role. Ask your administrator to add one.',
+  unavailable: 'Your identity provider could not be reached. Try again in a moment.',
+}
+
+export function SignInForm({ singleSignOn }: { singleSignOn?: string }) {
   const router = useRouter()
   const [errors, setErrors] = useState<FormErrors>(noErrors)
   const errorId = useId()
   const [pending, setPending] = useState(false)
   const [username, setUsername] = useState('admin')
   const { puzzle, solution, onSolved, afterFailure, challenged, waiting } = usePasswordPuzzle()
+  const [ssoError, setSsoError] = useState<string | null>(null)
+  useEffect(() => {
+    const why = new URLSearchParams(window.location.hash.slice(1)).get('sso-error')
+    if (why === null) return
+    setSsoError(ssoFailures[why] ?? ssoFailures.refused ?? null)
+    window.history.replaceState(null, '', window.location.pathname + window.location.search)
+  }, [])
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -81,6 +96,16 @@ export function SignInForm() {
       <button type="submit" className="button" disabled={pending || waiting}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
+      {singleSignOn && (
+        <>
+          <p className={styles.orLine}>or</p>
+          {/* A navigation, not a fetch: the provider's page takes over the tab and sends it back. */}
+          <a className="button button-secondary" href="/api/sign-in/oidc">
+            Sign in with {singleSignOn}
+          </a>
+          {ssoError && <ErrorNote>{ssoError}</ErrorNote>}
+        </>
+      )}
     </form>
   )
 }

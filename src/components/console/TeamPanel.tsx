@@ -61,27 +61,34 @@ export function TeamPanel() {
                   {team.operators.map((member) => (
                     <tr key={member.id}>
                       <td>
-                        {member.username} {member.you && <span className="badge">you</span>}
+                        {member.username} {member.you && <span className="badge">you</span>}{' '}
+                        {member.singleSignOn && <span className="badge">single sign-on</span>}
                       </td>
                       <td>
-                        <select
-                          aria-label={`Role of ${member.username}`}
-                          value={member.role}
-                          onChange={(event) =>
-                            void run(() =>
-                              callConsole('PATCH /api/console/team/:operatorId', {
-                                params: { operatorId: member.id },
-                                body: { role: event.target.value as Role },
-                              }),
-                            )
-                          }
-                        >
-                          {roles.map((role) => (
-                            <option key={role} value={role}>
-                              {role}
-                            </option>
-                          ))}
-                        </select>
+                        {member.singleSignOn ? (
+                          <span>
+                            {member.role} <span className="muted">(from the identity provider)</span>
+                          </span>
+                        ) : (
+                          <select
+                            aria-label={`Role of ${member.username}`}
+                            value={member.role}
+                            onChange={(event) =>
+                              void run(() =>
+                                callConsole('PATCH /api/console/team/:operatorId', {
+                                  params: { operatorId: member.id },
+                                  body: { role: event.target.value as Role },
+                                }),
+                              )
+                            }
+                          >
+                            {roles.map((role) => (
+                              <option key={role} value={role}>
+                                {role}
+                              </option>
+                            ))}
+                          </select>
+                        )}
                       </td>
                       <td>
                         <Time iso={member.createdAt} />

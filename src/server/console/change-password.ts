@@ -37,6 +37,11 @@ export async function changePassword({
     .from(operators)
     .where(eq(operators.id, operatorId))
   if (!operator) throw new HttpError('unauthorized', 'Sign in again.')
+  if (operator.passwordHash === null)
+    throw new HttpError(
+      'conflict',
+      'You sign in through your identity provider: your password is kept there.',
+    )
   const who = { db, username: operator.username, ip }
   await guardPasswordCheck({ ...who, challenge })
   if (!(await verify(operator.passwordHash, currentPassword))) {

@@ -14,6 +14,8 @@ export interface Operator {
   id: string
   username: string
   role: Role
+  /** Signs in through the OpenID Connect provider (read with the session). */
+  singleSignOn?: boolean
 }
 
 function hashToken(token: string): string {
@@ -39,7 +41,12 @@ export async function readSession({
 }): Promise<Operator | undefined> {
   if (!token) return undefined
   const [operator] = await db
-    .select({ id: operators.id, username: operators.username, role: operators.role })
+    .select({
+      id: operators.id,
+      username: operators.username,
+      role: operators.role,
+      singleSignOn: sql<boolean>`${operators.oidcSubject} is not null`,
+    })
     .from(operatorSessions)
     .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
     .where(and(eq(operatorSessions.tokenHash, hashToken(token)), gt(operatorSessions.expiresAt, sql`now()`)))

@@ -40,8 +40,9 @@ export async function signIn({
     .select({ id: operators.id, passwordHash: operators.passwordHash })
     .from(operators)
     .where(eq(operators.username, username.trim().toLowerCase()))
+  // An operator of the identity provider has no password here: checked like an unknown name.
   const valid = await verify(operator?.passwordHash ?? (await DUMMY_HASH), password)
-  if (!operator || !valid) {
+  if (!operator?.passwordHash || !valid) {
     throw new HttpError('unauthorized', 'Wrong username or password.', await recordWrongPassword(who))
   }
   await clearPairThrottle(who)

@@ -24,6 +24,7 @@ export async function readTeam({ db, you }: { db: Database; you: Operator }): Pr
         username: operators.username,
         role: operators.role,
         createdAt: operators.createdAt,
+        singleSignOn: sql<boolean>`${operators.oidcSubject} is not null`,
       })
       .from(operators)
       .orderBy(asc(operators.createdAt)),
@@ -156,6 +157,11 @@ export async function changeRole({
 }) {
   await db.transaction(async (tx) => {
     const member = await lockedMember(tx, operatorId)
+    if (member.singleSignOn)
+      throw new HttpError(
+        'conflict',
+        `${member.username} signs in through the identity provider, which gives the role at every sign-in: change it there.`,
+      )
     if (member.role === 'owner' && role !== 'owner') await assertAnotherOwner(tx)
     await tx.update(operators).set({ role }).where(eq(operators.id, operatorId))
     // An owner no more: the links they made (for any role) stop working with their say.
@@ -197,7 +203,11 @@ export async function removeOperator({
 async function lockedMember(tx: Database, operatorId: string) {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('team-owners', 0))`)
   const [member] = await tx
-    .select({ username: operators.username, role: operators.role })
+    .select({
+      username: operators.username,
+      role: operators.role,
+      singleSignOn: sql<boolean>`${operators.oidcSubject} is not null`,
+    })
     .from(operators)
     .where(eq(operators.id, operatorId))
   if (!member) throw new HttpError('not_found', 'No operator has this ID.')

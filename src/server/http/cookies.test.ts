@@ -29,6 +29,15 @@ describe('buildCookie', () => {
     expect(buildCookie(https, 's', 'abc', { expires, reach: 'strict' })).toMatch(/; Secure$/)
   })
 
+  it('makes a sign-in flow cookie Lax (it must follow the provider’s redirect back), never partitioned', () => {
+    expect(buildCookie(plain, 'f', '1', { maxAge: 600, reach: 'navigation' })).toBe(
+      'f=1; Path=/; Max-Age=600; HttpOnly; SameSite=Lax',
+    )
+    expect(buildCookie(https, 'f', '1', { maxAge: 600, reach: 'navigation' })).toBe(
+      'f=1; Path=/; Max-Age=600; HttpOnly; SameSite=Lax; Secure',
+    )
+  })
+
   it('makes an embeddable cookie work in third-party frames over HTTPS, and Lax over HTTP', () => {
     expect(buildCookie(plain, 'v', '1', { maxAge: 60, reach: 'embeddable' })).toBe(
       'v=1; Path=/; Max-Age=60; HttpOnly; SameSite=Lax',

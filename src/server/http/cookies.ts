@@ -18,9 +18,10 @@ export interface CookieLife {
   /**
    * `strict`: sent only from Tessera's own pages (the console). `embeddable`: also inside another
    * site's iframe over HTTPS (SameSite=None; Secure; Partitioned — CHIPS); over plain HTTP browsers
-   * refuse SameSite=None without Secure, so it is Lax there.
+   * refuse SameSite=None without Secure, so it is Lax there. `navigation`: also on a top-level
+   * navigation from another site (SameSite=Lax), as a sign-in provider's redirect back is.
    */
-  reach: 'strict' | 'embeddable'
+  reach: 'strict' | 'embeddable' | 'navigation'
 }
 
 /**
@@ -33,6 +34,7 @@ export function buildCookie(request: Request, name: string, value: string, life:
   if (life.maxAge !== undefined) parts.push(`Max-Age=${life.maxAge}`)
   parts.push('HttpOnly')
   if (life.reach === 'strict') parts.push('SameSite=Strict')
+  else if (life.reach === 'navigation') parts.push('SameSite=Lax')
   else parts.push(https ? 'SameSite=None' : 'SameSite=Lax')
   if (life.expires) parts.push(`Expires=${life.expires.toUTCString()}`)
   if (https) parts.push('Secure')

@@ -24,3 +24,8 @@ export function allowedHostEntry(entry: string): string | undefined {
   const name = hostName(bracketed)
   return name !== undefined && new URL(`http://${bracketed.toLowerCase()}/`).port === '' ? name : undefined
 }
+
+/** A URL's host name (as `new URL().hostname` gives it) that names this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]'
+}

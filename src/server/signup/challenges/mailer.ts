@@ -1,6 +1,7 @@
 import 'server-only'
 import nodemailer from 'nodemailer'
 import { getEnv } from '../../env'
+import { isLoopbackHost } from '../../http/host-name'
 import { processWide } from '../../process-wide'
 
 /** What the email-code challenge needs of a mail server: send one plain-text message. */
@@ -16,7 +17,7 @@ export interface Mailer {
 export function smtpMailer(url: string, from: string): Mailer {
   const { protocol, hostname, port, username, password } = new URL(url)
   const secure = protocol === 'smtps:'
-  const loopback = hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]'
+  const loopback = isLoopbackHost(hostname)
   const transport = nodemailer.createTransport({
     host: hostname.replace(/^\[|\]$/g, ''),
     port: port ? Number(port) : secure ? 465 : 587,
