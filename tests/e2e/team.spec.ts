@@ -54,6 +54,15 @@ test('an owner invites an analyst by a link shown once; the analyst joins, reads
   await expect(
     invited.getByText('Sites, keys, lists and webhooks are run by admins: your role is analyst.'),
   ).toBeVisible()
+  // An analyst looks a visitor up, and is not offered what only an admin may do (forgetting it).
+  await invited.goto('/device-fingerprint')
+  const device = invited.getByTestId('visitor-id')
+  await expect(device).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  await invited.goto(`/?lookup=${await device.textContent()}`)
+  await expect(
+    invited.getByText('An admin can forget this visitor (erase its visits and identifiers).'),
+  ).toBeVisible()
+  await expect(invited.getByRole('button', { name: /Forget this visitor/ })).toHaveCount(0)
   // The link worked once.
   const again = await browser.newContext()
   const reused = await again.newPage()

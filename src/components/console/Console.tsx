@@ -119,7 +119,7 @@ export function Console({
         </p>
       )}
       <Overview site={site} />
-      <VisitorLookup query={lookup} site={site} onQuery={setLookup} />
+      <VisitorLookup query={lookup} site={site} onQuery={setLookup} canForget={allows(role, 'admin')} />
       <RecentEvents
         signal={signal}
         filters={eventFilterValues}

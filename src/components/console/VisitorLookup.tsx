@@ -16,8 +16,11 @@ export function VisitorLookup({
   query,
   site,
   onQuery,
+  canForget,
 }: {
   query: string | null
+  /** The operator's role may forget a visitor (admins and owners). */
+  canForget: boolean
   /** The console's site: the visitor's history on it alone (null: every site). */
   site: string | null
   onQuery: (query: string | null) => void
@@ -72,7 +75,7 @@ export function VisitorLookup({
             site={site}
             onQuery={onQuery}
             onClose={() => onQuery(null)}
-            onForgotten={forgotten}
+            onForgotten={canForget ? forgotten : undefined}
           />
         ))}
     </section>

@@ -29,7 +29,8 @@ export function VisitorPanel({
   site: string | null
   onQuery: (query: string) => void
   onClose: () => void
-  onForgotten: (visitorId: string) => void
+  /** Absent for a role that may not forget visitors: the panel says who can. */
+  onForgotten?: (visitorId: string) => void
 }) {
   const load = useCallback(
     () => callConsole('GET /api/console/lookup', { query: { q: query, ...(site && { site }) } }),
@@ -63,7 +64,11 @@ export function VisitorPanel({
           </div>
           <VisitorHistory events={data.events} />
           <ScoreExplained latest={data.events[0]} />
-          <ForgetVisitor visitorId={data.visitorId} events={data.events.length} onForgotten={onForgotten} />
+          {onForgotten ? (
+            <ForgetVisitor visitorId={data.visitorId} events={data.events.length} onForgotten={onForgotten} />
+          ) : (
+            <p className="muted">An admin can forget this visitor (erase its visits and identifiers).</p>
+          )}
         </section>
       )}
     </LoadedView>
