@@ -102,18 +102,17 @@ export const EnvSchema = z.object({
    * (https; plain http only for a provider on this machine), and Tessera's client at it. Register
    * `<public URL>/api/sign-in/oidc/callback` as the redirect URI there.
    */
-  TESSERA_OIDC_ISSUER: z
-    .url({ protocol: /^https?$/, error: 'TESSERA_OIDC_ISSUER must be an https:// URL.' })
-    .refine(
-      (value) => new URL(value).protocol === 'https:' || isLoopbackHost(new URL(value).hostname),
-      'TESSERA_OIDC_ISSUER must be https:// (plain http only for a provider on this machine).',
-    )
-    .optional(),
-  TESSERA_OIDC_CLIENT_ID: z.string().trim().min(1).max(500).optional(),
-  /** Unset for a public client (PKCE only). */
-  TESSERA_OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  TESSERA_OIDC_ISSUER: optionalText(
+    z.string().superRefine((value, context) => {
+      const problem = issuerProblem(value)
+      if (problem) context.addIssue({ code: 'custom', message: `TESSERA_OIDC_ISSUER ${problem}` })
+    }),
+  ),
+  TESSERA_OIDC_CLIENT_ID: optionalText(z.string().trim().max(500)),
+  /** Unset (or empty) for a public client (PKCE only). */
+  TESSERA_OIDC_CLIENT_SECRET: optionalText(z.string().max(2000)),
   /** The button's words: "Sign in with <name>". Defaults to the issuer's host name. */
-  TESSERA_OIDC_NAME: z.string().trim().min(1).max(60).optional(),
+  TESSERA_OIDC_NAME: optionalText(z.string().trim().max(60)),
   /** The claim (ID token or userinfo) that carries the Tessera role: a string or a list of them. */
   TESSERA_OIDC_ROLE_CLAIM: z.string().trim().min(1).max(200).default('tessera_role'),
   /**
@@ -216,7 +215,31 @@ const CheckedEnv = EnvSchema.superRefine((env, context) => {
       path: ['TESSERA_OIDC_CLIENT_ID'],
       message: 'TESSERA_OIDC_ISSUER is set: give the client ID registered at that provider too.',
     })
+  if (!env.TESSERA_OIDC_ISSUER && (env.TESSERA_OIDC_CLIENT_ID || env.TESSERA_OIDC_CLIENT_SECRET))
+    context.addIssue({
+      code: 'custom',
+      path: ['TESSERA_OIDC_ISSUER'],
+      message: 'A client of an OpenID Connect provider is set: give the provider too (TESSERA_OIDC_ISSUER).',
+    })
 })
+
+/** An optional variable where an empty value (a line left as `NAME=`) means unset. */
+function optionalText<Schema extends z.ZodType<string, string>>(schema: Schema) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    schema.optional(),
+  )
+}
+
+/** Why an issuer URL cannot be used: https only (http for this machine), no query nor fragment. */
+function issuerProblem(value: string): string | undefined {
+  if (!URL.canParse(value)) return 'must be a URL such as https://id.example.com.'
+  const url = new URL(value)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname)))
+    return 'must be https:// (plain http only for a provider on this machine).'
+  if (url.search || url.hash) return 'must have no query nor fragment: it is the issuer identifier itself.'
+  return undefined
+}
 
 /** The test-only settings that are on: a server running with any of them warns at start and in the console. */
 export function testOnlySettings(env: Env): string[] {

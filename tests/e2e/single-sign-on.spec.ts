@@ -16,7 +16,10 @@ test('an analyst signs in through the company’s identity provider; someone it 
   page,
 }) => {
   const port = EXTRA_SERVER_PORTS.singleSignOn
+  // The provider on another site than Tessera (localhost, 127.0.0.1), as a real one is: its redirect
+  // back is a cross-site navigation, which the sign-in's cookies must survive.
   const provider = await startOidcProvider({
+    host: 'localhost',
     port: EXTRA_SERVER_PORTS.identityProvider,
     redirectUris: [`http://127.0.0.1:${port}/api/sign-in/oidc/callback`],
   })

@@ -33,15 +33,24 @@ async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
 
 export async function startOidcProvider({
   port = 0,
+  host = '127.0.0.1',
   redirectUris,
 }: {
   port?: number
+  /**
+   * The issuer's host. `localhost` puts the provider on another site than a Tessera reached at
+   * 127.0.0.1 (ports do not make sites), as a real provider is; it then listens on every loopback
+   * address, IPv4 and IPv6, whichever `localhost` resolves to.
+   */
+  host?: '127.0.0.1' | 'localhost'
   redirectUris: string[]
 }): Promise<TestProvider> {
   const accounts = new Map<string, Record<string, unknown>>()
   const server = createServer()
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  await new Promise<void>((resolve) =>
+    host === 'localhost' ? server.listen(port, resolve) : server.listen(port, host, resolve),
+  )
+  const issuer = `http://${host}:${(server.address() as AddressInfo).port}`
   const provider = new Provider(issuer, {
     clients: [
       {

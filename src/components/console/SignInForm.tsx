@@ -19,6 +19,8 @@ const ssoFailures: Record<string, string> = {
   expired: 'That sign-in took too long or began in another browser. Try again.',
   refused: 'Your identity provider did not confirm the sign-in. Try again.',
   'no-role': 'Your identity provider gives you no Tessera role. Ask your administrator to add one.',
+  'last-owner':
+    'You are the team’s last owner, and your identity provider now gives you a lesser role. Make another operator owner first, or restore your role there.',
   unavailable: 'Your identity provider could not be reached. Try again in a moment.',
 }
 

@@ -5,12 +5,15 @@ import * as client from 'openid-client'
 import { z } from 'zod'
 import { Role } from '@/contracts/roles'
 import type { Database } from '../db/client'
-import { operators, settingsAudit } from '../db/schema'
+import { operatorSessions, operators, settingsAudit } from '../db/schema'
 import { type Env, getEnv } from '../env'
 import { buildCookie, clearCookie, readCookie } from '../http/cookies'
+import { isHttps } from '../http/is-https'
 import { ownOrigin } from '../http/public-origin'
 import { log } from '../log'
+import { processWide } from '../process-wide'
 import { createSession } from './sessions'
+import { withdrawInvitationsBy } from './team'
 
 /** Sign-in with an OpenID Connect provider, when one is configured (TESSERA_OIDC_*). */
 export interface OidcSettings {
@@ -55,8 +58,12 @@ export function roleFromClaims(claims: Record<string, unknown>, settings: OidcSe
   return STRONGEST_FIRST.find((role) => roles.includes(role))
 }
 
-/** The cookie that carries one sign-in from Tessera to the provider and back (10 minutes). */
-const FLOW_COOKIE = 'tessera_oidc'
+/**
+ * The cookie that carries one sign-in from Tessera to the provider and back (10 minutes). Over
+ * HTTPS its name has the __Host- prefix: a sibling subdomain cannot set one of its own for the
+ * callback to read (a page on another port of the same host still can over plain HTTP).
+ */
+const flowCookie = (request: Request) => (isHttps(request) ? '__Host-tessera_oidc' : 'tessera_oidc')
 const FLOW_SECONDS = 600
 const Flow = z.object({
   state: z.string().max(100),
@@ -65,7 +72,7 @@ const Flow = z.object({
 })
 
 /** Why a sign-in came back refused; the sign-in form says each in words (`/#sso-error=<why>`). */
-export type OidcFailure = 'expired' | 'refused' | 'no-role' | 'unavailable'
+export type OidcFailure = 'expired' | 'refused' | 'no-role' | 'last-owner' | 'unavailable'
 
 export class OidcSignInError extends Error {
   constructor(
@@ -76,12 +83,13 @@ export class OidcSignInError extends Error {
   }
 }
 
-let discovered: { key: string; configuration: Promise<client.Configuration> } | undefined
-
 /** The provider's metadata, discovered once per process (again after a failure). */
+const discoveries = () => processWide('oidcDiscovery', () => new Map<string, Promise<client.Configuration>>())
+
 function configurationOf(settings: OidcSettings): Promise<client.Configuration> {
   const key = `${settings.issuer.href} ${settings.clientId}`
-  if (discovered?.key === key) return discovered.configuration
+  const known = discoveries().get(key)
+  if (known) return known
   const configuration = client
     .discovery(
       settings.issuer,
@@ -95,13 +103,13 @@ function configurationOf(settings: OidcSettings): Promise<client.Configuration> 
       },
     )
     .catch((error: unknown) => {
-      discovered = undefined
+      discoveries().delete(key)
       throw new OidcSignInError(
         'unavailable',
         `Discovery at ${settings.issuer.href} failed: ${String(error)}`,
       )
     })
-  discovered = { key, configuration }
+  discoveries().set(key, configuration)
   return configuration
 }
 
@@ -130,15 +138,15 @@ export async function beginOidcSignIn(request: Request, settings: OidcSettings) 
   const value = Buffer.from(JSON.stringify(flow)).toString('base64url')
   return {
     location: location.href,
-    cookie: buildCookie(request, FLOW_COOKIE, value, { maxAge: FLOW_SECONDS, reach: 'navigation' }),
+    cookie: buildCookie(request, flowCookie(request), value, { maxAge: FLOW_SECONDS, reach: 'navigation' }),
   }
 }
 
-export const clearedFlowCookie = (request: Request) => clearCookie(request, FLOW_COOKIE, 'navigation')
+export const clearedFlowCookie = (request: Request) => clearCookie(request, flowCookie(request), 'navigation')
 
 function flowOf(request: Request) {
   try {
-    const raw = readCookie(request, FLOW_COOKIE)
+    const raw = readCookie(request, flowCookie(request))
     return raw ? Flow.parse(JSON.parse(Buffer.from(raw, 'base64url').toString())) : undefined
   } catch {
     return undefined
@@ -181,44 +189,74 @@ export async function finishOidcSignIn({
       idTokenExpected: true,
     })
   } catch (error) {
-    throw new OidcSignInError('refused', `The code exchange failed: ${String(error)}`)
+    const why = unreachable(error) ? 'unavailable' : 'refused'
+    throw new OidcSignInError(why, `The code exchange failed: ${String(error)}`)
   }
   const idClaims = tokens.claims()
   if (!idClaims) throw new OidcSignInError('refused', 'The provider sent no ID token.')
   let claims: Record<string, unknown> = { ...idClaims }
-  if (roleFromClaims(claims, settings) === undefined && tokens.access_token) {
-    // Many providers put groups and roles only in userinfo.
-    const info = await client
-      .fetchUserInfo(configuration, tokens.access_token, idClaims.sub)
-      .catch(() => ({}))
-    claims = { ...info, ...idClaims }
+  const incomplete =
+    roleFromClaims(claims, settings) === undefined || typeof claims.preferred_username !== 'string'
+  if (incomplete && tokens.access_token) {
+    // Many providers put groups, roles and names only in userinfo.
+    try {
+      const info = await client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub)
+      claims = { ...info, ...idClaims }
+    } catch (error) {
+      if (unreachable(error)) throw new OidcSignInError('unavailable', `Userinfo failed: ${String(error)}`)
+      log.warn({ err: error }, 'the identity provider refused its userinfo')
+    }
   }
+  const issuer = String(idClaims.iss)
   const role = roleFromClaims(claims, settings)
-  if (!role)
-    throw new OidcSignInError(
-      'no-role',
-      `${idClaims.sub} has no Tessera role in the claim ${settings.roleClaim}.`,
-    )
+  if (!role) {
+    // Someone the provider no longer gives a role: their open sessions end here too.
+    await endSessionsOf(db, issuer, idClaims.sub)
+    throw new OidcSignInError('no-role', `${idClaims.sub} has no Tessera role in ${settings.roleClaim}.`)
+  }
   const operatorId = await upsertOidcOperator({
     db,
-    issuer: String(idClaims.iss),
+    issuer,
     subject: idClaims.sub,
     wantedName: nameOf(claims),
     role,
-    by: settings.name,
+    by: `${settings.name} (single sign-on)`,
   })
   return createSession({ db, operatorId })
 }
 
-/** A console username from the claims: preferred_username, else email, else the subject. */
+/** A failure to reach the provider (a refused connection, DNS, a time-out), not an answer from it. */
+function unreachable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause.name === 'AbortError' || cause.name === 'TimeoutError') return true
+    if (cause instanceof TypeError && cause.message === 'fetch failed') return true
+    const code = (cause as { code?: unknown }).code
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true
+  }
+  return false
+}
+
+async function endSessionsOf(db: Database, issuer: string, subject: string) {
+  const [known] = await db
+    .select({ id: operators.id })
+    .from(operators)
+    .where(and(eq(operators.oidcIssuer, issuer), eq(operators.oidcSubject, subject)))
+  if (known) await db.delete(operatorSessions).where(eq(operatorSessions.operatorId, known.id))
+}
+
+/**
+ * A console username from the claims: preferred_username, else email, else the subject; plain
+ * ASCII after NFKC, so that a look-alike of another operator's name (a Cyrillic "а") cannot pass for it.
+ */
 function nameOf(claims: Record<string, unknown>): string {
   const first = [claims.preferred_username, claims.email, claims.sub].find(
     (value): value is string => typeof value === 'string' && value.trim() !== '',
   )
   const cleaned = (first ?? 'operator')
+    .normalize('NFKC')
     .trim()
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}._@-]+/gu, '-')
+    .replace(/[^a-z0-9._@-]+/g, '-')
     .slice(0, 48)
   return cleaned.length >= 2 ? cleaned : `operator-${cleaned}`
 }
@@ -252,6 +290,16 @@ export async function upsertOidcOperator({
       .where(and(eq(operators.oidcIssuer, issuer), eq(operators.oidcSubject, subject)))
     if (known) {
       if (known.role !== role) {
+        if (known.role === 'owner') {
+          // The team keeps an owner: the provider's demotion of the last one waits for another.
+          if ((await tx.$count(operators, eq(operators.role, 'owner'))) <= 1)
+            throw new OidcSignInError(
+              'last-owner',
+              `${known.username} is the last owner; the provider gives ${role}.`,
+            )
+          // An owner no more: the links they made stop working with their say.
+          await withdrawInvitationsBy(tx, known.username)
+        }
         await tx.update(operators).set({ role }).where(eq(operators.id, known.id))
         await audit(
           tx,

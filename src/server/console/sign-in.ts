@@ -1,4 +1,5 @@
 import 'server-only'
+import { randomBytes } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
 import { eq } from 'drizzle-orm'
 import type { Database } from '../db/client'
@@ -11,8 +12,9 @@ import { clearPairThrottle, guardPasswordCheck, recordWrongPassword } from './si
 
 /** Attempts per address (an IPv6 address by its /64), right or wrong, whatever the account. */
 const PER_ADDRESS = { name: 'sign-in-ip', points: 30, durationSeconds: 15 * 60 }
-// Verified when the username is unknown, so both cases take as long.
-const DUMMY_HASH = hash('tessera-dummy-password')
+// Verified when the username is unknown (or has no password), so every case takes as long; of a
+// random password, so that no known string matches it.
+const DUMMY_HASH = hash(randomBytes(32).toString('base64url'))
 
 /**
  * Checks a password and opens a session. Wrong passwords slow down the (account, address) pair

@@ -214,7 +214,8 @@ async function lockedMember(tx: Database, operatorId: string) {
   return member
 }
 
-async function withdrawInvitationsBy(db: Database, username: string) {
+/** Withdraws the open invitations `username` made (they are removed, or no longer an owner). */
+export async function withdrawInvitationsBy(db: Database, username: string) {
   await db
     .delete(operatorInvitations)
     .where(and(eq(operatorInvitations.createdBy, username), isNull(operatorInvitations.acceptedAt)))

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { changePassword } from '@/server/console/change-password'
-import { roleFromClaims } from '@/server/console/oidc'
+import { beginOidcSignIn, OidcSignInError, oidcSettings, roleFromClaims } from '@/server/console/oidc'
 import { readSession, SESSION_COOKIE } from '@/server/console/sessions'
 import { signIn } from '@/server/console/sign-in'
-import { changeRole, readTeam } from '@/server/console/team'
+import { changeRole, inviteOperator, readTeam } from '@/server/console/team'
 import { type Database, getDb } from '@/server/db/client'
-import { operators, settingsAudit } from '@/server/db/schema'
+import { operatorInvitations, operators, settingsAudit } from '@/server/db/schema'
 import { parseEnv } from '@/server/env'
 import { OPERATOR_PASSWORD, startedTessera } from '../../../../../tests/support/console-factories'
 import {
@@ -115,8 +115,8 @@ describe('single sign-on with OpenID Connect', () => {
     expect(await db.$count(operators, eq(operators.username, 'ana'))).toBe(1)
     const audits = await db.select().from(settingsAudit).where(eq(settingsAudit.key, 'team'))
     expect(audits.map((entry) => [entry.operator, entry.after])).toEqual([
-      ['Acme ID', { operator: 'ana', role: 'analyst', joined: 'single sign-on' }],
-      ['Acme ID', { operator: 'ana', role: 'admin' }],
+      ['Acme ID (single sign-on)', { operator: 'ana', role: 'analyst', joined: 'single sign-on' }],
+      ['Acme ID (single sign-on)', { operator: 'ana', role: 'admin' }],
     ])
 
     // Her role is the provider's to give: the team panel shows it and an owner cannot change it here.
@@ -138,6 +138,48 @@ describe('single sign-on with OpenID Connect', () => {
       }),
     )
     expect(noPassword.status).toBe(409)
+  })
+
+  it('ends the sessions of someone the provider no longer gives a role', async () => {
+    provider.accounts.set('ana', { tessera_role: 'analyst' })
+    const first = await signInAs('ana')
+    const token = first.session?.split('=')[1]
+    expect(await readSession({ db, token })).toMatchObject({ username: 'ana' })
+    provider.accounts.set('ana', {})
+    const refused = await signInAs('ana')
+    expect(refused.response.headers.get('location')).toBe('/#sso-error=no-role')
+    expect(await readSession({ db, token })).toBeUndefined()
+  })
+
+  it('keeps an owner: the provider cannot demote the last one, and a demoted owner’s invitations go', async () => {
+    provider.accounts.set('olga', { tessera_role: 'owner' })
+    expect((await signInAs('olga')).response.status).toBe(200)
+    const olga = await operatorNamed(db, 'olga')
+    const admin = await operatorNamed(db, 'admin')
+    const asOlga = { id: olga?.id ?? '', username: 'olga', role: 'owner' as const }
+    // Olga, now the only owner, makes an invitation; then the provider makes her an admin.
+    await changeRole({ db, operatorId: admin?.id ?? '', role: 'admin', by: asOlga })
+    await inviteOperator({ db, role: 'analyst', by: asOlga })
+    provider.accounts.set('olga', { tessera_role: 'admin' })
+    const refused = await signInAs('olga')
+    expect(refused.response.headers.get('location')).toBe('/#sso-error=last-owner')
+    expect((await operatorNamed(db, 'olga'))?.role).toBe('owner')
+    // With another owner, the demotion goes through, and her open invitation with it.
+    await changeRole({ db, operatorId: admin?.id ?? '', role: 'owner', by: asOlga })
+    expect((await signInAs('olga')).response.status).toBe(200)
+    expect((await operatorNamed(db, 'olga'))?.role).toBe('admin')
+    expect(await db.$count(operatorInvitations)).toBe(0)
+  })
+
+  it('says the provider is unavailable when it cannot be reached', async () => {
+    const settings = oidcSettings()
+    if (!settings) throw new Error('single sign-on should be configured in this file')
+    const gone = { ...settings, issuer: new URL('http://127.0.0.1:9/') }
+    const failure = await beginOidcSignIn(new Request(`${own}/api/sign-in/oidc`), gone).catch(
+      (error) => error,
+    )
+    expect(failure).toBeInstanceOf(OidcSignInError)
+    expect(failure.why).toBe('unavailable')
   })
 
   it('refuses a person whose claims give no role, and makes no operator for them', async () => {
@@ -186,6 +228,10 @@ describe('single sign-on with OpenID Connect', () => {
     const newcomer = people.find((person) => person.username !== 'admin')
     expect(newcomer?.username).toMatch(/^admin~[0-9a-f]{6}$/)
     expect(newcomer?.hash).toBeNull()
+    // A look-alike name (a Cyrillic "а") is made plain ASCII: it cannot pass for "admin".
+    provider.accounts.set('lookalike', { preferred_username: '\u0430dmin', tessera_role: 'analyst' })
+    expect((await signInAs('lookalike')).response.status).toBe(200)
+    expect(await operatorNamed(db, '-dmin')).toMatchObject({ role: 'analyst' })
     // The password operator still signs in; the newcomer's name has no password at all.
     await expect(
       signIn({ db, username: 'admin', password: OPERATOR_PASSWORD, ip: '10.0.0.3' }),
@@ -232,6 +278,26 @@ describe('the role a claim gives', () => {
       /must be https/,
     )
     expect(() => parseEnv({ TESSERA_OIDC_ROLE_MAP: 'staff=root' })).toThrow(/"staff=root"/)
+    expect(() => parseEnv({ TESSERA_OIDC_ISSUER: 'not a url', TESSERA_OIDC_CLIENT_ID: 'x' })).toThrow(
+      /TESSERA_OIDC_ISSUER must be a URL/,
+    )
+    expect(() =>
+      parseEnv({ TESSERA_OIDC_ISSUER: 'https://id.example/?tenant=1', TESSERA_OIDC_CLIENT_ID: 'x' }),
+    ).toThrow(/no query nor fragment/)
+    expect(() => parseEnv({ TESSERA_OIDC_CLIENT_ID: 'x' })).toThrow(/TESSERA_OIDC_ISSUER/)
+    // Lines left empty, as in .env.example, mean unset.
+    const blank = parseEnv({
+      TESSERA_OIDC_ISSUER: '',
+      TESSERA_OIDC_CLIENT_ID: ' ',
+      TESSERA_OIDC_CLIENT_SECRET: '',
+    })
+    expect(oidcSettings(blank)).toBeUndefined()
+    const publicClient = parseEnv({
+      TESSERA_OIDC_ISSUER: 'https://id.example',
+      TESSERA_OIDC_CLIENT_ID: 'x',
+      TESSERA_OIDC_CLIENT_SECRET: '',
+    })
+    expect(oidcSettings(publicClient)?.clientSecret).toBeUndefined()
     expect(
       parseEnv({ TESSERA_OIDC_ISSUER: 'http://127.0.0.1:9000', TESSERA_OIDC_CLIENT_ID: 'x' })
         .TESSERA_OIDC_ISSUER,
