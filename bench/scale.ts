@@ -137,8 +137,10 @@ async function main() {
   const day = new Date(Date.now() - 41 * 86_400_000).toISOString().slice(0, 10)
   exports.push(await exportOf('events: one day', `kind=events&from=${day}&to=${day}`))
   exports.push(await exportOf('sign-up decisions: all', 'kind=decisions'))
-  // Every event, read by an operator whose side stops for 5 s after the first chunk.
-  exports.push(await exportOf('events: all, reader pauses 5 s', 'kind=events', 5_000))
+  // Every event read straight through, then again by an operator whose side stops for 10 s after
+  // the first chunk (a server that does not wait for its reader would read ahead meanwhile).
+  exports.push(await exportOf('events: all', 'kind=events'))
+  exports.push(await exportOf('events: all, reader pauses 10 s', 'kind=events', 10_000))
 
   const bodies = identifyBodies(traffic)
   const identifyUrl = (server: { url: string }) => `${server.url}/api/v1/identify`

@@ -100,6 +100,14 @@ export function printReport({
       `${run.rssBeforeMb.toFixed(0)} → ${run.rssPeakMb.toFixed(0)} MB (+${(run.rssPeakMb - run.rssBeforeMb).toFixed(0)})`,
     ]),
   )
+  const straight = exports.find((run) => !run.pause && run.name === 'events: all')
+  for (const run of exports) {
+    if (!run.pause) continue
+    const { seconds, rssStartMb, rssPeakMb, restSeconds } = run.pause
+    log(
+      `"${run.name}": while the reader paused ${seconds} s after the first chunk, the server's memory went ${rssStartMb.toFixed(0)} → ${rssPeakMb.toFixed(0)} MB at most (+${(rssPeakMb - rssStartMb).toFixed(0)}); the rest then took ${restSeconds.toFixed(1)} s${straight ? ` (straight through: ${straight.seconds.toFixed(1)} s), so the server ${restSeconds > straight.seconds / 2 ? 'waited for its reader' : 'had read ahead'}` : ''}.`,
+    )
+  }
   log('')
   const run = (name: string, figures: IdentifyRun) => [
     name,
@@ -160,7 +168,10 @@ export function printReport({
   const ratio = identify.one.rps > 0 ? (identify.two.rps / identify.one.rps).toFixed(2) : 'n/a'
   const screen = slowest('console')
   const search = slowest('search')
-  const largest = exports.reduce((worst, run) => (run.rows > worst.rows ? run : worst))
+  // The largest export read straight through (the paused one's rate counts its pause).
+  const largest = exports
+    .filter((run) => !run.pause)
+    .reduce((worst, run) => (run.rows > worst.rows ? run : worst))
   const growth = Math.max(...exports.map((run) => run.rssPeakMb - run.rssBeforeMb))
   log(
     `scale: ${shortCount(loaded.events)} events, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, identify 2 servers ${identify.two.rps.toFixed(0)} req/s (${ratio} x one server), retention ${retention.seconds.toFixed(1)} s, export ${shortCount(largest.rows)} rows at ${(largest.rows / largest.seconds).toFixed(0)} rows/s (first byte ${largest.firstByteMs.toFixed(0)} ms, server RSS +${growth.toFixed(0)} MB at most)`,

@@ -45,6 +45,33 @@ describeOnEachEngine('exportRecords', (handle) => {
     expect(json[2].linkedId).toBe('=HYPERLINK("https://evil.example","click")')
   })
 
+  it('reads no further than its reader: rows deleted while the reader waits are never read', async () => {
+    for (let seed = 0; seed < 12; seed++)
+      await identifyVisitor({
+        db: handle.db,
+        input: { components: syntheticDevice(950 + seed) },
+        context: { ip: '198.51.100.91', userAgent: 'test' },
+      })
+    const reader = exportRecords(
+      handle.db,
+      { kind: 'events', format: 'csv', signal: 'all', outcome: 'all' },
+      2,
+    ).getReader()
+    const decoder = new TextDecoder()
+    let csv = ''
+    for (let chunk = 0; chunk < 2; chunk++) csv += decoder.decode((await reader.read()).value)
+    // The reader stops a while (a slow disk or network), and the events go meanwhile: a stream that
+    // had read ahead would still hand them over.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await handle.db.execute(sql`delete from events`)
+    for (let next = await reader.read(); !next.done; next = await reader.read())
+      csv += decoder.decode(next.value)
+    const rows = csv.trimEnd().split('\n').length - 1
+    // The page read, and at most one more queued for the reader (the stream's high-water mark).
+    expect(rows).toBeGreaterThanOrEqual(2)
+    expect(rows).toBeLessThanOrEqual(4)
+  })
+
   it("exports one visitor's events and the sign-up decisions, and an empty JSON export is an empty array", async () => {
     const first = await identifyVisitor({
       db: handle.db,
