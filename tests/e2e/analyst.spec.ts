@@ -1,5 +1,6 @@
-import AxeBuilder from '@axe-core/playwright'
+
 import { expect, type Page, test } from '@playwright/test'
+import { seriousViolations } from '../support/axe'
 import { browserHeaders } from '../support/browser-headers'
 import { ADMIN_PASSWORD } from '../support/e2e-constants'
 import { allRulesOff, setPolicy, uniqueEmail } from '../support/helpers'
@@ -19,13 +20,6 @@ async function signUp(page: Page, email: string) {
   const outcome = page.getByRole('heading', { name: /We could not create your account|Welcome/ })
   await expect(outcome).toBeVisible()
   return outcome.innerText()
-}
-
-async function seriousViolations(page: Page, selector: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).include(selector).analyze()
-  return results.violations
-    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
 }
 
 test.afterAll(async ({ request }) => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
+import { seriousViolations } from '../support/axe'
 import { ADMIN_PASSWORD, EXTRA_SERVER_PORTS } from '../support/e2e-constants'
 import { serverLog, setPolicy } from '../support/helpers'
 import { removeServerFiles, startTesseraServer } from '../support/tessera-server'
@@ -218,13 +219,6 @@ function serverLogOf(file: string): string[] {
 }
 
 /** Serious and critical axe-core violations on the page, as "rule: elements" lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations
-    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
-}
-
 for (const screen of ['/', '/device-fingerprint', '/registration', '/frame']) {
   test(`${screen} has no serious or critical accessibility violations`, async ({ page }) => {
     await page.goto(screen)

@@ -1,15 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
-import { expect, type Page, test } from '@playwright/test'
+
+import { expect, test } from '@playwright/test'
+import { seriousViolations } from '../support/axe'
 import { ADMIN_PASSWORD, EXTRA_SERVER_PORTS } from '../support/e2e-constants'
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider } from '../support/oidc-provider'
 import { removeServerFiles, startTesseraServer } from '../support/tessera-server'
-
-async function seriousViolations(page: Page, selector: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).include(selector).analyze()
-  return results.violations
-    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
-}
 
 test('an analyst signs in through the company’s identity provider; someone it gives no role is told why', async ({
   browser,

@@ -1,13 +1,7 @@
-import AxeBuilder from '@axe-core/playwright'
-import { expect, type Page, test } from '@playwright/test'
-import { ADMIN_PASSWORD } from '../support/e2e-constants'
 
-async function seriousViolations(page: Page, selector: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).include(selector).analyze()
-  return results.violations
-    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
-}
+import { expect, test } from '@playwright/test'
+import { seriousViolations } from '../support/axe'
+import { ADMIN_PASSWORD } from '../support/e2e-constants'
 
 test('an owner invites an analyst by a link shown once; the analyst joins, reads the rules and cannot change them', async ({
   browser,
