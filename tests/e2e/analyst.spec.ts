@@ -1,4 +1,3 @@
-
 import { expect, type Page, test } from '@playwright/test'
 import { seriousViolations } from '../support/axe'
 import { browserHeaders } from '../support/browser-headers'

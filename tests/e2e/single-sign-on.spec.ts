@@ -1,4 +1,3 @@
-
 import { expect, test } from '@playwright/test'
 import { seriousViolations } from '../support/axe'
 import { ADMIN_PASSWORD, EXTRA_SERVER_PORTS } from '../support/e2e-constants'
