@@ -119,7 +119,7 @@ export async function loadTraffic({
     )
     const writing = performance.now()
     await inTurns(writers, bounds, async (writer, slice) => {
-      const written = await writeEvents(writer, slice, siteKeys)
+      const written = await retriedOnDeadlock(() => writeEvents(writer, slice, siteKeys))
       totals.events += written.events
       totals.signups += written.signups
       const rate = totals.events / ((performance.now() - writing) / 1000)
@@ -206,6 +206,20 @@ async function inTurns<Item>(
     running[slot] = done
   }
   await Promise.all(running)
+}
+
+/**
+ * Runs one statement again when PostgreSQL broke a deadlock by cancelling it (it rolled back whole):
+ * two writers' slices can move the last day of the same snapshots in opposite orders.
+ */
+async function retriedOnDeadlock<Result>(statement: () => Promise<Result>): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await statement()
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error
+    }
+  }
 }
 
 /** Drops the indexes no constraint needs (rebuilt at the end, much faster than kept up row by row). */
