@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 describe('the agent module in Node', () => {
   it('touches no browser global when imported', async () => {
@@ -84,6 +84,58 @@ describe('collect with stepped sources', () => {
     expect(result.mainThread.total).toBeGreaterThanOrEqual(29)
     expect(result.mainThread.longest).toBeLessThan(result.mainThread.total)
     expect(turns).toBeGreaterThan(0)
+  })
+
+  it('while the Intl worker starts, lets queued tasks run even where scheduler.yield keeps its place', async () => {
+    // A fresh agent module, whose Intl warm-up starts a worker that has not answered yet: its start
+    // needs turns of the main thread (a browser's worker; none exists in Node).
+    vi.resetModules()
+    const global = globalThis as { scheduler?: { yield(): Promise<void> }; Worker?: unknown }
+    let workers = 0
+    global.Worker = class {
+      onmessage: unknown = null
+      onerror: unknown = null
+      constructor() {
+        workers++
+      }
+      terminate() {}
+    }
+    const { collect } = await import('./collect')
+    // A scheduler.yield that resumes before any queued task, as a prioritised continuation can.
+    let prioritised = 0
+    global.scheduler = {
+      yield: () => {
+        prioritised++
+        return Promise.resolve()
+      },
+    }
+    try {
+      let stepsRun = 0
+      let taskRanAfter: number | undefined
+      setTimeout(() => {
+        taskRanAfter = stepsRun
+      }, 0)
+      await collect({
+        slice: 8,
+        sources: {
+          ...(await inert()),
+          stepped: function* () {
+            for (let step = 0; step < 12; step++) {
+              busy(5)
+              stepsRun++
+              yield
+            }
+          },
+        },
+      })
+      expect(workers).toBe(1)
+      expect(prioritised).toBeGreaterThan(0)
+      // The page's task ran before the source's last step: a break went to the end of the line.
+      expect(taskRanAfter).toBeLessThan(12)
+    } finally {
+      delete global.scheduler
+      delete global.Worker
+    }
   })
 
   it('never yields with slice: Infinity, and gives the same value', async () => {

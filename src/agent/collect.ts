@@ -1,3 +1,4 @@
+import { intlWarming, warmUpIntl } from './intl-warm-up'
 import { type SourceName, sources } from './sources'
 
 /** One collected signal: its value, or why it could not be read; always how long it took (ms). */
@@ -59,9 +60,9 @@ type Scheduler = { yield?: () => Promise<void> }
  * where it exists (the rest of the collection keeps its place in line), else a message port
  * rather than setTimeout(0), which browsers clamp to 4 ms once nested.
  */
-function yieldToBrowser(): Promise<void> {
+function yieldToBrowser(inLine: boolean): Promise<void> {
   const scheduler = (globalThis as { scheduler?: Scheduler }).scheduler
-  if (scheduler?.yield) return scheduler.yield()
+  if (inLine && scheduler?.yield) return scheduler.yield()
   return new Promise((resolve) => {
     const channel = new MessageChannel()
     channel.port1.onmessage = () => resolve()
@@ -93,6 +94,7 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
   const slice = options.slice ?? 8
   const registry: Record<string, Source> = { ...sources, ...options.sources }
   const started = now()
+  warmUpIntl()
   const components: Record<string, Component<unknown>> = {}
   const pending: Promise<void>[] = []
   let busy = 0
@@ -109,11 +111,16 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
     busy += stretch
     longest = Math.max(longest, stretch)
   }
-  /** Gives the main thread back once the current stretch of work is over its slice. */
+  let breaks = 0
+  /**
+   * Gives the main thread back once the current stretch of work is over its slice. While the Intl
+   * worker starts (intl-warm-up.ts), every third break goes to the end of the line (a message task),
+   * where the turns its start needs wait behind scheduler.yield's continuations.
+   */
   const breathe = async () => {
     if (now() - sliceStart <= slice) return
     endStretch()
-    await yieldToBrowser()
+    await yieldToBrowser(!intlWarming() || ++breaks % 3 !== 0)
     sliceStart = now()
   }
 

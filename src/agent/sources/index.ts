@@ -72,9 +72,6 @@ export const sources = {
   permissions,
   userAgent,
   languages,
-  timezone,
-  timezoneOffset,
-  intlLocale,
   screen,
   availableScreen,
   devicePixelRatio,
@@ -122,6 +119,10 @@ export const sources = {
   globalPrivacyControl,
   errorStack,
   jsFeatures,
+  // Late: Intl's data is loaded by then off the main thread (intl-warm-up.ts), where a worker can.
+  timezone,
+  timezoneOffset,
+  intlLocale,
   // Late: opening an AudioContext wakes the audio service, the slowest synchronous step.
   audioLatency,
   // After every other source, so its brief prototype changes to natives can affect none of them.
