@@ -11,6 +11,8 @@
 // BENCH_QUICK=1 runs 3 rounds (a CI smoke run). BENCH_ROUNDS=N (30). BENCH_DEBUG=1 prints each load.
 // BENCH_SOURCES=<n> prints the n Tessera sources with the highest median duration (0 = all).
 // BENCH_AGENT_FILE=<file> measures another build of the agent (an A/B against a saved public/agent.js).
+// Tessera runs with `intlWorker: true`, as a page without a CSP (this one) or one allowing
+// `worker-src blob:` may set it (and /frame always does): Intl's data loads in a worker.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -58,7 +60,7 @@ const scripts = {
 }
 const runners = {
   tessera:
-    'Tessera.collect().then((result) => { window.durations = Object.fromEntries(Object.entries(result.components).map(([k, v]) => [k, v.duration]).concat([["(collect)", result.duration]])); window.slowest = Object.entries(result.components).map(([k, v]) => k + " " + v.duration).sort((a, b) => parseFloat(b.split(" ")[1]) - parseFloat(a.split(" ")[1])).slice(0, 6); return Object.keys(result.components).length })',
+    'Tessera.collect({ intlWorker: true }).then((result) => { window.durations = Object.fromEntries(Object.entries(result.components).map(([k, v]) => [k, v.duration]).concat([["(collect)", result.duration]])); window.slowest = Object.entries(result.components).map(([k, v]) => k + " " + v.duration).sort((a, b) => parseFloat(b.split(" ")[1]) - parseFloat(a.split(" ")[1])).slice(0, 6); return Object.keys(result.components).length })',
   fingerprintjs: 'window.run()',
   thumbmark: 'window.run()',
 }

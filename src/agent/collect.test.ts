@@ -115,8 +115,12 @@ describe('collect with stepped sources', () => {
       setTimeout(() => {
         taskRanAfter = stepsRun
       }, 0)
+      // Not asked for (a page whose CSP may refuse blob: workers): no worker at all.
+      await collect({ sources: await inert() })
+      expect(workers).toBe(0)
       await collect({
         slice: 8,
+        intlWorker: true,
         sources: {
           ...(await inert()),
           stepped: function* () {

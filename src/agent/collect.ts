@@ -43,6 +43,14 @@ export interface CollectOptions {
    */
   slice?: number
   /**
+   * Loads Intl's data in a worker started from a blob: URL first, off the main thread, which takes
+   * the agent's longest task away (intl-warm-up.ts). Only for a page whose Content-Security-Policy
+   * allows `worker-src blob:` (or that has none): under one that does not, the browser refuses the
+   * worker and reports a violation. The /frame collector sets it (Tessera's own CSP allows it).
+   * @default false
+   */
+  intlWorker?: boolean
+  /**
    * Replaces or adds sources, by name. For tests and diagnostics; not needed in production.
    * @default undefined
    */
@@ -94,7 +102,7 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
   const slice = options.slice ?? 8
   const registry: Record<string, Source> = { ...sources, ...options.sources }
   const started = now()
-  warmUpIntl()
+  if (options.intlWorker) warmUpIntl()
   const components: Record<string, Component<unknown>> = {}
   const pending: Promise<void>[] = []
   let busy = 0

@@ -3,9 +3,9 @@
  * 20–30 ms, 85–160 ms on a CPU slowed 4×, the agent's longest. That data belongs to the browser's
  * renderer process, not to one thread, so a worker that touches Intl first loads it off the page's
  * main thread; the sources then read the very same values on the main thread, in a millisecond or
- * two. Nothing waits for it: where workers from blob: URLs are unavailable (no Worker, or a
- * Content-Security-Policy without blob:, whose refusal the browser itself logs), or the worker is
- * late, the first source to use Intl loads the data itself, as before. Starting a worker takes a few
+ * two. Nothing waits for it: where workers are unavailable, or the worker is late, the first source
+ * to use Intl loads the data itself, as before. Only where asked (`intlWorker`): under a
+ * Content-Security-Policy without `worker-src blob:` the browser refuses it and reports a violation. Starting a worker takes a few
  * turns of the main thread: until it has answered, collect.ts sends every third break to the end of
  * the line, where those turns wait.
  */

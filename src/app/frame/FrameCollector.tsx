@@ -1,6 +1,7 @@
 'use client'
 
 import { useEffect, useState } from 'react'
+import { collect } from '@/agent/collect'
 import { collectWhenIdle, type HeadStart } from '@/agent/head-start'
 import { identify } from '@/agent/identify'
 import { type FrameMessage, isLoaderMessage } from '@/agent/messages'
@@ -35,7 +36,9 @@ export function FrameCollector({
       const message = event.data
       if (message.tessera === 'hello') {
         if (message.siteKey !== siteKey) return
-        if (message.collectEarly !== false) headStart ??= collectWhenIdle()
+        // Tessera's own CSP allows blob: workers: Intl's data loads off the main thread.
+        if (message.collectEarly !== false)
+          headStart ??= collectWhenIdle({ run: () => collect({ intlWorker: true }) })
         reply(event.origin, { tessera: 'ready' })
         return
       }
