@@ -5,9 +5,9 @@
  * main thread; the sources then read the very same values on the main thread, in a millisecond or
  * two. Nothing waits for it: where workers are unavailable, or the worker is late, the first source
  * to use Intl loads the data itself, as before. Only where asked (`intlWorker`): under a
- * Content-Security-Policy without `worker-src blob:` the browser refuses it and reports a violation. Starting a worker takes a few
- * turns of the main thread: until it has answered, collect.ts sends every third break to the end of
- * the line, where those turns wait.
+ * Content-Security-Policy without `worker-src blob:`, the browser refuses the worker and reports a
+ * violation. Starting a worker takes a few turns of the main thread: until it has answered,
+ * collect.ts sends every third break to the end of the line, where those turns wait.
  */
 const WARM_UP = `Intl.DateTimeFormat().resolvedOptions();new Intl.DateTimeFormat(void 0,{hour:'numeric'}).resolvedOptions();new Intl.NumberFormat().format(1.5);new Date().getTimezoneOffset();postMessage(0)`
 
