@@ -1,11 +1,11 @@
 import 'server-only'
 import { createHash, randomBytes } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import * as client from 'openid-client'
 import { z } from 'zod'
 import { Role } from '@/contracts/roles'
 import type { Database } from '../db/client'
-import { operatorSessions, operators, settingsAudit } from '../db/schema'
+import { operatorSessions, operators } from '../db/schema'
 import { type Env, getEnv } from '../env'
 import { buildCookie, clearCookie, readCookie } from '../http/cookies'
 import { isHttps } from '../http/is-https'
@@ -13,7 +13,7 @@ import { ownOrigin } from '../http/public-origin'
 import { log } from '../log'
 import { processWide } from '../process-wide'
 import { createSession } from './sessions'
-import { withdrawInvitationsBy } from './team'
+import { auditTeam, lockTeam, withdrawInvitationsBy } from './team'
 
 /** Sign-in with an OpenID Connect provider, when one is configured (TESSERA_OIDC_*). */
 export interface OidcSettings {
@@ -283,7 +283,7 @@ export async function upsertOidcOperator({
 }): Promise<string> {
   return db.transaction(async (tx) => {
     // The same lock as team changes: a role from the provider and an owner's change do not cross.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('team-owners', 0))`)
+    await lockTeam(tx)
     const [known] = await tx
       .select({ id: operators.id, username: operators.username, role: operators.role })
       .from(operators)
@@ -301,7 +301,7 @@ export async function upsertOidcOperator({
           await withdrawInvitationsBy(tx, known.username)
         }
         await tx.update(operators).set({ role }).where(eq(operators.id, known.id))
-        await audit(
+        await auditTeam(
           tx,
           by,
           { operator: known.username, role: known.role },
@@ -317,12 +317,8 @@ export async function upsertOidcOperator({
     await tx
       .insert(operators)
       .values({ id, username, passwordHash: null, role, oidcIssuer: issuer, oidcSubject: subject })
-    await audit(tx, by, null, { operator: username, role, joined: 'single sign-on' })
+    await auditTeam(tx, by, null, { operator: username, role, joined: 'single sign-on' })
     log.info({ operator: username, role }, 'an operator joined through single sign-on')
     return id
   })
-}
-
-async function audit(db: Database, by: string, before: unknown, after: unknown) {
-  await db.insert(settingsAudit).values({ key: 'team', operator: by, before, after })
 }

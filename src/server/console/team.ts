@@ -52,7 +52,7 @@ export async function inviteOperator({ db, role, by }: { db: Database; role: Rol
     await tx
       .insert(operatorInvitations)
       .values({ id, tokenHash: hashToken(token), role, createdBy: by.username, expiresAt })
-    await audit(tx, by, null, { invitation: id, role })
+    await auditTeam(tx, by, null, { invitation: id, role })
   })
   return { id, token, expiresAt }
 }
@@ -71,7 +71,7 @@ export async function revokeInvitation({
     .where(and(eq(operatorInvitations.id, invitationId), isNull(operatorInvitations.acceptedAt)))
     .returning({ role: operatorInvitations.role })
   if (deleted.length === 0) throw new HttpError('not_found', 'No open invitation has this ID.')
-  await audit(
+  await auditTeam(
     db,
     by,
     { invitation: invitationId, role: deleted[0]?.role },
@@ -166,7 +166,12 @@ export async function changeRole({
     await tx.update(operators).set({ role }).where(eq(operators.id, operatorId))
     // An owner no more: the links they made (for any role) stop working with their say.
     if (member.role === 'owner' && role !== 'owner') await withdrawInvitationsBy(tx, member.username)
-    await audit(tx, by, { operator: member.username, role: member.role }, { operator: member.username, role })
+    await auditTeam(
+      tx,
+      by,
+      { operator: member.username, role: member.role },
+      { operator: member.username, role },
+    )
   })
 }
 
@@ -187,7 +192,7 @@ export async function removeOperator({
     await tx.delete(operators).where(eq(operators.id, operatorId))
     // A removed operator's links would let them back in: withdrawn with them.
     await withdrawInvitationsBy(tx, member.username)
-    await audit(
+    await auditTeam(
       tx,
       by,
       { operator: member.username, role: member.role },
@@ -201,7 +206,7 @@ export async function removeOperator({
  * two owners cannot demote or remove each other at once. 404 for an unknown operator.
  */
 async function lockedMember(tx: Database, operatorId: string) {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('team-owners', 0))`)
+  await lockTeam(tx)
   const [member] = await tx
     .select({
       username: operators.username,
@@ -226,6 +231,13 @@ async function assertAnotherOwner(db: Database) {
   if (owners <= 1) throw new HttpError('conflict', 'The team needs an owner: make someone else owner first.')
 }
 
-async function audit(db: Database, by: Operator, before: unknown, after: unknown) {
-  await db.insert(settingsAudit).values({ key: TEAM_AUDIT, operator: by.username, before, after })
+/** The team's lock, until the transaction ends: one change of roles and members at a time. */
+export async function lockTeam(tx: Database) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('team-owners', 0))`)
+}
+
+/** A team change in the audit trail, by an operator or by the identity provider (its name). */
+export async function auditTeam(db: Database, by: Operator | string, before: unknown, after: unknown) {
+  const operator = typeof by === 'string' ? by : by.username
+  await db.insert(settingsAudit).values({ key: TEAM_AUDIT, operator, before, after })
 }
