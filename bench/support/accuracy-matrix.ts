@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks'
 import { count } from 'drizzle-orm'
 import { type Database, openDatabase } from '../../src/server/db/client'
 import { visitors } from '../../src/server/db/schema'
+import { fingerprintCeiling } from './accuracy-ceiling'
 import { addressFor, type Cell, populationModes } from './accuracy-cells'
 import { latestVirtualTime, withVirtualClock } from './accuracy-clock'
 import { pct, printDebug, printMerges, printScenarioTable, type Recorded, toRevisit } from './accuracy-output'
@@ -119,7 +120,13 @@ function reportCell(visits: ReplayedVisit[], recording: Recording, debug: boolea
   )
   const keptResult = accuracyOf(firsts, kept.map(toRevisit), 'tessera')
   log(`  storage kept: tessera reid ${pct(keptResult.reid)} (${kept.length})`)
-  if (debug) printDebug(firsts, visits, results, explainEvidence)
+  if (debug) {
+    printDebug(firsts, visits, results, explainEvidence)
+    for (const entry of visits.filter((visit) => visit.phase === 'first' && visit.heldBefore))
+      log(
+        `  first visit of ${entry.profile.name} taken for a device held before the cell${explainEvidence(entry)}`,
+      )
+  }
   return { results, kept: keptResult, nothingChanged, calibrated }
 }
 
@@ -162,12 +169,13 @@ export async function runMatrix(recording: Recording, options: MatrixOptions) {
   const order = [...options.cells].sort(
     (a, b) => populationModes.indexOf(a.population) - populationModes.indexOf(b.population),
   )
+  let ceiling: string | undefined
   await withVirtualClock(replayStart, async () => {
     const handle = await openDatabase({ dataDir: 'memory://' })
     try {
       for (const cell of order) {
         if (cell.population === 'populated' && !results.some((done) => done.cell.population === 'populated'))
-          await storePopulation(handle.db, recording, options, seen)
+          ceiling = await storePopulation(handle.db, recording, options, seen)
         const since = performance.now()
         const addressOf = addressFor(cell.address, seen, options.seed * 100 + options.cells.indexOf(cell))
         const start = latestVirtualTime() + DAY
@@ -185,6 +193,10 @@ export async function runMatrix(recording: Recording, options: MatrixOptions) {
   results.sort((a, b) => options.cells.indexOf(a.cell) - options.cells.indexOf(b.cell))
   log('')
   printSummary(results)
+  if (ceiling)
+    log(
+      `  (on the populated server, fingerprints alone can tell at most ${ceiling} of the revisits from a stored device)`,
+    )
   log(`Replay: ${Math.round(seconds(started))} s`)
   const worst = [...results].sort(worstFirst)[0]
   const worstKept = [...results].sort((a, b) => a.kept.reid - b.kept.reid || b.kept.fm - a.kept.fm)[0]
@@ -203,7 +215,7 @@ async function storePopulation(
   recording: Recording,
   options: MatrixOptions,
   seen: Set<string>,
-) {
+): Promise<string> {
   let since = performance.now()
   const population = buildPopulation(recording, options.populationSize, options.seed)
   const built = seconds(since)
@@ -221,4 +233,17 @@ async function storePopulation(
   )
   for (const facet of population.facets)
     log(`  ${facet.fields.join(' + ') || 'none'}: ${facet.components.join(' ')}`)
+  since = performance.now()
+  const ceiling = fingerprintCeiling(recording.recorded, population.devices)
+  const share = (part: { revisits: number; ambiguous: number }) =>
+    pct(part.revisits ? (100 * (part.revisits - part.ambiguous)) / part.revisits : 100)
+  log(
+    `Fingerprint ceiling on this population: ${share(ceiling)} of the ${ceiling.revisits} storage-gone revisits have no ` +
+      'synthetic device as close to them as their own first visit on every facet (for the others, only what is ' +
+      `not in the fingerprint can tell the device from a stored one; ${seconds(since).toFixed(1)} s). By scenario:`,
+  )
+  for (const [scenario, part] of ceiling.byScenario)
+    if (part.ambiguous > 0)
+      log(`  ${scenario}: ${share(part)} (${part.ambiguous} of ${part.revisits} ambiguous)`)
+  return share(ceiling)
 }

@@ -2,6 +2,7 @@
 // the figures it prints mean what its report says only while these hold.
 import { describe, expect, it } from 'vitest'
 import { schedule } from '../../bench/support/accuracy-arrival'
+import { fingerprintCeiling } from '../../bench/support/accuracy-ceiling'
 import { allCells, selectCells } from '../../bench/support/accuracy-cells'
 import {
   buildCorpus,
@@ -177,5 +178,46 @@ describe('the replay', () => {
     ])
     expect(selectCells('*/*/populated')).toHaveLength(6)
     expect(() => selectCells('nowhere')).toThrow()
+  })
+
+  it('counts a revisit as beyond fingerprints when a stored device is as close to it as its first visit', () => {
+    const [profile] = profiles as [Profile]
+    const fonts = ['Arial', 'Courier New', 'DejaVu Sans', 'Georgia', 'Verdana']
+    const print = (timezone: string, colorScheme: string, fontList = fonts) => ({
+      timezone: { value: timezone, duration: 1 },
+      colorScheme: { value: colorScheme, duration: 1 },
+      fonts: { value: fontList, duration: 1 },
+    })
+    const visit = (components: Record<string, unknown>, phase: Recorded['phase'], scenario: string) => ({
+      profile,
+      state: profile.state,
+      phase,
+      scenario,
+      visit: { visitorId: '', requestId: '', confidence: 0, components },
+      event: undefined,
+    })
+    const recording: Recorded[] = [
+      visit(print('Europe/Paris', 'light'), 'first', 'first visit'),
+      visit(print('Asia/Tokyo', 'light'), 'gone', 'time zone'),
+      visit(print('Europe/Paris', 'light', [...fonts, 'Ubuntu']), 'gone', 'font added'),
+    ]
+    const device = (components: Record<string, unknown>) => ({
+      state: profile.state,
+      components,
+      address: '',
+    })
+    // Another time zone, all else alike: as close to the travelled revisit as its first visit.
+    const sameButZone = device(print('America/Denver', 'light'))
+    // The travelled one's very time zone, but dark: one facet further than the first visit.
+    const darkInTokyo = device(print('Asia/Tokyo', 'dark'))
+    // Other fonts altogether: the font added is close to the first visit, different from these.
+    const otherFonts = device(print('Europe/Paris', 'light', ['Comic Sans MS', 'Impact', 'Tahoma']))
+    expect(fingerprintCeiling(recording, [darkInTokyo, otherFonts])).toMatchObject({
+      revisits: 2,
+      ambiguous: 0,
+    })
+    const ceiling = fingerprintCeiling(recording, [darkInTokyo, otherFonts, sameButZone])
+    expect(ceiling.ambiguous).toBe(1)
+    expect(ceiling.byScenario.get('time zone')).toEqual({ revisits: 1, ambiguous: 1 })
   })
 })
