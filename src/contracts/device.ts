@@ -20,6 +20,8 @@ export const MatchEvidence = z.object({
   contextBits: z.number(),
   /** How long since the device was last seen, as evidence (identification/recency.ts); absent in older events. */
   recencyBits: z.number().optional(),
+  /** What the agreeing values say together beyond each alone (match-visitor.ts jointBits), in `bits`; absent in older events. */
+  jointBits: z.number().optional(),
   facets: z.array(FacetEvidence),
 })
 export type MatchEvidence = z.infer<typeof MatchEvidence>

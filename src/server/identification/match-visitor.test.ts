@@ -8,7 +8,7 @@ import {
 } from '../../../tests/support/realistic-devices'
 import { noVolatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, partsOf, profileComponents } from './fingerprint-profile'
-import { addressBits, type Candidate, matchVisitor } from './match-visitor'
+import { addressBits, type Candidate, jointAgreement, matchVisitor } from './match-visitor'
 import { networkOf } from './network-of'
 import type { Population } from './score-evidence'
 import { closeRatesAmong, compareFacets, coverageAmong, scoreEvidence } from './score-evidence'
@@ -307,6 +307,84 @@ describe('matchVisitor without a token', () => {
     const result = match({ ...device(99_999), fonts: ['Nobody else'], screen: [800, 600] })
     expect(result.method).toBe('new')
     expect(result.probability).toBeGreaterThan(0.9)
+  })
+})
+
+describe('the agreeing values together (jointAgreement)', () => {
+  const travelled = (entry: (typeof stored)[number]) =>
+    profile(changes['time zone']?.(entry.values) ?? entry.values)
+  const decide = (current: FingerprintProfile, among: Candidate[], visitors = population.visitors) =>
+    matchVisitor({ current, candidates: among, population: { ...population, visitors }, context: noAddress })
+  const bound = (visitors: number) => Math.log2(1 + visitors / 200)
+
+  it('adds what no look-alike holding them all says, within log2(1 + N / 200), more the larger the population', () => {
+    const gains = stored.slice(0, 40).map((entry) => {
+      const small = decide(travelled(entry), candidates).evidence?.jointBits ?? 0
+      const large = decide(travelled(entry), candidates, 30_000).evidence?.jointBits ?? 0
+      return { small, large }
+    })
+    for (const { small, large } of gains) {
+      expect(small).toBeGreaterThanOrEqual(0)
+      expect(small).toBeLessThanOrEqual(bound(population.visitors) + 1e-9)
+      expect(large).toBeGreaterThanOrEqual(small)
+      expect(large).toBeLessThanOrEqual(bound(30_000) + 1e-9)
+    }
+    // Most of these devices hold a combination of values no other one does.
+    expect(gains.filter(({ large }) => large > bound(30_000) - 0.5).length).toBeGreaterThan(30)
+  })
+
+  it('adds less when another record holds every agreeing value (the device stored twice), and still finds it', () => {
+    const [entry] = stored as [(typeof stored)[number]]
+    const first = candidates[0] as Candidate
+    const alone = decide(travelled(entry), candidates, 30_000)
+    const twice = decide(
+      travelled(entry),
+      [...candidates, { ...first, visitorId: 'visitor-0-again' }],
+      30_000,
+    )
+    expect(twice.evidence?.jointBits ?? 0).toBeLessThan(alone.evidence?.jointBits ?? 0)
+    expect(twice.method).toBe('fingerprint')
+  })
+
+  it('counts nothing when every look-alike read holds them (blocking may have cut the others off)', () => {
+    const [entry] = stored as [(typeof stored)[number]]
+    const first = candidates[0] as Candidate
+    const result = decide(travelled(entry), [first, { ...first, visitorId: 'visitor-0-again' }], 30_000)
+    expect(result.evidence?.jointBits).toBe(0)
+  })
+
+  it('weighs each holder by its look-alike weight, and never lowers the evidence', () => {
+    const agrees = { facet: 'locale' as const, level: 'exact' }
+    const differs = { facet: 'locale' as const, level: 'different' }
+    const moved = { facet: 'time' as const, level: 'different' }
+    const own = { facets: [moved, agrees], rarity: 10 }
+    const first = (comparisons: { facet: 'locale' | 'time'; level: string }[][], weights: number[]) =>
+      jointAgreement(
+        comparisons.map((_, index) => (index === 0 ? own : { facets: [], rarity: 0 })),
+        comparisons,
+        weights,
+        3000,
+      )[0]
+    // No holder: the share is 200·2^-10 / 3200 (4 bits more than independence's 2^-10).
+    expect(first([[agrees], [differs], [differs]], [1, 1, 1])).toBeCloseTo(Math.log2(16), 6)
+    // One holder that one client's flood made worth a tenth: between none and a whole one.
+    const flooded = first([[agrees], [agrees], [differs]], [1, 0.1, 1])
+    const whole = first([[agrees], [agrees], [differs]], [1, 1, 1])
+    expect(flooded).toBeLessThan(Math.log2(16))
+    expect(flooded).toBeGreaterThan(whole ?? 0)
+    expect(whole).toBeGreaterThanOrEqual(0)
+    // Ten whole holders: commoner than independence says, and still no bits taken away.
+    expect(first([[agrees], ...Array(10).fill([agrees]), [differs]], Array(12).fill(1))).toBe(0)
+  })
+
+  it('keeps twins apart still on a large population', () => {
+    const twins = stored.slice(0, 100).map((entry) => ({
+      ...entry.values,
+      reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
+      contrast: 'custom',
+    }))
+    const merged = twins.filter((values) => decide(profile(values), candidates, 30_000).method !== 'new')
+    expect(merged.length / twins.length).toBeLessThanOrEqual(0.005)
   })
 })
 

@@ -1,4 +1,5 @@
 import type { MatchEvidence } from '@/contracts/device'
+import { type FacetName, facets } from './component-model'
 import type { FingerprintProfile } from './fingerprint-profile'
 import { networkOf, type Place } from './network-of'
 import { recencyBits } from './recency'
@@ -63,6 +64,9 @@ export type Match =
   | { method: 'token' | 'fingerprint'; visitorId: string; probability: number; evidence: MatchEvidence }
   | { method: 'new'; probability: number; evidence?: MatchEvidence }
 
+/** Evidence as stored: the rarity it was weighed with is matching's own. */
+const withoutRarity = ({ rarity: _, ...evidence }: ReturnType<typeof scoreEvidence>) => evidence
+
 /** A returning device is any of the stored visitors, at least this many even on a fresh server. */
 const MIN_POPULATION = 100
 /** A fingerprint match needs the stored device to be more probable than every other explanation together. */
@@ -116,6 +120,53 @@ export function addressBits(context: MatchContext, candidate: Candidate, populat
 const PLACES_PER_CANDIDATE = 16
 
 /**
+ * The independence estimate of how rare a candidate's agreeing values are together weighs as this
+ * many stored visitors against the look-alikes that hold them all: a documented default, as much as
+ * a learned change rate's prior (MODEL.md; on the replay, 50 merged 10% and 800 gained little).
+ */
+const JOINT_PRIOR_VISITORS = 200
+
+/** Which facets agree exactly, as bits of a number: a holder's mask covers the candidate's. */
+const facetBit = new Map(Object.keys(facets).map((facet, index) => [facet, 2 ** index]))
+
+/**
+ * Evidence from the values that agree taken together (MODEL.md, "Joint agreement"), for every
+ * candidate at once. Each facet's agreement is weighed by its own commonness, as if facets were
+ * independent: together, the values agreeing with a candidate would be held by 2^-rarity of the
+ * stored visitors. The look-alikes blocking found are where those visitors would be. When none of
+ * them (each by its weight) holds all those values, and some look-alike that does not was read too
+ * (so those that do were not cut off), the combination's share is estimated as
+ * (holders + K·2^-rarity) / (N + K): rarer than independence says, by up to log2(1 + N / K) bits.
+ * Never fewer bits than independence: a look-alike holding them all may be this very device stored
+ * twice (a token lost before), which must not count as another.
+ */
+export function jointAgreement(
+  evidence: readonly { facets: readonly { facet: FacetName; level: string }[]; rarity: number }[],
+  comparisons: readonly (readonly { facet: FacetName; level: string }[])[],
+  weights: readonly number[],
+  visitors: number,
+): number[] {
+  const maskOf = (list: readonly { facet: FacetName; level: string }[]) =>
+    list.reduce((mask, { facet, level }) => (level === 'exact' ? mask | (facetBit.get(facet) ?? 0) : mask), 0)
+  const exact = comparisons.map(maskOf)
+  return evidence.map((own, index) => {
+    if (own.rarity <= 0) return 0
+    const agreeing = maskOf(own.facets)
+    let holders = 0
+    let cutOff = comparisons.length > 1
+    exact.forEach((mask, other) => {
+      if (other === index) return
+      if ((mask & agreeing) === agreeing) holders += weights[other] ?? 1
+      else cutOff = false
+    })
+    if (cutOff) return 0
+    const share =
+      (holders + JOINT_PRIOR_VISITORS * 2 ** -own.rarity) / (Math.max(visitors, 0) + JOINT_PRIOR_VISITORS)
+    return Math.max(0, -Math.log2(share) - own.rarity)
+  })
+}
+
+/**
  * How telling a shared address or network is, in bits: log2(m / u), where m = 1/2 is the chance
  * that a returning device is seen on one it used lately (a documented default, MODEL.md) and u the
  * share of the population's visitors seen on it over the day (itself not counted).
@@ -159,22 +210,31 @@ export function matchVisitor({
     current,
     candidates.map((candidate) => candidate.profile),
   )
-  const scored = candidates.map((candidate, index) => {
+  const fingerprints = candidates.map((candidate, index) => {
     const compared = comparisons[index] ?? []
     const lookAlikes = { closeChance: closeRates(compared, weights[index]), coverage }
-    const fingerprint = scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
+    return scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
+  })
+  // The agreeing values together: rarer than each alone says when no look-alike holds them all.
+  const joints = jointAgreement(fingerprints, comparisons, weights, population.visitors)
+  const scored = candidates.map((candidate, index) => {
+    const scoredFingerprint = withoutRarity(fingerprints[index] as (typeof fingerprints)[number])
+    const joint = joints[index] ?? 0
+    const fingerprint = { ...scoredFingerprint, bits: scoredFingerprint.bits + joint }
     // The address only supports what the fingerprint already suggests.
     const contextBits = fingerprint.bits > 0 ? addressBits(context, candidate, size) : 0
     // When it was last seen speaks for the device or a twin of it (twins arrive together: a fleet,
     // an office), against a new device unlike any: it never tells the device from its twin.
     const recency = recencyBits(now - candidate.lastSeenAt, population.lastSeen, population.returnGaps)
-    const evidence = { ...fingerprint, contextBits, recencyBits: recency }
+    const evidence = { ...fingerprint, jointBits: joint, contextBits, recencyBits: recency }
     return { candidate, evidence, total: fingerprint.bits + contextBits + recency }
   })
 
   const fromToken = token && scored.find((entry) => entry.candidate.visitorId === token.visitorId)
   if (token && fromToken) {
-    const own = token.profile ? scoreEvidence(current, token.profile, population) : fromToken.evidence
+    const own = token.profile
+      ? withoutRarity(scoreEvidence(current, token.profile, population))
+      : fromToken.evidence
     if (own.bits >= TOKEN_MIN_BITS) {
       const evidence = { ...own, contextBits: 0 }
       return {

@@ -45,6 +45,11 @@ export interface Evidence {
   /** The same sum against a twin: log2 P(observation | the stored device) / P(observation | its twin). */
   twinBits: number
   facets: FacetEvidence[]
+  /**
+   * How rare the values that agree exactly are together, in bits, were facets independent: the sum of
+   * −log2 of each one's commonness as weighed (matchVisitor sets it against how many look-alikes hold them all).
+   */
+  rarity: number
 }
 
 /** Overlap of parts above which a changed value still counts as close (a font added, a version bumped). */
@@ -171,6 +176,7 @@ export function scoreEvidence(
   const closeChance = lookAlikes.closeChance ?? ((facet: FacetName) => population.closeChance(facet))
   let bits = 0
   let twinBits = 0
+  let rarity = 0
   const evidence: FacetEvidence[] = []
   for (const { facet, level, twoEdits, members } of compared) {
     const model: FacetModel = facets[facet]
@@ -210,6 +216,7 @@ export function scoreEvidence(
       case 'exact':
         facetBits = Math.log2((1 - change) / agreeing)
         facetTwinBits = Math.log2((1 - change) / (1 - twin))
+        rarity -= Math.log2(agreeing)
         break
       case 'previous':
         facetBits = Math.log2((change * RETURN_SHARE) / agreeing)
@@ -243,7 +250,7 @@ export function scoreEvidence(
     bits += facetBits
     evidence.push({ facet, level, bits: facetBits })
   }
-  return { bits, twinBits, facets: evidence }
+  return { bits, twinBits, facets: evidence, rarity }
 }
 
 /** What the look-alikes blocking found for a request say about its population (see below). */
