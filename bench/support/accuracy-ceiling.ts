@@ -11,7 +11,7 @@ import {
   type FingerprintProfile,
   profileComponents,
 } from '../../src/server/identification/fingerprint-profile'
-import { compareFacets, type Level } from '../../src/server/identification/score-evidence'
+import { compareFacets, LEVELS } from '../../src/server/identification/score-evidence'
 import type { Recorded } from './accuracy-output'
 import type { SyntheticDevice } from './accuracy-population'
 
@@ -23,8 +23,6 @@ export interface Ceiling {
 }
 
 const facetList = Object.entries(facets)
-
-const LEVELS: readonly Level[] = ['exact', 'previous', 'close', 'different']
 
 interface Print {
   profile: FingerprintProfile

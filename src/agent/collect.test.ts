@@ -50,6 +50,16 @@ describe('collect with stepped sources', () => {
     const until = performance.now() + ms
     while (performance.now() < until);
   }
+  /** A stepped source: `count` steps of 5 ms, each giving the thread back, then `value`. */
+  const steps = (count: number, onStep: () => void, value?: string) =>
+    function* () {
+      for (let step = 0; step < count; step++) {
+        busy(5)
+        onStep()
+        yield
+      }
+      return value
+    }
   const inert = async () => {
     const { sources } = await import('./sources')
     return Object.fromEntries(Object.keys(sources).map((name) => [name, () => null]))
@@ -64,14 +74,7 @@ describe('collect with stepped sources', () => {
       slice: 8,
       sources: {
         ...(await inert()),
-        stepped: function* () {
-          for (let step = 0; step < 6; step++) {
-            busy(5)
-            stepsRun++
-            yield
-          }
-          return 'done'
-        },
+        stepped: steps(6, () => stepsRun++, 'done'),
       },
     })
     clearInterval(counting)
@@ -123,13 +126,7 @@ describe('collect with stepped sources', () => {
         intlWorker: true,
         sources: {
           ...(await inert()),
-          stepped: function* () {
-            for (let step = 0; step < 12; step++) {
-              busy(5)
-              stepsRun++
-              yield
-            }
-          },
+          stepped: steps(12, () => stepsRun++),
         },
       })
       expect(workers).toBe(1)

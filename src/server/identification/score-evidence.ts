@@ -30,7 +30,8 @@ export interface Population {
   closeChance(facet: FacetName): number
 }
 
-const LEVELS: readonly Level[] = ['exact', 'previous', 'close', 'different']
+/** Levels from the closest to the furthest. */
+export const LEVELS: readonly Level[] = ['exact', 'previous', 'close', 'different']
 
 export interface FacetEvidence {
   facet: FacetName
