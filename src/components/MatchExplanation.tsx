@@ -33,8 +33,9 @@ function summary(match: LatestMatch): string {
     return 'Recognised by the identifier this browser stored (a cookie or local storage). Its fingerprint was compared too, and does not contradict it.'
   if (match.method === 'fingerprint') {
     const recency = match.evidence?.recencyBits
-    const joint = match.evidence?.jointBits
-    return `Recognised by its fingerprint alone, without any stored identifier: ${bits} that this is the device seen before${joint ? ` (${formatBits(joint)} of it because no other stored device shares all the parts that agree)` : ''}${match.evidence?.contextBits ? `, ${formatBits(match.evidence.contextBits)} from the network address` : ''}${recency ? `; when it was last seen counted ${formatBits(recency, { signed: true })}` : ''}.`
+    // On a small server it adds hundredths of a bit: said only where it shows as a tenth or more.
+    const joint = match.evidence?.jointBits ?? 0
+    return `Recognised by its fingerprint alone, without any stored identifier: ${bits} that this is the device seen before${joint >= 0.05 ? ` (${formatBits(joint)} of it because no other stored device shares all the parts that agree)` : ''}${match.evidence?.contextBits ? `, ${formatBits(match.evidence.contextBits)} from the network address` : ''}${recency ? `; when it was last seen counted ${formatBits(recency, { signed: true })}` : ''}.`
   }
   return match.evidence
     ? `No stored device matched well enough: the closest one had ${bits}, not enough to tell it from a new device.`
