@@ -287,38 +287,42 @@ export const editedSets: ReadonlySet<string> = new Set<SourceName>(['fonts', 'sp
  * devices (a phone model as it came) finds a device only by chance among them (each key reads a
  * bounded number of visitors), so the keys that find a device among its look-alikes are those
  * holding the settings people change: the language list (with the locale), the time zone, the
- * colour scheme, the fonts, the screen (with its scale). Whichever one of them changed, a key
- * holding all the others survives; whichever two changed, a key holding two of the others does
- * (four pairs cover the ten); each is anchored on other hardware, and one on none, so an update
- * that re-renders canvas, WebGL or audio keeps some of them. Two keys of hardware alone find a
- * device whose settings all changed, among few look-alikes.
+ * colour scheme, the fonts, the screen (with its scale). There is a key for every three of these
+ * five: whichever two changed (a trip changes the time zone and adds a language), the key of the
+ * other three survives, and four survive one change. Three settings, not two: a key of two is
+ * shared by a crowd of one model's devices (the colour scheme and the fonts on a phone that
+ * came with its fonts), and the device is then read only by chance. The keys take turns on five
+ * hardware anchors, so an update that re-renders canvas, WebGL or audio keeps most of them; one
+ * key holds all the settings and no rendering value. Two keys of hardware alone find a device
+ * whose settings all changed, among few look-alikes.
  */
 const language = ['languages', 'intlLocale'] as const
 const display = ['screen', 'devicePixelRatio'] as const
+const settings: readonly (readonly SourceName[])[] = [
+  language,
+  ['timezone'],
+  ['colorScheme'],
+  ['fonts'],
+  display,
+]
+const anchors: readonly (readonly SourceName[])[] = [
+  ['canvas', 'hardwareConcurrency', 'platform'],
+  ['webglBasics', 'hardwareConcurrency', 'platform'],
+  ['audio', 'hardwareConcurrency', 'platform'],
+  ['audio', 'webglParameters'],
+  ['canvas', 'webglBasics'],
+]
+const threeSettings = settings.flatMap((first, i) =>
+  settings
+    .slice(i + 1)
+    .flatMap((second, j) => settings.slice(i + j + 2).map((third) => [...first, ...second, ...third])),
+)
 export const blockingGroups: readonly (readonly SourceName[])[] = [
   // Hardware alone.
   ['canvas', 'hardwareConcurrency', 'platform', 'mathQuirks'],
   ['webglBasics', 'webglParameters', 'hardwareConcurrency', 'platform', 'audio'],
-  // Every setting but one.
-  ['canvas', 'hardwareConcurrency', 'platform', ...language, 'timezone', 'colorScheme', 'fonts'],
-  ['webglBasics', 'hardwareConcurrency', 'platform', ...language, 'timezone', 'colorScheme', ...display],
-  ['audio', 'hardwareConcurrency', 'platform', ...language, 'timezone', 'fonts', ...display],
-  ['canvas', 'webglBasics', ...language, 'colorScheme', 'fonts', ...display],
-  ['audio', 'webglParameters', 'timezone', 'colorScheme', 'fonts', ...display],
   // Every setting, no rendering.
-  [
-    'hardwareConcurrency',
-    'platform',
-    'deviceMemory',
-    ...language,
-    'timezone',
-    'colorScheme',
-    'fonts',
-    ...display,
-  ],
-  // Two settings.
-  ['webglBasics', 'hardwareConcurrency', 'platform', ...language, 'timezone'],
-  ['canvas', 'hardwareConcurrency', 'platform', 'colorScheme', 'fonts', 'speechVoices'],
-  ['audio', 'hardwareConcurrency', ...language, ...display],
-  ['canvas', 'webglParameters', 'timezone', ...display],
+  ['hardwareConcurrency', 'platform', 'deviceMemory', ...settings.flat()],
+  // Every three settings, on an anchor each.
+  ...threeSettings.map((held, index) => [...(anchors[index % anchors.length] ?? []), ...held]),
 ]

@@ -233,6 +233,41 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
     expect(again.visitorId).toBe(first.visitorId)
   })
 
+  it('finds a device whose time zone and language changed together among look-alikes stored before it', async () => {
+    // 200 machines of the device's kind stored first, set up alike (fonts, colour scheme, language,
+    // time zone), each on a screen of its own: every key of hardware, colour scheme and fonts is
+    // shared by all of them. The device comes back from a trip with the time zone and one more
+    // language: only a key of the three other settings (colour scheme, fonts, screen) tells it apart.
+    const device: Device = { ...realisticDevice(901), monochrome: 901 }
+    const [width = 0, height = 0] = device.screen as number[]
+    for (let at = 1; at <= 200; at++) {
+      const other = {
+        ...device,
+        screen: [width + at, height],
+        availableScreen: [width + at, height - 40, 0, 0],
+        monochrome: at,
+      }
+      await identifyVisitor({
+        db: handle.db,
+        input: payload(asComponents(other)),
+        context: { ip: `198.51.${Math.floor(at / 250)}.${at % 250}`, userAgent: 'test' },
+      })
+    }
+    const first = await identifyVisitor({ db: handle.db, input: payload(asComponents(device)), context })
+    const travelled = {
+      ...device,
+      timezone: 'Pacific/Auckland',
+      timezoneOffset: -780,
+      languages: [...(device.languages as string[]), 'mi'],
+    }
+    const again = await identifyVisitor({
+      db: handle.db,
+      input: payload(asComponents(travelled)),
+      context: { ip: '203.0.113.98', userAgent: 'test' },
+    })
+    expect(again.visitorId).toBe(first.visitorId)
+  })
+
   it('ignores a randomised canvas when matching', async () => {
     const device = syntheticDevice(8)
     const first = await identifyVisitor({ db: handle.db, input: payload(device), context })

@@ -377,6 +377,31 @@ describe('the agreeing values together (jointAgreement)', () => {
     expect(first([[agrees], ...Array(10).fill([agrees]), [differs]], Array(12).fill(1))).toBe(0)
   })
 
+  it('counts a value the candidate showed before as one it holds', () => {
+    const back = { facet: 'locale' as const, level: 'previous' }
+    const differs = { facet: 'locale' as const, level: 'different' }
+    const joint = (second: { facet: 'locale'; level: string }) =>
+      jointAgreement(
+        [{ facets: [back], rarity: 10 }, ...Array(2).fill({ facets: [], rarity: 0 })],
+        [[back], [second], [differs]],
+        [1, 1, 1],
+        3000,
+      )[0]
+    // Nobody else holds the language list the device went back to: the full 4 bits.
+    expect(joint(differs)).toBeCloseTo(Math.log2(16), 6)
+    // A look-alike that holds it now, or showed it before too, holds the combination.
+    expect(joint({ facet: 'locale', level: 'exact' })).toBeLessThan(Math.log2(16))
+    expect(joint(back)).toBeLessThan(Math.log2(16))
+    // And its rarity counts, as an exact agreement's does, in the independence estimate.
+    const [entry] = stored as [(typeof stored)[number]]
+    const dark = entry.values.colorScheme === 'dark'
+    const before = profile({ ...entry.values, colorScheme: dark ? 'light' : 'dark' })
+    const plain = { ...entry.profile, previous: {}, volatility: noVolatility }
+    const showedBefore = { ...plain, previous: { colorScheme: [before.digests.colorScheme ?? ''] } }
+    const rarityOf = (storedProfile: typeof plain) => scoreEvidence(before, storedProfile, population).rarity
+    expect(rarityOf(showedBefore)).toBeGreaterThan(rarityOf(plain))
+  })
+
   it('keeps twins apart still on a large population', () => {
     const twins = stored.slice(0, 100).map((entry) => ({
       ...entry.values,

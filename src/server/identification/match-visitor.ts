@@ -126,13 +126,15 @@ const PLACES_PER_CANDIDATE = 16
  */
 const JOINT_PRIOR_VISITORS = 200
 
-/** Which facets agree exactly, as bits of a number: a holder's mask covers the candidate's. */
+/** Which facets agree, as bits of a number: a holder's mask covers the candidate's. */
 const facetBit = new Map(Object.keys(facets).map((facet, index) => [facet, 2 ** index]))
+/** A value the device showed before (light mode again, home from a trip) is one it holds, as an exact one is. */
+const holds = (level: string) => level === 'exact' || level === 'previous'
 
 /**
  * Evidence from the values that agree taken together (MODEL.md, "Joint agreement"), for every
- * candidate at once. Each facet's agreement is weighed by its own commonness, as if facets were
- * independent: together, the values agreeing with a candidate would be held by 2^-rarity of the
+ * candidate at once (a value the candidate showed before agrees too). Each facet's agreement is
+ * weighed by its own commonness, as if facets were independent: together, the values agreeing with a candidate would be held by 2^-rarity of the
  * stored visitors. The look-alikes blocking found are where those visitors would be. When none of
  * them (each by its weight) holds all those values, and some look-alike that does not was read too
  * (so those that do were not cut off), the combination's share is estimated as
@@ -147,7 +149,7 @@ export function jointAgreement(
   visitors: number,
 ): number[] {
   const maskOf = (list: readonly { facet: FacetName; level: string }[]) =>
-    list.reduce((mask, { facet, level }) => (level === 'exact' ? mask | (facetBit.get(facet) ?? 0) : mask), 0)
+    list.reduce((mask, { facet, level }) => (holds(level) ? mask | (facetBit.get(facet) ?? 0) : mask), 0)
   const exact = comparisons.map(maskOf)
   return evidence.map((own, index) => {
     if (own.rarity <= 0) return 0

@@ -47,7 +47,8 @@ export interface Evidence {
   twinBits: number
   facets: FacetEvidence[]
   /**
-   * How rare the values that agree exactly are together, in bits, were facets independent: the sum of
+   * How rare the values that agree (exactly, or with one the device showed before) are together, in
+   * bits, were facets independent: the sum of
    * −log2 of each one's commonness as weighed (matchVisitor sets it against how many look-alikes hold them all).
    */
   rarity: number
@@ -221,6 +222,7 @@ export function scoreEvidence(
         break
       case 'previous':
         facetBits = Math.log2((change * RETURN_SHARE) / agreeing)
+        rarity -= Math.log2(agreeing)
         facetTwinBits = Math.log2(change / twin)
         break
       case 'close': {
