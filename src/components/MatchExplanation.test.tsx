@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest'
 import type { LatestMatch } from '@/contracts/device'
 import { MatchExplanation } from './MatchExplanation'
 
-const matched = (jointBits: number | undefined): LatestMatch => ({
+const matched = (jointBits: number | undefined, recencyBits?: number): LatestMatch => ({
   method: 'fingerprint',
   confidence: 0.94,
-  evidence: { bits: 27.8, twinBits: 3, contextBits: 0, jointBits, facets: [] },
+  evidence: { bits: 27.8, twinBits: 3, contextBits: 0, jointBits, recencyBits, facets: [] },
 })
 const summary = (match: LatestMatch) => renderToStaticMarkup(<MatchExplanation match={match} />)
 
@@ -19,5 +19,12 @@ describe('MatchExplanation', () => {
 
   it('leaves it out where it would read as nothing (hundredths of a bit on a small server) or is unknown', () => {
     for (const joint of [0.014, 0, undefined]) expect(summary(matched(joint))).not.toMatch(/of it because/)
+  })
+
+  it('names when the device was last seen only where it counted a tenth of a bit or more, either way', () => {
+    expect(summary(matched(0, -1.3))).toMatch(/last seen counted −1\.3 bits|last seen counted -1\.3 bits/)
+    expect(summary(matched(0, 0.8))).toMatch(/last seen counted \+0\.8 bits/)
+    for (const recency of [-0.04, 0.01, 0, undefined])
+      expect(summary(matched(0, recency))).not.toMatch(/last seen/)
   })
 })

@@ -27,15 +27,23 @@ const levelNames: Record<string, string> = {
   different: 'different',
 }
 
+/** A share of the evidence is named only where it shows as a tenth of a bit or more (on a small server the joint adds hundredths). */
+const shows = (bits: number) => Math.abs(bits) >= 0.05
+
 function summary(match: LatestMatch): string {
   const bits = match.evidence ? `${formatBits(match.evidence.bits)} of evidence` : 'no evidence'
   if (match.method === 'token')
     return 'Recognised by the identifier this browser stored (a cookie or local storage). Its fingerprint was compared too, and does not contradict it.'
   if (match.method === 'fingerprint') {
-    const recency = match.evidence?.recencyBits
-    // On a small server it adds hundredths of a bit: said only where it shows as a tenth or more.
-    const joint = match.evidence?.jointBits ?? 0
-    return `Recognised by its fingerprint alone, without any stored identifier: ${bits} that this is the device seen before${joint >= 0.05 ? ` (${formatBits(joint)} of it because no other stored device shares all the parts that agree)` : ''}${match.evidence?.contextBits ? `, ${formatBits(match.evidence.contextBits)} from the network address` : ''}${recency ? `; when it was last seen counted ${formatBits(recency, { signed: true })}` : ''}.`
+    const { jointBits = 0, contextBits = 0, recencyBits = 0 } = match.evidence ?? {}
+    const joint = shows(jointBits)
+      ? ` (${formatBits(jointBits)} of it because no other stored device shares all the parts that agree)`
+      : ''
+    const address = shows(contextBits) ? `, ${formatBits(contextBits)} from the network address` : ''
+    const recency = shows(recencyBits)
+      ? `; when it was last seen counted ${formatBits(recencyBits, { signed: true })}`
+      : ''
+    return `Recognised by its fingerprint alone, without any stored identifier: ${bits} that this is the device seen before${joint}${address}${recency}.`
   }
   return match.evidence
     ? `No stored device matched well enough: the closest one had ${bits}, not enough to tell it from a new device.`
