@@ -1,12 +1,12 @@
 import 'server-only'
 import { createHash } from 'node:crypto'
-import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { type Column, type SQL, sql } from 'drizzle-orm'
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types'
 import { getEnv } from '../env'
 import { processWide } from '../process-wide'
+import { lockDataDir } from './data-dir-lock'
 import * as schema from './schema'
 import { toIsoTimestamp } from './schema/timestamptz'
 
@@ -45,20 +45,25 @@ async function openPglite(dataDir: string, logger: QueryLogger): Promise<Databas
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
   const inMemory = dataDir.startsWith('memory://')
-  // PGlite creates only the last folder of the path.
-  if (!inMemory) await mkdir(path.dirname(path.resolve(dataDir)), { recursive: true })
-  const client = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir))
-  const db = drizzle({ client, schema })
+  // One process per directory: a second PostgreSQL over the same files corrupts them.
+  const release = inMemory ? () => {} : lockDataDir(path.resolve(dataDir))
+  let client: InstanceType<typeof PGlite> | undefined
   try {
-    await migrate(db, { migrationsFolder })
+    client = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir))
+    await migrate(drizzle({ client, schema }), { migrationsFolder })
   } catch (error) {
-    await client.close()
+    await client?.close()
+    release()
     throw error
   }
+  const opened = client
   return {
-    db: logger ? drizzle({ client, schema, logger }) : db,
+    db: drizzle({ client: opened, schema, ...(logger && { logger }) }),
     engine: 'pglite',
-    close: () => client.close(),
+    close: async () => {
+      await opened.close()
+      release()
+    },
   }
 }
 

@@ -167,7 +167,8 @@ function Findings({
             </dd>
           </div>
           <div>
-            <dt>Visits</dt>
+            {/* Only this browser's own visits are shown to it (SECURITY.md): a cleared browser starts again at one. */}
+            <dt>Visits from this browser</dt>
             <dd>{formatCount(report?.visits ?? 1)}</dd>
           </div>
         </dl>
