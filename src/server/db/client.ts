@@ -6,7 +6,7 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/p
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types'
 import { getEnv } from '../env'
 import { processWide } from '../process-wide'
-import { lockDataDir } from './data-dir-lock'
+import { lockDataDir } from './lock-data-dir'
 import * as schema from './schema'
 import { toIsoTimestamp } from './schema/timestamptz'
 
@@ -52,7 +52,8 @@ async function openPglite(dataDir: string, logger: QueryLogger): Promise<Databas
     client = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir))
     await migrate(drizzle({ client, schema }), { migrationsFolder })
   } catch (error) {
-    await client?.close()
+    // The open's own error is the one to report; a failed close must not hold the lock.
+    await client?.close().catch(() => undefined)
     release()
     throw error
   }
@@ -61,8 +62,11 @@ async function openPglite(dataDir: string, logger: QueryLogger): Promise<Databas
     db: drizzle({ client: opened, schema, ...(logger && { logger }) }),
     engine: 'pglite',
     close: async () => {
-      await opened.close()
-      release()
+      try {
+        await opened.close()
+      } finally {
+        release()
+      }
     },
   }
 }

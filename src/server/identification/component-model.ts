@@ -292,8 +292,9 @@ export const editedSets: ReadonlySet<string> = new Set<SourceName>(['fonts', 'sp
  * other three survives, and four survive one change. Three settings, not two: a key of two is
  * shared by a crowd of one model's devices (the colour scheme and the fonts on a phone that
  * came with its fonts), and the device is then read only by chance. The keys take turns on five
- * hardware anchors, so an update that re-renders canvas, WebGL or audio keeps most of them; one
- * key holds all the settings and no rendering value. Two keys of hardware alone find a device
+ * hardware anchors, so an update that re-renders any one of canvas, WebGL's parameters or basics,
+ * or audio keeps six of the ten (both WebGL values at once: four); one key holds all the settings
+ * and no rendering value. Two keys of hardware alone find a device
  * whose settings all changed, among few look-alikes.
  */
 const language = ['languages', 'intlLocale'] as const
