@@ -58,13 +58,15 @@ function readHolder(file: string): Holder | 'gone' | 'unreadable' {
   }
 }
 
-function holds(file: string, holder: Holder | 'gone' | 'unreadable'): boolean {
-  if (holder === 'gone') return false
-  if (holder !== 'unreadable') return isRunning(holder)
+/** The holder of a lock file that still holds it: a running process, or a torn file young enough to be one being written. */
+function liveHolder(file: string): Holder | 'unreadable' | undefined {
+  const holder = readHolder(file)
+  if (holder === 'gone') return undefined
+  if (holder !== 'unreadable') return isRunning(holder) ? holder : undefined
   try {
-    return Date.now() - statSync(file).mtimeMs < UNREADABLE_GRACE_MS
+    return Date.now() - statSync(file).mtimeMs < UNREADABLE_GRACE_MS ? holder : undefined
   } catch {
-    return false
+    return undefined
   }
 }
 
@@ -114,8 +116,8 @@ export function lockDataDir(dataDir: string): () => void {
       } catch (error) {
         if (errorCode(error) !== 'EEXIST' || attempt >= ATTEMPTS) throw error
       }
-      const holder = readHolder(file)
-      if (holder !== 'gone' && holds(file, holder)) throw inUse(dataDir, holder)
+      const holder = liveHolder(file)
+      if (holder) throw inUse(dataDir, holder)
       // Stale: moved aside under a name of ours, then read again (another opener may have replaced it).
       const aside = `${file}.${randomUUID()}`
       try {
@@ -124,14 +126,13 @@ export function lockDataDir(dataDir: string): () => void {
         if (errorCode(error) === 'ENOENT') continue
         throw error
       }
-      const moved = readHolder(aside)
-      if (moved !== 'gone' && holds(aside, moved)) {
-        // A live lock taken over by another opener meanwhile: put back, and refused.
+      const moved = liveHolder(aside)
+      if (moved) {
+        // A live lock taken over by another opener meanwhile: put back (unless a third took its place), and refused.
         try {
           linkSync(aside, file)
-        } finally {
-          unlinkSync(aside)
-        }
+        } catch {}
+        unlinkSync(aside)
         throw inUse(dataDir, moved)
       }
       unlinkSync(aside)

@@ -7,6 +7,7 @@ import {
   closeRatesAmong,
   compareFacets,
   coverageAmong,
+  levelHolds,
   type Population,
   type StoredProfile,
   scoreEvidence,
@@ -126,18 +127,17 @@ const PLACES_PER_CANDIDATE = 16
  */
 const JOINT_PRIOR_VISITORS = 200
 
-/** Which facets agree, as bits of a number: a holder's mask covers the candidate's. */
+/** Which facets a stored device holds the request's value of (levelHolds), as bits of a number. */
 const facetBit = new Map(Object.keys(facets).map((facet, index) => [facet, 2 ** index]))
-/** A value the device showed before (light mode again, home from a trip) is one it holds, as an exact one is. */
-const holds = (level: string) => level === 'exact' || level === 'previous'
 
 /**
  * Evidence from the values that agree taken together (MODEL.md, "Joint agreement"), for every
  * candidate at once (a value the candidate showed before agrees too). Each facet's agreement is
- * weighed by its own commonness, as if facets were independent: together, the values agreeing with a candidate would be held by 2^-rarity of the
- * stored visitors. The look-alikes blocking found are where those visitors would be. When none of
- * them (each by its weight) holds all those values, and some look-alike that does not was read too
- * (so those that do were not cut off), the combination's share is estimated as
+ * weighed by its own commonness, as if facets were independent: together, the values agreeing
+ * with a candidate would be held by 2^-rarity of the stored visitors. The look-alikes blocking
+ * found are where those visitors would be. When none of them (each by its weight) holds all those
+ * values, and some look-alike that does not was read too (so those that do were not cut off), the
+ * combination's share is estimated as
  * (holders + K·2^-rarity) / (N + K): rarer than independence says, by up to log2(1 + N / K) bits.
  * Never fewer bits than independence: a look-alike holding them all may be this very device stored
  * twice (a token lost before), which must not count as another.
@@ -149,14 +149,14 @@ export function jointAgreement(
   visitors: number,
 ): number[] {
   const maskOf = (list: readonly { facet: FacetName; level: string }[]) =>
-    list.reduce((mask, { facet, level }) => (holds(level) ? mask | (facetBit.get(facet) ?? 0) : mask), 0)
-  const exact = comparisons.map(maskOf)
+    list.reduce((mask, { facet, level }) => (levelHolds(level) ? mask | (facetBit.get(facet) ?? 0) : mask), 0)
+  const held = comparisons.map(maskOf)
   return evidence.map((own, index) => {
     if (own.rarity <= 0) return 0
     const agreeing = maskOf(own.facets)
     let holders = 0
     let cutOff = comparisons.length > 1
-    exact.forEach((mask, other) => {
+    held.forEach((mask, other) => {
       if (other === index) return
       if ((mask & agreeing) === agreeing) holders += weights[other] ?? 1
       else cutOff = false

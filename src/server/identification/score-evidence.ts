@@ -32,6 +32,8 @@ export interface Population {
 
 /** Levels from the closest to the furthest. */
 export const LEVELS: readonly Level[] = ['exact', 'previous', 'close', 'different']
+/** The stored device holds the value: now, or as one it showed before (light mode again, home from a trip). */
+export const levelHolds = (level: string) => level === 'exact' || level === 'previous'
 
 export interface FacetEvidence {
   facet: FacetName
@@ -47,9 +49,9 @@ export interface Evidence {
   twinBits: number
   facets: FacetEvidence[]
   /**
-   * How rare the values that agree (exactly, or with one the device showed before) are together, in
-   * bits, were facets independent: the sum of
-   * −log2 of each one's commonness as weighed (matchVisitor sets it against how many look-alikes hold them all).
+   * How rare the values the stored device holds (levelHolds) are together, in bits, were facets
+   * independent: the sum of −log2 of each one's commonness as weighed (matchVisitor sets it against
+   * how many look-alikes hold them all).
    */
   rarity: number
 }
@@ -218,11 +220,9 @@ export function scoreEvidence(
       case 'exact':
         facetBits = Math.log2((1 - change) / agreeing)
         facetTwinBits = Math.log2((1 - change) / (1 - twin))
-        rarity -= Math.log2(agreeing)
         break
       case 'previous':
         facetBits = Math.log2((change * RETURN_SHARE) / agreeing)
-        rarity -= Math.log2(agreeing)
         facetTwinBits = Math.log2(change / twin)
         break
       case 'close': {
@@ -249,6 +249,7 @@ export function scoreEvidence(
       facetBits = Math.log2(followed / Math.max(1 - rarest, MIN_SHARE))
       facetTwinBits = 0
     }
+    if (levelHolds(level)) rarity -= Math.log2(agreeing)
     twinBits += facetTwinBits
     bits += facetBits
     evidence.push({ facet, level, bits: facetBits })
