@@ -8,6 +8,9 @@
 //   'longtask'), their total blocking time (the part of each over 50 ms), the longest, and the input
 //   delay of a real click dispatched while the agent collects (Event Timing's first input:
 //   processingStart − startTime). Each load clicks at another point of the collection.
+// A control runs beside them: the same page with no agent, a timer standing in for the collection
+// ('page alone'). Its long tasks and input delay are the page's and the throttled browser's own, the
+// floor under any agent's figures.
 // BENCH_QUICK=1 runs 3 rounds (a CI smoke run). BENCH_ROUNDS=N (30). BENCH_DEBUG=1 prints each load.
 // BENCH_SOURCES=<n> prints the n Tessera sources with the highest median duration (0 = all).
 // BENCH_AGENT_FILE=<file> measures another build of the agent (an A/B against a saved public/agent.js).
@@ -25,7 +28,9 @@ import { build } from 'esbuild'
 const rounds = process.env.BENCH_QUICK === '1' ? 3 : Number(process.env.BENCH_ROUNDS ?? 30)
 const debug = process.env.BENCH_DEBUG === '1'
 const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-agent-'))
-const agents = ['tessera', 'fingerprintjs', 'thumbmark']
+const agents = ['tessera', 'fingerprintjs', 'thumbmark', 'none']
+/** The agents compared: 'none' is the control. */
+const peers = agents.filter((name) => name !== 'none')
 /** CPU slow-downs measured: none, and Lighthouse's mobile profile. */
 const rates = [1, 4]
 const LONG_TASK_MS = 50
@@ -53,6 +58,8 @@ const scripts = {
     'fingerprintjs',
     "import FingerprintJS from '@fingerprintjs/fingerprintjs'; window.run = async () => { const agent = await FingerprintJS.load({ monitoring: false }); const result = await agent.get(); return Object.keys(result.components).length }",
   ),
+  // The control: no agent, a timer as long as a typical collection at the slowest rate.
+  none: Buffer.from('window.run = () => new Promise((resolve) => setTimeout(() => resolve(0), 700))'),
   thumbmark: await bundle(
     'thumbmark',
     "import { getFingerprint, getFingerprintData, setOption } from '@thumbmarkjs/thumbmarkjs'; setOption('logging', false); window.run = async () => { await getFingerprint(); return Object.keys(await getFingerprintData()).length }",
@@ -62,6 +69,7 @@ const runners = {
   tessera:
     'Tessera.collect({ intlWorker: true }).then((result) => { window.durations = Object.fromEntries(Object.entries(result.components).map(([k, v]) => [k, v.duration]).concat([["(collect)", result.duration]])); window.slowest = Object.entries(result.components).map(([k, v]) => k + " " + v.duration).sort((a, b) => parseFloat(b.split(" ")[1]) - parseFloat(a.split(" ")[1])).slice(0, 6); return Object.keys(result.components).length })',
   fingerprintjs: 'window.run()',
+  none: 'window.run()',
   thumbmark: 'window.run()',
 }
 
@@ -234,11 +242,12 @@ console.log('| --- | --- | --- | --- | --- | --- | --- |')
 for (const rate of rates)
   for (const name of agents) {
     const s = summary(rate, name)
+    const label = name === 'none' ? 'page alone (control)' : name
     console.log(
-      `| ${name} | ${rate}x | ${s.wall.toFixed(0)} ms | ${s.longest.toFixed(0)} / ${s.worstTask.toFixed(0)} ms | ${s.longTasks} | ${s.blocking.toFixed(0)} ms | ${Number.isNaN(s.delay) ? '-' : `${s.delay.toFixed(0)} ms`} (${s.clicks}) |`,
+      `| ${label} | ${rate}x | ${name === 'none' ? '-' : `${s.wall.toFixed(0)} ms`} | ${s.longest.toFixed(0)} / ${s.worstTask.toFixed(0)} ms | ${s.longTasks} | ${s.blocking.toFixed(0)} ms | ${Number.isNaN(s.delay) ? '-' : `${s.delay.toFixed(0)} ms`} (${s.clicks}) |`,
     )
   }
-for (const name of agents)
+for (const name of peers)
   console.log(`${name.padEnd(14)} ${gz(name).toFixed(2)} KB gz, ${counts[name]} signals`)
 if (process.env.BENCH_SOURCES !== undefined) {
   const limit = Number(process.env.BENCH_SOURCES) || Infinity
@@ -252,7 +261,9 @@ if (process.env.BENCH_SOURCES !== undefined) {
 }
 const wall = (name) => summary(1, name).wall
 const throttled = summary(4, 'tessera')
+const alone = summary(4, 'none')
+const ms = (value) => (Number.isNaN(value) ? '-' : value.toFixed(0))
 const ratio = (value, peer) => (peer > 0 ? `${(value / peer).toFixed(2)}x` : value > 0 ? 'inf x' : '0x')
 console.log(
-  `agent: ${wall('tessera').toFixed(1)} ms median (${(wall('tessera') / wall('fingerprintjs')).toFixed(2)}x fingerprintjs, ${(wall('tessera') / wall('thumbmark')).toFixed(2)}x thumbmark), ${gz('tessera').toFixed(2)} KB gz (${(gz('tessera') / gz('fingerprintjs')).toFixed(2)}x fingerprintjs), ${counts.tessera} signals; blocking 4x: tessera longest ${throttled.longest.toFixed(0)} ms, TBT ${throttled.blocking.toFixed(0)} ms (${ratio(throttled.blocking, summary(4, 'fingerprintjs').blocking)} fingerprintjs), input delay p95 ${Number.isNaN(throttled.delay) ? '-' : throttled.delay.toFixed(0)} ms`,
+  `agent: ${wall('tessera').toFixed(1)} ms median (${(wall('tessera') / wall('fingerprintjs')).toFixed(2)}x fingerprintjs, ${(wall('tessera') / wall('thumbmark')).toFixed(2)}x thumbmark), ${gz('tessera').toFixed(2)} KB gz (${(gz('tessera') / gz('fingerprintjs')).toFixed(2)}x fingerprintjs), ${counts.tessera} signals; blocking 4x: tessera longest ${throttled.longest.toFixed(0)} ms, TBT ${throttled.blocking.toFixed(0)} ms (${ratio(throttled.blocking, summary(4, 'fingerprintjs').blocking)} fingerprintjs), input delay p95 ${ms(throttled.delay)} ms (page alone: longest ${ms(alone.longest)} ms, input delay p95 ${ms(alone.delay)} ms)`,
 )

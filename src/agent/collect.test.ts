@@ -157,6 +157,63 @@ describe('collect with stepped sources', () => {
     expect(value(whole)).toEqual([1, 2])
   })
 
+  it('waits for the promise a stepped source ends with, within the source time-out', async () => {
+    const { collect } = await import('./collect')
+    let stepsRun = 0
+    const result = await collect({
+      slice: 8,
+      sourceTimeout: 150,
+      sources: {
+        ...(await inert()),
+        answers: function* () {
+          yield
+          stepsRun++
+          return new Promise((resolve) => setTimeout(() => resolve('rendered'), 30))
+        },
+        fails: function* () {
+          yield
+          return Promise.reject(new RangeError('no render'))
+        },
+        hangs: function* () {
+          yield
+          return new Promise(() => undefined)
+        },
+      },
+    })
+    const components = result.components as unknown as Record<string, { value?: unknown; error?: string }>
+    expect(stepsRun).toBe(1)
+    expect(components.answers?.value).toBe('rendered')
+    expect(components.fails?.error).toBe('RangeError: no render')
+    expect(components.hangs?.error).toBe('Timeout: no answer within 150 ms')
+  })
+
+  it("ends the caller's task before its first source, unless told never to yield", async () => {
+    const { collect } = await import('./collect')
+    let ran = false
+    // The first source in run order, so only the first break stands before it.
+    const sources = {
+      ...(await inert()),
+      userAgentData: () => {
+        ran = true
+        return 1
+      },
+    }
+    /** Lets promise callbacks run, but no task: still the caller's task. */
+    const sameTask = async () => {
+      for (let tick = 0; tick < 20; tick++) await Promise.resolve()
+    }
+    const sliced = collect({ sources })
+    await sameTask()
+    expect(ran).toBe(false)
+    await sliced
+    expect(ran).toBe(true)
+    ran = false
+    const whole = collect({ slice: Number.POSITIVE_INFINITY, sources })
+    await sameTask()
+    expect(ran).toBe(true)
+    await whole
+  })
+
   it('records a stepped source that throws halfway as an error, after its clean-up ran', async () => {
     const { collect } = await import('./collect')
     let cleaned = false

@@ -4,8 +4,12 @@ import { type SourceName, sources } from './sources'
 /** One collected signal: its value, or why it could not be read; always how long it took (ms). */
 export type Component<Value> = { value: Value; duration: number } | { error: string; duration: number }
 
-/** What a source gives: a stepped source (a generator, see collect) gives its return value. */
-type SourceValue<Result> = Result extends Generator<unknown, infer Value, unknown> ? Value : Awaited<Result>
+/**
+ * What a source gives: a stepped source (a generator, see collect) gives its return value, which
+ * may itself be a promise (steps to set work going, then an answer to wait for).
+ */
+type SourceValue<Result> =
+  Result extends Generator<unknown, infer Value, unknown> ? Awaited<Value> : Awaited<Result>
 
 /** Every signal's component, typed from the registry. */
 export type Components = {
@@ -125,11 +129,32 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
    * worker starts (intl-warm-up.ts), every third break goes to the end of the line (a message task),
    * where the turns its start needs wait behind scheduler.yield's continuations.
    */
-  const breathe = async () => {
-    if (now() - sliceStart <= slice) return
+  const breathe = async (always = false) => {
+    if (!always && now() - sliceStart <= slice) return
     endStretch()
     await yieldToBrowser(!intlWarming() || ++breaks % 3 !== 0)
     sliceStart = now()
+  }
+
+  // The caller's task (a page's script, its parse) ends before the first source: the two together
+  // were one long task.
+  if (slice < Number.POSITIVE_INFINITY) await breathe(true)
+  /** Waits for an asynchronous source's answer in the background, up to its time-out. */
+  const answer = (name: string, begin: number, result: Promise<unknown>) => {
+    pending.push(
+      Promise.race([
+        result.then(
+          (value) => record(name, now() - begin, { value }),
+          (error) => record(name, now() - begin, { error: describe(error) }),
+        ),
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            record(name, now() - begin, { error: `Timeout: no answer within ${sourceTimeout} ms` })
+            resolve()
+          }, sourceTimeout),
+        ),
+      ]),
+    )
   }
 
   for (const [name, source] of Object.entries(registry)) {
@@ -149,26 +174,14 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
             stepStart = now()
             step = result.next()
           }
-          record(name, spent + now() - stepStart, { value: step.value })
+          if (step.value instanceof Promise) answer(name, begin, step.value)
+          else record(name, spent + now() - stepStart, { value: step.value })
         } finally {
           // Ended early (a throw outside its own steps): its clean-up still runs.
           result.return(undefined)
         }
       } else if (result instanceof Promise) {
-        pending.push(
-          Promise.race([
-            result.then(
-              (value) => record(name, now() - begin, { value }),
-              (error) => record(name, now() - begin, { error: describe(error) }),
-            ),
-            new Promise<void>((resolve) =>
-              setTimeout(() => {
-                record(name, now() - begin, { error: `Timeout: no answer within ${sourceTimeout} ms` })
-                resolve()
-              }, sourceTimeout),
-            ),
-          ]),
-        )
+        answer(name, begin, result)
       } else {
         record(name, now() - begin, { value: result })
       }

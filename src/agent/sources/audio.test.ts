@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { absent, withMockedGlobals } from '../../../tests/support/browser-globals'
-import { collectComponent } from '../../../tests/support/collect-component'
+import { collectComponent, runSteps } from '../../../tests/support/collect-component'
 import { audio } from './audio'
 
 const param = () => ({ value: 0 })
@@ -61,7 +61,7 @@ describe('audio', () => {
     ])
     await withMockedGlobals({ OfflineAudioContext }, async () => {
       // 500 × 0.00025 as float32 (0.000250000011874…) is 0.12500000594…: nine decimals are kept.
-      expect(await audio()).toBe(0.125_000_006)
+      expect(await runSteps(audio())).toBe(0.125_000_006)
     })
     expect(built.contexts).toEqual([[2, 4500, 44_100]])
     expect(built.connections).toEqual([
@@ -76,13 +76,13 @@ describe('audio', () => {
   it('is { randomized: true } where the two identical chains render differently (noise added)', async () => {
     const { OfflineAudioContext } = fakeOfflineAudioContext(() => [channel(0, 0.1), channel(0, 0.100_001)])
     await withMockedGlobals({ OfflineAudioContext }, async () => {
-      expect(await audio()).toEqual({ randomized: true })
+      expect(await runSteps(audio())).toEqual({ randomized: true })
     })
   })
 
   it('is unsupported without the Web Audio API', async () => {
     await withMockedGlobals({ OfflineAudioContext: absent }, async () => {
-      expect(await audio()).toBe('unsupported')
+      expect(await runSteps(audio())).toBe('unsupported')
     })
   })
 
@@ -91,7 +91,7 @@ describe('audio', () => {
       throw new DOMException('Rendering failed', 'InvalidStateError')
     })
     await withMockedGlobals({ OfflineAudioContext }, async () => {
-      await expect(audio()).rejects.toThrow('Rendering failed')
+      await expect(runSteps(audio())).rejects.toThrow('Rendering failed')
       expect(await collectComponent('audio')).toEqual({
         error: 'InvalidStateError: Rendering failed',
         duration: expect.any(Number),

@@ -26,21 +26,27 @@ function sumTail(samples: Float32Array): number {
   return sum
 }
 
-/**
- * Offline audio rendering: the compressor's output differs by audio stack and CPU. Short buffer,
- * rendered off the main thread. The graph is rendered twice, as two identical chains into two
- * channels of one context (half the main-thread cost of two contexts), so noise added by privacy
- * browsers shows as two different channels.
- */
-export async function audio(): Promise<AudioValue> {
-  if (typeof OfflineAudioContext === 'undefined') return UNSUPPORTED
-  const context = new OfflineAudioContext(2, FRAMES, 44_100)
-  const merger = context.createChannelMerger(2)
-  connectChain(context, merger, 0)
-  connectChain(context, merger, 1)
-  merger.connect(context.destination)
+async function render(context: OfflineAudioContext): Promise<AudioValue> {
   const buffer = await context.startRendering()
   const first = sumTail(buffer.getChannelData(0))
   const second = sumTail(buffer.getChannelData(1))
   return first === second ? Math.round(first * 1e9) / 1e9 : { randomized: true }
+}
+
+/**
+ * Offline audio rendering: the compressor's output differs by audio stack and CPU. Short buffer,
+ * rendered off the main thread. The graph is rendered twice, as two identical chains into two
+ * channels of one context (half the main-thread cost of two contexts), so noise added by privacy
+ * browsers shows as two different channels. A stepped source: each chain is a step (up to 20 ms
+ * each on a CPU slowed 4×), then the rendering is waited for like any asynchronous source's.
+ */
+export function* audio(): Generator<void, AudioValue | Promise<AudioValue>> {
+  if (typeof OfflineAudioContext === 'undefined') return UNSUPPORTED
+  const context = new OfflineAudioContext(2, FRAMES, 44_100)
+  const merger = context.createChannelMerger(2)
+  connectChain(context, merger, 0)
+  yield
+  connectChain(context, merger, 1)
+  merger.connect(context.destination)
+  return render(context)
 }

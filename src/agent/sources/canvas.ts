@@ -3,7 +3,8 @@ import { UNSUPPORTED, type Unsupported } from '../unsupported'
 
 type CanvasValue = { winding: boolean; text: string; geometry: string } | { randomized: true } | Unsupported
 
-function render(kind: 'text' | 'geometry'): HTMLCanvasElement {
+/** Draws one image, a step per line of text (each a font fallback's lookup, the slow part). */
+function* render(kind: 'text' | 'geometry'): Generator<void, HTMLCanvasElement> {
   const canvas = document.createElement('canvas')
   const context = canvas.getContext('2d')
   if (!context) return canvas
@@ -17,6 +18,7 @@ function render(kind: 'text' | 'geometry'): HTMLCanvasElement {
     // Mixed scripts and an emoji exercise font fallback and sub-pixel rendering.
     context.font = '11pt "Times New Roman"'
     context.fillText('Cwm fjordbank gly 😃 ﷽', 2, 15)
+    yield
     context.fillStyle = 'rgba(102, 204, 0, 0.2)'
     context.font = '18pt Arial'
     context.fillText('Cwm fjordbank gly 😃', 4, 45)
@@ -46,7 +48,8 @@ function render(kind: 'text' | 'geometry'): HTMLCanvasElement {
 /**
  * Canvas 2D text and geometry rendering. Each image is read twice: privacy tools add random noise
  * when a canvas is read, so two different reads mark the canvas as randomised. A stepped source:
- * drawing and each read (a PNG encoding) are steps, with the page's turn in between (see collect).
+ * the probe, each line of text, the geometry and each read (a PNG encoding) are steps, with the
+ * page's turn in between (see collect).
  */
 export function* canvas(): Generator<void, CanvasValue> {
   const probe = document.createElement('canvas').getContext('2d')
@@ -54,9 +57,10 @@ export function* canvas(): Generator<void, CanvasValue> {
   probe.rect(0, 0, 10, 10)
   probe.rect(2, 2, 6, 6)
   const winding = !probe.isPointInPath(5, 5, 'evenodd')
-  const textCanvas = render('text')
   yield
-  const geometryCanvas = render('geometry')
+  const textCanvas = yield* render('text')
+  yield
+  const geometryCanvas = yield* render('geometry')
   yield
   const text = textCanvas.toDataURL()
   yield
