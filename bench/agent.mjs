@@ -228,6 +228,8 @@ const summary = (rate, name) => {
     longest: median(list.map((run) => run.longest)),
     worstTask: Math.max(...list.map((run) => run.longest)),
     longTasks: median(list.map((run) => run.longTasks)),
+    withLong: list.filter((run) => run.longTasks > 0).length,
+    loads: list.length,
     blocking: median(list.map((run) => run.blocking)),
     delay: p95(delays),
     clicks: delays.length,
@@ -236,15 +238,15 @@ const summary = (rate, name) => {
 
 console.log(`${rounds} loads per agent and CPU rate, alternating; a fresh browser context each.`)
 console.log(
-  '| agent | CPU | wall (median) | longest task (median / worst) | long tasks | TBT (median) | input delay p95 (clicks in collection) |',
+  '| agent | CPU | wall (median) | longest task (median / worst) | long tasks (median) | loads with one | TBT (median) | input delay p95 (clicks in collection) |',
 )
-console.log('| --- | --- | --- | --- | --- | --- | --- |')
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |')
 for (const rate of rates)
   for (const name of agents) {
     const s = summary(rate, name)
     const label = name === 'none' ? 'page alone (control)' : name
     console.log(
-      `| ${label} | ${rate}x | ${name === 'none' ? '-' : `${s.wall.toFixed(0)} ms`} | ${s.longest.toFixed(0)} / ${s.worstTask.toFixed(0)} ms | ${s.longTasks} | ${s.blocking.toFixed(0)} ms | ${Number.isNaN(s.delay) ? '-' : `${s.delay.toFixed(0)} ms`} (${s.clicks}) |`,
+      `| ${label} | ${rate}x | ${name === 'none' ? '-' : `${s.wall.toFixed(0)} ms`} | ${s.longest.toFixed(0)} / ${s.worstTask.toFixed(0)} ms | ${s.longTasks} | ${s.withLong} / ${s.loads} | ${s.blocking.toFixed(0)} ms | ${Number.isNaN(s.delay) ? '-' : `${s.delay.toFixed(0)} ms`} (${s.clicks}) |`,
     )
   }
 for (const name of peers)
@@ -265,5 +267,5 @@ const alone = summary(4, 'none')
 const ms = (value) => (Number.isNaN(value) ? '-' : value.toFixed(0))
 const ratio = (value, peer) => (peer > 0 ? `${(value / peer).toFixed(2)}x` : value > 0 ? 'inf x' : '0x')
 console.log(
-  `agent: ${wall('tessera').toFixed(1)} ms median (${(wall('tessera') / wall('fingerprintjs')).toFixed(2)}x fingerprintjs, ${(wall('tessera') / wall('thumbmark')).toFixed(2)}x thumbmark), ${gz('tessera').toFixed(2)} KB gz (${(gz('tessera') / gz('fingerprintjs')).toFixed(2)}x fingerprintjs), ${counts.tessera} signals; blocking 4x: tessera longest ${throttled.longest.toFixed(0)} ms, TBT ${throttled.blocking.toFixed(0)} ms (${ratio(throttled.blocking, summary(4, 'fingerprintjs').blocking)} fingerprintjs), input delay p95 ${ms(throttled.delay)} ms (page alone: longest ${ms(alone.longest)} ms, input delay p95 ${ms(alone.delay)} ms)`,
+  `agent: ${wall('tessera').toFixed(1)} ms median (${(wall('tessera') / wall('fingerprintjs')).toFixed(2)}x fingerprintjs, ${(wall('tessera') / wall('thumbmark')).toFixed(2)}x thumbmark), ${gz('tessera').toFixed(2)} KB gz (${(gz('tessera') / gz('fingerprintjs')).toFixed(2)}x fingerprintjs), ${counts.tessera} signals; blocking 4x: tessera longest ${throttled.longest.toFixed(0)} ms (a long task in ${throttled.withLong} of ${throttled.loads} loads), TBT ${throttled.blocking.toFixed(0)} ms (${ratio(throttled.blocking, summary(4, 'fingerprintjs').blocking)} fingerprintjs), input delay p95 ${ms(throttled.delay)} ms (page alone: a long task in ${alone.withLong} of ${alone.loads} loads, input delay p95 ${ms(alone.delay)} ms)`,
 )
