@@ -1,15 +1,15 @@
 // npm run bench:agent — Tessera's agent against FingerprintJS 5 and ThumbmarkJS 1 in headless
-// system Chromium, the three in alternation (A B C A B C …), each load a fresh browser context on an
-// integrator-like page (a sign-up form) from a local static server, unthrottled and with the CPU
-// slowed 4× (Lighthouse's mobile profile). Two measures (the last line's wall time is unthrottled):
+// system Chromium, in alternation (each round starting one agent later, so that none always follows
+// the same one), each load a fresh browser context on an integrator-like page (a sign-up form) from
+// a local static server, unthrottled and with the CPU slowed 4× (Lighthouse's mobile profile). Two measures (the last line's wall time is unthrottled):
 // - wall time: from the first script to the result, timed inside the page;
 // - what the page feels: the
 //   long tasks (over 50 ms) from just before the agent's script to its result (PerformanceObserver
 //   'longtask'), their total blocking time (the part of each over 50 ms), the longest, and the input
 //   delay of a real click dispatched while the agent collects (Event Timing's first input:
 //   processingStart − startTime). Each load clicks at another point of the collection.
-// A control runs beside them: the same page with no agent, a timer standing in for the collection
-// ('page alone'). Its long tasks and input delay are the page's and the throttled browser's own, the
+// A control runs beside them: the same page with no agent, a timer as long as Tessera's median
+// collection so far at that rate standing in for it ('page alone'). Its long tasks and input delay are the page's and the throttled browser's own, the
 // floor under any agent's figures.
 // BENCH_QUICK=1 runs 3 rounds (a CI smoke run). BENCH_ROUNDS=N (30). BENCH_DEBUG=1 prints each load.
 // BENCH_SOURCES=<n> prints the n Tessera sources with the highest median duration (0 = all).
@@ -58,8 +58,10 @@ const scripts = {
     'fingerprintjs',
     "import FingerprintJS from '@fingerprintjs/fingerprintjs'; window.run = async () => { const agent = await FingerprintJS.load({ monitoring: false }); const result = await agent.get(); return Object.keys(result.components).length }",
   ),
-  // The control: no agent, a timer as long as a typical collection at the slowest rate.
-  none: Buffer.from('window.run = () => new Promise((resolve) => setTimeout(() => resolve(0), 700))'),
+  // The control: no agent, a timer as long as the page's `hold` parameter says.
+  none: Buffer.from(
+    "window.run = () => new Promise((resolve) => setTimeout(() => resolve(0), Number(new URLSearchParams(location.search).get('hold'))))",
+  ),
   thumbmark: await bundle(
     'thumbmark',
     "import { getFingerprint, getFingerprintData, setOption } from '@thumbmarkjs/thumbmarkjs'; setOption('logging', false); window.run = async () => { await getFingerprint(); return Object.keys(await getFingerprintData()).length }",
@@ -97,9 +99,10 @@ form{display:grid;gap:.75rem}label{display:grid;gap:.25rem}input,button{font:inh
 }
 
 const server = createServer((request, response) => {
-  const name = request.url.slice(1).replace(/\.(js|html)$/, '')
+  const { pathname } = new URL(request.url, 'http://bench')
+  const name = pathname.slice(1).replace(/\.(js|html)$/, '')
   if (!(name in scripts)) return response.writeHead(404).end()
-  if (request.url.endsWith('.js'))
+  if (pathname.endsWith('.js'))
     return response.writeHead(200, { 'content-type': 'text/javascript' }).end(scripts[name])
   response.writeHead(200, { 'content-type': 'text/html' }).end(page(name))
 })
@@ -122,7 +125,7 @@ const browser = await chromium.launch({
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 /** One load: the agent's result, its long tasks, and a click's input delay when it landed in time. */
-async function measure(name, rate, clickAt) {
+async function measure(name, rate, clickAt, hold) {
   const context = await browser.newContext()
   try {
     const tab = await context.newPage()
@@ -139,7 +142,7 @@ async function measure(name, rate, clickAt) {
           .then(resolve, resolve)
       })
     })
-    await tab.goto(`${origin}/${name}.html`, { waitUntil: 'commit' })
+    await tab.goto(`${origin}/${name}.html?hold=${Math.round(hold)}`, { waitUntil: 'commit' })
     const result = await tab
       .waitForFunction(() => window.benchResult, null, { timeout: 60_000 })
       .then((handle) => handle.jsonValue())
@@ -183,11 +186,13 @@ const sourceDurations = {}
 try {
   for (let round = 0; round < rounds; round++) {
     for (const rate of rates) {
-      for (const name of agents) {
+      for (const name of agents.map((_, index) => agents[(index + round) % agents.length])) {
         // Clicks spread over the collection: the agent's median wall time so far at this rate.
         const earlier = runs[rate][name].map((run) => run.wall)
         const expected = earlier.length ? median(earlier) : 150 * rate
-        const run = await measure(name, rate, ((round % 5) / 5) * expected * 0.8)
+        const tessera = runs[rate].tessera.map((run) => run.wall)
+        const hold = tessera.length ? median(tessera) : 250 * rate
+        const run = await measure(name, rate, ((round % 5) / 5) * expected * 0.8, hold)
         runs[rate][name].push(run)
         counts[name] = run.count
         if (name === 'tessera' && rate === 1)

@@ -98,7 +98,8 @@ const isStepped = (result: unknown): result is Generator<unknown, unknown, unkno
  * becomes `{ error, duration }` and never holds up the others beyond the deadline. The page keeps
  * its main thread: the work runs in slices of about `slice` ms, between sources and, for a stepped
  * source (a generator: fonts, canvas), between its steps. A stepped source runs to its end like a
- * synchronous one, whatever the time-outs, so slicing never changes a value.
+ * synchronous one, whatever the time-outs, so slicing never changes a value; one that ends in a
+ * promise (audio: the graph built in steps, then its rendering) waits for it under the time-out.
  */
 export async function collect(options: CollectOptions = {}): Promise<CollectResult> {
   const sourceTimeout = options.sourceTimeout ?? 400

@@ -31,6 +31,13 @@ export interface FacetModel {
   closeChance: number
   twinDifference: number
   given?: SourceName
+  /**
+   * Changes that come on the vendor's schedule, not the person's: a browser updates itself every
+   * few weeks, however often its user visits. A device's comebacks without one say nothing about
+   * the next, so the device's own record may raise the facet's change rate, never lower it below
+   * the population's (device-volatility.ts).
+   */
+  scheduled?: boolean
 }
 
 export const facets = {
@@ -54,6 +61,7 @@ export const facets = {
     commonness: 0.1,
     closeChance: 0.3,
     twinDifference: 0.3,
+    scheduled: true,
   },
   // Most changes to a language list add or drop a further language; switching the primary
   // language (and with it Intl's formats) is rare, and is what tells language twins apart.

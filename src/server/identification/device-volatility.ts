@@ -1,4 +1,4 @@
-import type { FacetName } from './component-model'
+import { type FacetModel, type FacetName, facets } from './component-model'
 
 /** What one device does with a facet between two visits. */
 export interface ChangeRates {
@@ -28,12 +28,15 @@ const MAX_CHANGE = 0.9
 
 /**
  * A facet's change rates for one device: the population's rate, moved by what this device did
- * (a beta prior worth DEVICE_PRIOR_COMEBACKS comebacks).
+ * (a beta prior worth DEVICE_PRIOR_COMEBACKS comebacks). A scheduled facet's rate (a browser's
+ * updates) is never moved below the population's: twenty visits in a week without an update do not
+ * make the next one less likely.
  */
 export function deviceRates(population: ChangeRates, volatility: Volatility, facet: FacetName): ChangeRates {
   const changed = volatility.changed[facet] ?? 0
-  const change =
+  const own =
     (changed + DEVICE_PRIOR_COMEBACKS * population.change) / (volatility.comebacks + DEVICE_PRIOR_COMEBACKS)
+  const change = (facets[facet] as FacetModel).scheduled ? Math.max(own, population.change) : own
   return { ...population, change: Math.min(Math.max(change, MIN_CHANGE), MAX_CHANGE) }
 }
 

@@ -6,7 +6,7 @@ import {
   type Device,
   realisticDevice as device,
 } from '../../../tests/support/realistic-devices'
-import { noVolatility } from './device-volatility'
+import { addComeback, noVolatility, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, partsOf, profileComponents } from './fingerprint-profile'
 import { addressBits, type Candidate, jointAgreement, matchVisitor } from './match-visitor'
 import { networkOf } from './network-of'
@@ -301,6 +301,26 @@ describe('matchVisitor without a token', () => {
     }))
     const merged = strangers.filter((values) => match(values).method !== 'new')
     expect(merged.length / strangers.length).toBeLessThanOrEqual(0.005)
+  })
+
+  it('costs a frequent visitor no more for a browser update than a device seen once; a switch it never made, more', () => {
+    const entry = stored[0] as (typeof stored)[number]
+    let frequent: Volatility = noVolatility
+    for (let comeback = 0; comeback < 20; comeback++) frequent = addComeback(frequent, [])
+    const bitsOf = (change: string, facet: string, volatility: Volatility) => {
+      const current = profile((changes[change] as (values: Device) => Device)(entry.values))
+      const storedProfile = { ...entry.profile, previous: {}, volatility }
+      return scoreEvidence(current, storedProfile, population).facets.find((item) => item.facet === facet)
+        ?.bits as number
+    }
+    // Twenty visits without an update say nothing about the next: browsers update on their vendor's clock.
+    expect(bitsOf('browser version bump', 'browser', frequent)).toBeCloseTo(
+      bitsOf('browser version bump', 'browser', noVolatility),
+    )
+    // Twenty visits in the same appearance do say something about this person.
+    expect(bitsOf('color scheme switched', 'colorScheme', frequent)).toBeLessThan(
+      bitsOf('color scheme switched', 'colorScheme', noVolatility) - 1,
+    )
   })
 
   it('answers a new device as new, with confidence', () => {
