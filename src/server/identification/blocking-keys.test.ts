@@ -70,7 +70,51 @@ describe('blocking keys', () => {
     const keys = deviceKeys(now, { colorScheme: ['light', 'older'], timezone: ['berlin'] })
     const before = blockingKeys({ ...now, colorScheme: 'light', timezone: 'berlin' })
     expect(keys).toEqual(expect.arrayContaining([...blockingKeys(now), ...before]))
-    expect(keys).toHaveLength(new Set([...blockingKeys(now), ...before]).size)
     expect(deviceKeys(now, {})).toEqual(blockingKeys(now))
+  })
+
+  it('find a device that shows its settings in a mix of latest and earlier values, with others changed', () => {
+    // Stored: the time zone and the colour scheme switched at its latest visit. It comes back with
+    // the colour scheme as it was before, the new time zone kept, and the language and fonts
+    // changed: three settings differ from its latest fingerprint and three from the one before.
+    const hardware = { canvas: 'c', webglBasics: 'w', audio: 'a', platform: 'p', hardwareConcurrency: '8' }
+    const latest = {
+      ...hardware,
+      languages: 'en',
+      intlLocale: 'en-US',
+      timezone: 'tokyo',
+      colorScheme: 'dark',
+      fonts: 'f',
+      screen: 's',
+      devicePixelRatio: '1',
+    }
+    const previous = { timezone: ['berlin'], colorScheme: ['light'] }
+    const request = { ...latest, languages: 'en,de', colorScheme: 'light', fonts: 'g' }
+    const settingKeys = (digests: Record<string, string>) =>
+      blockingKeys(digests).filter((_, index) => held(blockingGroups[index] ?? []) === 3)
+    const found = (stored: string[]) => settingKeys(request).filter((key) => stored.includes(key))
+    const latestAndBefore = [
+      ...blockingKeys(latest),
+      ...blockingKeys({ ...latest, timezone: 'berlin', colorScheme: 'light' }),
+    ]
+    expect(found(latestAndBefore)).toHaveLength(0)
+    expect(found(deviceKeys(latest, previous))).toHaveLength(1)
+  })
+
+  it('bound the keys of a device that changed every setting', () => {
+    const latest = Object.fromEntries(
+      [...new Set(blockingGroups.flat())].map((component) => [component, `${component}-now`]),
+    )
+    const previous = Object.fromEntries(
+      Object.values(settings)
+        .flat()
+        .map((component) => [component, [`${component}-before`]]),
+    )
+    const keys = deviceKeys(latest, previous)
+    // Its latest and before keys (one for a key of hardware alone, unchanged), and each key of
+    // three settings in its six other mixes; the key of all five settings in none.
+    const threeSettingKeys = blockingGroups.filter((group) => held(group) === 3).length
+    const hardwareKeys = blockingGroups.filter((group) => held(group) === 0).length
+    expect(keys).toHaveLength(2 * blockingGroups.length - hardwareKeys + 6 * threeSettingKeys)
   })
 })

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { blockingGroups } from './component-model'
+import { blockingGroups, settings } from './component-model'
 import type { Digests } from './fingerprint-profile'
 
 /** The workspace of Tessera's own pages, and of every site until the operator splits them. */
@@ -11,17 +11,25 @@ export const DEFAULT_WORKSPACE = 'default'
  * still finds the device. Keys belong to a workspace: a device is found only among its visitors.
  */
 export function blockingKeys(digests: Digests, workspace: string = DEFAULT_WORKSPACE): string[] {
-  return blockingGroups.map((group, index) => {
-    const material = `${workspace}|${group.map((name) => `${name}=${digests[name] ?? '-'}`).join('|')}`
-    return `${index}:${hash('sha256', material, 'base64url').slice(0, 22)}`
-  })
+  return blockingGroups.map((group, index) => groupKey(index, group, digests, workspace))
 }
 
+function groupKey(index: number, group: readonly string[], digests: Digests, workspace: string): string {
+  const material = `${workspace}|${group.map((name) => `${name}=${digests[name] ?? '-'}`).join('|')}`
+  return `${index}:${hash('sha256', material, 'base64url').slice(0, 22)}`
+}
+
+/** A group's keys for every mix of its settings' latest and earlier values: 2^3 at most. */
+const MAX_MIXED_SETTINGS = 3
+
 /**
- * A stored device's keys: its latest fingerprint's and those of the fingerprint before its recent
- * changes (each changed component at the value it had just before, from `previous`), so a device
- * that goes back (light mode again, home from a trip) is found by what it showed then, as the
- * scoring counts a value it showed before (MODEL.md).
+ * A stored device's keys: its latest fingerprint's; those of the fingerprint before its recent
+ * changes (each changed component at the value it had just before, from `previous`); and, for
+ * each group, every mix of latest and earlier values of the settings it holds (settings: the
+ * language, the time zone, the colour scheme, the fonts, the display). A device that switches
+ * settings back and forth (dark mode on Monday; off again and a font installed on Tuesday) shows
+ * each setting at one of the values it had, in any mix: a key whose settings all hold one of
+ * them still finds it, as the scoring counts a value it showed before (MODEL.md).
  */
 export function deviceKeys(
   digests: Digests,
@@ -30,5 +38,23 @@ export function deviceKeys(
 ): string[] {
   const before: Digests = { ...digests }
   for (const [name, values] of Object.entries(previous)) if (values[0] !== undefined) before[name] = values[0]
-  return [...new Set([...blockingKeys(digests, workspace), ...blockingKeys(before, workspace)])]
+  const keys = new Set([...blockingKeys(digests, workspace), ...blockingKeys(before, workspace)])
+  blockingGroups.forEach((group, index) => {
+    const changed = settings.filter((unit) =>
+      unit.some((name) => group.includes(name) && previous[name]?.[0] !== undefined),
+    )
+    if (changed.length < 2 || changed.length > MAX_MIXED_SETTINGS) return
+    for (let mix = 1; mix < 2 ** changed.length; mix++) {
+      const mixed: Digests = { ...digests }
+      changed.forEach((unit, at) => {
+        if (!(mix & (2 ** at))) return
+        for (const name of unit) {
+          const earlier = before[name]
+          if (earlier !== undefined) mixed[name] = earlier
+        }
+      })
+      keys.add(groupKey(index, group, mixed, workspace))
+    }
+  })
+  return [...keys]
 }

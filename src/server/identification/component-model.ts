@@ -307,7 +307,8 @@ export const editedSets: ReadonlySet<string> = new Set<SourceName>(['fonts', 'sp
  */
 const language = ['languages', 'intlLocale'] as const
 const display = ['screen', 'devicePixelRatio'] as const
-const settings: readonly (readonly SourceName[])[] = [
+/** The settings people change, each a unit (its members change together). */
+export const settings: readonly (readonly SourceName[])[] = [
   language,
   ['timezone'],
   ['colorScheme'],

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
-import { blockingKeys } from './blocking-keys'
-import { blockingGroups, facets, partsKinds } from './component-model'
+import { blockingKeys, deviceKeys } from './blocking-keys'
+import { blockingGroups, facets, partsKinds, settings } from './component-model'
 import {
   canonicalJson,
   digestPart,
@@ -21,19 +21,21 @@ import {
  * 2: per-device volatility stored; profiles rebuilt once from the latest event.
  * 3: blocking keys hold the settings people change, all but one or two of them at a time.
  * 4: a blocking key for every three of the five settings (two-setting keys were crowded).
+ * 5: a stored device's keys hold every mix of its settings' latest and earlier values.
  */
-export const MODEL_VERSION = 4
+export const MODEL_VERSION = 5
 
 /**
  * The signature of everything stored data depends on, as of MODEL_VERSION. The test beside this
  * file fails when it changes: bump MODEL_VERSION and record the new signature.
  */
-export const MODEL_SIGNATURE = 'M3uyI2X-1hcZUMNk'
+export const MODEL_SIGNATURE = 'n16BscYu6UFQK5_n'
 
 /** A digest of the definitions (and the code) that stored profiles and blocking keys follow. */
 export function modelSignature(): string {
   const definitions = {
     blockingGroups,
+    settings,
     partsKinds,
     members: Object.fromEntries(Object.entries(facets).map(([facet, model]) => [facet, model.members])),
     PART_WIDTH,
@@ -48,6 +50,7 @@ export function modelSignature(): string {
       isRandomised,
       profileComponents,
       blockingKeys,
+      deviceKeys,
     ].map((fn) => fn.toString().replace(/\s+/g, ' ')),
   }
   return hash('sha256', JSON.stringify(definitions), 'base64url').slice(0, 16)
