@@ -323,6 +323,36 @@ describe('matchVisitor without a token', () => {
     )
   })
 
+  it('finds an updated device when a look-alike seen already on the new build could be its twin', () => {
+    // A device of the same model and image, one accessibility setting apart, updated first: the
+    // new build is then held by it alone, which must not make a twin of it the likelier answer.
+    const updated = changes['browser version bump'] as (values: Device) => Device
+    const flipped = (values: Device) => ({
+      ...values,
+      reducedMotion: values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
+    })
+    const found = stored.slice(0, 40).filter((entry) => {
+      const early = profile(flipped(updated(entry.values)))
+      const result = matchVisitor({
+        current: profile(updated(entry.values)),
+        candidates: [
+          ...candidates,
+          {
+            visitorId: 'early-updater',
+            profile: { ...early, previous: {}, volatility: noVolatility },
+            lastSeenAt: 0,
+            visits: 1,
+            recentIps: [],
+          },
+        ],
+        population: populationOf([...stored.map((other) => other.profile), early]),
+        context: noAddress,
+      })
+      return result.method === 'fingerprint' && result.visitorId === entry.id
+    })
+    expect(found.length).toBeGreaterThanOrEqual(38)
+  })
+
   it('answers a new device as new, with confidence', () => {
     const result = match({ ...device(99_999), fonts: ['Nobody else'], screen: [800, 600] })
     expect(result.method).toBe('new')
