@@ -116,5 +116,22 @@ describe('blocking keys', () => {
     const threeSettingKeys = blockingGroups.filter((group) => held(group) === 3).length
     const hardwareKeys = blockingGroups.filter((group) => held(group) === 0).length
     expect(keys).toHaveLength(2 * blockingGroups.length - hardwareKeys + 6 * threeSettingKeys)
+    // Its hardware changed too: every key's before differs from its latest, and each key of three
+    // settings holds all seven mixes with the latest hardware.
+    const everything = Object.fromEntries(
+      Object.keys(latest).map((component) => [component, [`${component}-before`]]),
+    )
+    expect(deviceKeys(latest, everything)).toHaveLength(2 * blockingGroups.length + 7 * threeSettingKeys)
+    expect(2 * blockingGroups.length + 7 * threeSettingKeys).toBe(96)
+  })
+
+  it('find a device whose hardware re-rendered when one setting changed, back at that setting', () => {
+    // The visit that turned dark mode on also re-rendered the canvas (a browser update): back in
+    // light mode, the canvas as re-rendered, every key holding the colour scheme still finds it.
+    const latest = { canvas: 'c2', webglBasics: 'w', audio: 'a', colorScheme: 'dark', fonts: 'f' }
+    const keys = deviceKeys(latest, { canvas: ['c1'], colorScheme: ['light'] })
+    const request = blockingKeys({ ...latest, colorScheme: 'light' })
+    const holding = blockingGroups.flatMap((group, index) => (group.includes('colorScheme') ? [index] : []))
+    for (const index of holding) expect(keys).toContain(request[index])
   })
 })

@@ -19,14 +19,18 @@ function groupKey(index: number, group: readonly string[], digests: Digests, wor
   return `${index}:${hash('sha256', material, 'base64url').slice(0, 22)}`
 }
 
-/** A group's keys for every mix of its settings' latest and earlier values: 2^3 at most. */
+/**
+ * A group's keys for every mix of its settings' latest and earlier values: 2^3 − 1 at most beside
+ * its latest and before keys, so a device holds at most 13 + 13 + 10 · 7 = 96 keys (84 when only
+ * settings changed; a group holding more changed settings keeps its latest and before keys alone).
+ */
 const MAX_MIXED_SETTINGS = 3
 
 /**
  * A stored device's keys: its latest fingerprint's; those of the fingerprint before its recent
  * changes (each changed component at the value it had just before, from `previous`); and, for
  * each group, every mix of latest and earlier values of the settings it holds (settings: the
- * language, the time zone, the colour scheme, the fonts, the display). A device that switches
+ * language, the time zone, the colour scheme, the fonts, the display), its hardware as latest. A device that switches
  * settings back and forth (dark mode on Monday; off again and a font installed on Tuesday) shows
  * each setting at one of the values it had, in any mix: a key whose settings all hold one of
  * them still finds it, as the scoring counts a value it showed before (MODEL.md).
@@ -43,7 +47,7 @@ export function deviceKeys(
     const changed = settings.filter((unit) =>
       unit.some((name) => group.includes(name) && previous[name]?.[0] !== undefined),
     )
-    if (changed.length < 2 || changed.length > MAX_MIXED_SETTINGS) return
+    if (changed.length === 0 || changed.length > MAX_MIXED_SETTINGS) return
     for (let mix = 1; mix < 2 ** changed.length; mix++) {
       const mixed: Digests = { ...digests }
       changed.forEach((unit, at) => {

@@ -22,14 +22,15 @@ import {
  * 3: blocking keys hold the settings people change, all but one or two of them at a time.
  * 4: a blocking key for every three of the five settings (two-setting keys were crowded).
  * 5: a stored device's keys hold every mix of its settings' latest and earlier values.
+ * 6: those mixes keep the latest hardware, also where a single setting changed.
  */
-export const MODEL_VERSION = 5
+export const MODEL_VERSION = 6
 
 /**
  * The signature of everything stored data depends on, as of MODEL_VERSION. The test beside this
  * file fails when it changes: bump MODEL_VERSION and record the new signature.
  */
-export const MODEL_SIGNATURE = 'n16BscYu6UFQK5_n'
+export const MODEL_SIGNATURE = 'QZ_I5NimYMs4TRS6'
 
 /** A digest of the definitions (and the code) that stored profiles and blocking keys follow. */
 export function modelSignature(): string {
