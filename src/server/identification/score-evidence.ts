@@ -212,13 +212,14 @@ export function scoreEvidence(
     // than over all devices (smoothing can make a small group's share look rarer).
     // Where the given value changed, the candidate is not among those sharing it: over all, then.
     const held = among?.mine ? Math.max(rarest, rarestAmong) : rarest
-    const { change, close } = deviceRates(population.rates(facet), stored.volatility, facet)
+    const populationRates = population.rates(facet)
+    const { change, close } = deviceRates(populationRates, stored.volatility, facet)
     // A build spreads as devices update on their vendor's schedule: few hold a new one yet, but
     // another device shows it about as often as it holds an earlier build of the same browser
     // (close, among the look-alikes) and updates. Its stored share alone would make the first
     // devices seen on it look alike beyond what their builds say (MODEL.md, "Weights").
     const agreeing = model.scheduled
-      ? Math.max(held, Math.min(1, closeChance(facet) * population.rates(facet).change))
+      ? Math.max(held, Math.min(1, closeChance(facet) * populationRates.change))
       : held
     const twin = model.twinDifference
     let facetBits: number
