@@ -15,7 +15,7 @@ const hostname = process.env.TESSERA_HOST ?? '0.0.0.0'
 const app = next({ dev: false, hostname, port })
 const handle = app.getRequestHandler()
 await app.prepare()
-const { noteConnection, prepareRequest, serveNodeRoute, whenTesseraReady } = await import(
+const { closeDatabase, noteConnection, prepareRequest, serveNodeRoute, whenTesseraReady } = await import(
   '../dist/server/serve-node-route.mjs'
 )
 // Next.js runs start-up (src/instrumentation.ts) without waiting for it: listen once it is done.
@@ -26,19 +26,50 @@ await whenTesseraReady()
 // request is timed, so a slow answer (or a long poll) is not cut off. Checked every second.
 const timeouts = { requestTimeout: 15_000, headersTimeout: 10_000, connectionsCheckingInterval: 1_000 }
 
-createServer(timeouts, (request, response) => {
+const server = createServer(timeouts, (request, response) => {
   prepareRequest(request)
   if (!serveNodeRoute(request, response)) handle(request, response)
 })
   // Counted so that identification lets waiting connections in between its batches
   // (src/server/http/connection-turns.ts).
   .on('connection', noteConnection)
-  .listen(port, hostname, () => {
-    console.log(
-      JSON.stringify({
-        level: 30,
-        time: new Date().toISOString(),
-        msg: `Tessera listening on http://${hostname}:${port}`,
-      }),
-    )
+  .listen(port, hostname, () => logLine(`Tessera listening on http://${hostname}:${port}`))
+
+function logLine(msg, fields = {}) {
+  console.log(JSON.stringify({ level: 30, time: new Date().toISOString(), ...fields, msg }))
+}
+
+// Stopping (SIGTERM from a deploy or a supervisor, Ctrl+C): no new connection is taken, the
+// requests in flight are answered (identifications waiting for their batch are written first), idle
+// keep-alive connections are closed as they come free, then the database is closed (PGlite writes
+// its files out and releases the data directory) and the process exits 0. Requests still running
+// after DRAIN_MS have their connections cut; a second signal exits at once.
+const DRAIN_MS = 10_000
+let stopping = false
+function stop(signal) {
+  if (stopping) {
+    logLine('second signal while stopping: exiting now', { signal })
+    process.exit(1)
+  }
+  stopping = true
+  const started = Date.now()
+  logLine('stopping: finishing the requests in flight', { signal, drainMs: DRAIN_MS })
+  const idle = setInterval(() => server.closeIdleConnections(), 50)
+  const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS)
+  server.close(async () => {
+    clearInterval(idle)
+    clearTimeout(cut)
+    let code = 0
+    try {
+      await closeDatabase()
+    } catch (error) {
+      code = 1
+      console.error(error)
+    }
+    logLine('stopped', { ms: Date.now() - started })
+    process.exit(code)
   })
+  server.closeIdleConnections()
+}
+process.on('SIGTERM', () => stop('SIGTERM'))
+process.on('SIGINT', () => stop('SIGINT'))

@@ -24,6 +24,11 @@ export const EXTRA_SERVER_PORTS = {
   /** A PostgreSQL server of the hung-up clients' spec (its test holds a lock on it). */
   hungUpPostgres: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 98,
   admission: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 99,
+  gracefulStop: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 85,
+  /** A PostgreSQL server of the graceful stop's spec (its test holds a lock on it). */
+  gracefulStopPostgres: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 84,
+  /** The graceful stop's server on the embedded database. */
+  gracefulStopEmbedded: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 83,
 } as const
 
 /** The integrator's site that proxies Tessera (sdks.spec.ts), and its webhook receiver. */

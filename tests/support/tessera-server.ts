@@ -13,6 +13,8 @@ export interface RunningServer {
   stop(): Promise<void>
   /** kill -9 of the server (its whole process group when started with `ownProcessGroup`). */
   crash(): Promise<void>
+  /** Resolves when the server's process ends, with its exit code (null when a signal ended it). */
+  exited: Promise<number | null>
 }
 
 /** Throws unless `npm run build` has produced both the Next.js build and the identify front's bundle. */
@@ -50,7 +52,7 @@ export async function startTesseraServer(options: {
   })
   const pid = child.pid
   if (pid === undefined) throw new Error('Tessera could not be spawned')
-  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   child.stdout?.pipe(log)
   child.stderr?.pipe(log)
   const url = `http://127.0.0.1:${options.port}`
@@ -76,6 +78,7 @@ export async function startTesseraServer(options: {
     logFile,
     dataDir,
     pid,
+    exited,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM')

@@ -112,6 +112,19 @@ export function getDatabase(): Promise<DatabaseHandle> {
   return opening
 }
 
+/**
+ * Closes the process-wide database when it was opened (a server that stops: PGlite writes its
+ * files out and releases the data directory; PostgreSQL's connections end). Later uses open it again.
+ */
+export async function closeDatabase(): Promise<void> {
+  const slot = processWide('database', (): { opening?: Promise<DatabaseHandle> } => ({}))
+  const opening = slot.opening
+  if (!opening) return
+  slot.opening = undefined
+  const handle = await opening.catch(() => undefined)
+  await handle?.close()
+}
+
 /** Shorthand for route handlers and server components. */
 export async function getDb(): Promise<Database> {
   return (await getDatabase()).db

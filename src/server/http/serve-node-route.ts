@@ -42,6 +42,7 @@ const securityHeaders: Record<string, string> = Object.fromEntries(
   [...baseHeaders, ...denyFraming].map(({ key, value }) => [key.toLowerCase(), value]),
 )
 
+export { closeDatabase } from '../db/client'
 export { whenTesseraReady } from '../readiness'
 export { noteConnection } from './connection-turns'
 
