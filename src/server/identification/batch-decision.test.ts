@@ -101,7 +101,13 @@ describe('decideBatch', () => {
     ])
     // A browser without storage is a comeback: the device is seen changing its time zone once.
     expect(event?.comeback).toBe(true)
-    expect(event?.volatility).toEqual({ comebacks: 1, changed: { time: 1 } })
+    // Its time zone moved to a value not seen before: an outing, as sure as the match that saw it.
+    expect(event?.volatility).toEqual({
+      comebacks: 1,
+      changed: { time: 1 },
+      recent: ['time'],
+      recentWeight: event?.match.probability,
+    })
   })
 
   it("records a token-holding browser's comeback after a while in the device's own volatility", () => {
@@ -112,7 +118,12 @@ describe('decideBatch', () => {
     const decision = decideBatch([job(after, token)], read([row]), now)
     expect(decision.written[0]?.match.method).toBe('token')
     expect(decision.written[0]?.browserId).toBe('browser-b')
-    expect(decision.written[0]?.volatility).toEqual({ comebacks: 3, changed: { time: 2 } })
+    expect(decision.written[0]?.volatility).toEqual({
+      comebacks: 3,
+      changed: { time: 2 },
+      recent: ['time'],
+      recentWeight: decision.written[0]?.match.probability,
+    })
   })
 
   it('records nothing from another page of the same sitting', () => {

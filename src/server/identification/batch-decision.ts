@@ -226,7 +226,7 @@ export function decideBatch(
       (match.method !== 'token' || now.getTime() - Date.parse(row.lastSeenAt) >= COMEBACK_MS)
     const volatility =
       stored && comeback && movesProfile
-        ? addComeback(stored.volatility, changedFacets(job.profile, stored))
+        ? addComeback(stored.volatility, ...changedFacets(job.profile, stored), match.probability)
         : stored?.volatility
     const confidence = scoreConfidence(match)
     const network = job.context.ip ? networkOf(job.context.ip) : undefined
@@ -363,8 +363,11 @@ function followPrevious(stored: StoredProfile, current: FingerprintProfile): Rec
 }
 
 /** The facets of `current` that differ from the stored device's (exact is the only unchanged level). */
-function changedFacets(current: FingerprintProfile, stored: StoredProfile): FacetName[] {
-  return compareFacets(current, stored)
-    .filter(({ level }) => level !== 'exact')
-    .map(({ facet }) => facet)
+/** The facets that changed, and those of them that moved to a value the device had not shown before. */
+function changedFacets(current: FingerprintProfile, stored: StoredProfile): [FacetName[], FacetName[]] {
+  const changed = compareFacets(current, stored).filter(({ level }) => level !== 'exact')
+  return [
+    changed.map(({ facet }) => facet),
+    changed.filter(({ level }) => level !== 'previous').map(({ facet }) => facet),
+  ]
 }

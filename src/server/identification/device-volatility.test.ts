@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addComeback, deviceRates, noVolatility, type Volatility } from './device-volatility'
+import {
+  addComeback,
+  deviceRates,
+  noVolatility,
+  readVolatility,
+  UNDO_SHARE,
+  type Volatility,
+} from './device-volatility'
 
 const population = { change: 0.2, close: 0.9 }
 
@@ -24,5 +31,40 @@ describe('deviceRates', () => {
     // A device seen updating at most visits (a nightly build) is likelier than most to update again.
     expect(deviceRates(population, history(6, ['browser']), 'browser').change).toBeGreaterThan(0.5)
     expect(deviceRates(population, history(20), 'browser').close).toBe(0.9)
+  })
+})
+
+describe('outings (the facets a comeback moved to a value not seen before)', () => {
+  it('are remembered until the next comeback; a value the device came back to is not one', () => {
+    const trip = addComeback(history(2), ['time', 'colorScheme'], ['time'])
+    expect(trip.recent).toEqual(['time'])
+    expect(deviceRates(population, trip, 'time').undo).toBe(UNDO_SHARE)
+    expect(deviceRates(population, trip, 'colorScheme').undo).toBe(0)
+    // Home again: that comeback moved the time zone back, to a value seen before.
+    const home = addComeback(trip, ['time'], [])
+    expect(home.recent).toBeUndefined()
+    expect(deviceRates(population, home, 'time').undo).toBe(0)
+    expect(home.changed.time).toBe(2)
+  })
+
+  it('count as much as the match that saw them was likely right', () => {
+    // A comeback matched at 0.6 may have been another device: its differences are no outing of this one.
+    const unsure = addComeback(history(2), ['time'], ['time'], 0.6)
+    expect(deviceRates(population, unsure, 'time').undo).toBeCloseTo(UNDO_SHARE * 0.6)
+    expect(readVolatility(JSON.parse(JSON.stringify(unsure)))).toEqual(unsure)
+    expect(addComeback(history(2), ['time'], ['time'], 1).recentWeight).toBeUndefined()
+  })
+
+  it('are read back from what was stored, unknown facets left out', () => {
+    expect(readVolatility({ comebacks: 3, changed: { time: 1 }, recent: ['time', 'nonsense', 7] })).toEqual({
+      comebacks: 3,
+      changed: { time: 1 },
+      recent: ['time'],
+    })
+    // A record stored before outings were kept.
+    expect(readVolatility({ comebacks: 3, changed: { time: 1 } })).toEqual({
+      comebacks: 3,
+      changed: { time: 1 },
+    })
   })
 })

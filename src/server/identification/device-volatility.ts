@@ -6,6 +6,11 @@ export interface ChangeRates {
   change: number
   /** Of those changes, the share that keep the value's structure (a font added, a version bumped). */
   close: number
+  /**
+   * P(the facet is back at an earlier value) for a device whose facet changed at its latest
+   * comeback: a change undone (a trip over, dark mode off at dawn, a zoomed page reset). 0 otherwise.
+   */
+  undo?: number
 }
 
 /**
@@ -16,12 +21,31 @@ export interface ChangeRates {
 export interface Volatility {
   comebacks: number
   changed: Partial<Record<FacetName, number>>
+  /**
+   * The facets it had moved to a value not seen before at its latest comeback (an outing from its
+   * usual state, which may end; a value it came back to is not one). Absent in records stored
+   * before it was kept.
+   */
+  recent?: FacetName[]
+  /**
+   * How sure the match that saw those outings was (its probability; absent: sure). An outing seen
+   * on another device taken for this one (a false merge) is no outing of this device: it counts only
+   * as much as the match was likely right.
+   */
+  recentWeight?: number
 }
 
 export const noVolatility: Volatility = { comebacks: 0, changed: {} }
 
 /** How many comebacks the population's rate is worth against the device's own record. */
 export const DEVICE_PRIOR_COMEBACKS = 4
+/**
+ * Of the facets a device changed at a comeback, the share back at an earlier value at the next one:
+ * most ordinary changes are outings from the device's usual state that end (travel, an appearance
+ * that follows the time of day, a window resized or a page zoomed for a while). A documented default
+ * (MODEL.md): half.
+ */
+export const UNDO_SHARE = 0.5
 /** A device's own change rate stays within these bounds, however it behaved. */
 const MIN_CHANGE = 0.001
 const MAX_CHANGE = 0.9
@@ -37,20 +61,40 @@ export function deviceRates(population: ChangeRates, volatility: Volatility, fac
   const own =
     (changed + DEVICE_PRIOR_COMEBACKS * population.change) / (volatility.comebacks + DEVICE_PRIOR_COMEBACKS)
   const change = (facets[facet] as FacetModel).scheduled ? Math.max(own, population.change) : own
-  return { ...population, change: Math.min(Math.max(change, MIN_CHANGE), MAX_CHANGE) }
+  const undo = volatility.recent?.includes(facet) ? UNDO_SHARE * (volatility.recentWeight ?? 1) : 0
+  return { ...population, change: Math.min(Math.max(change, MIN_CHANGE), MAX_CHANGE), undo }
 }
 
-/** The record after one more comeback, in which `changedFacets` had changed. */
-export function addComeback(volatility: Volatility, changedFacets: readonly FacetName[]): Volatility {
+/**
+ * The record after one more comeback, in which `changedFacets` had changed, `departed` of them to
+ * a value the device had not shown before (not back to an earlier one).
+ */
+export function addComeback(
+  volatility: Volatility,
+  changedFacets: readonly FacetName[],
+  departed: readonly FacetName[] = changedFacets,
+  /** The probability of the match that found this comeback (1: a token). */
+  certainty = 1,
+): Volatility {
   const changed = { ...volatility.changed }
   for (const facet of changedFacets) changed[facet] = (changed[facet] ?? 0) + 1
-  return { comebacks: volatility.comebacks + 1, changed }
+  const comebacks = volatility.comebacks + 1
+  if (departed.length === 0) return { comebacks, changed }
+  const recentWeight = Math.min(Math.max(certainty, 0), 1)
+  return { comebacks, changed, recent: [...departed], ...(recentWeight < 1 && { recentWeight }) }
 }
 
 /** A stored record read back: anything that is not a volatility record counts as none. */
 export function readVolatility(value: unknown): Volatility {
   if (typeof value !== 'object' || value === null) return noVolatility
-  const { comebacks, changed } = value as Partial<Volatility>
+  const { comebacks, changed, recent } = value as Partial<Volatility>
   if (typeof comebacks !== 'number' || typeof changed !== 'object' || changed === null) return noVolatility
-  return { comebacks, changed }
+  const { recentWeight } = value as Partial<Volatility>
+  const known = Array.isArray(recent)
+    ? recent.filter((facet): facet is FacetName => typeof facet === 'string' && Object.hasOwn(facets, facet))
+    : []
+  if (known.length === 0) return { comebacks, changed }
+  const weight =
+    typeof recentWeight === 'number' && recentWeight >= 0 && recentWeight < 1 ? { recentWeight } : {}
+  return { comebacks, changed, recent: known, ...weight }
 }

@@ -353,6 +353,67 @@ describe('matchVisitor without a token', () => {
     expect(found.length).toBeGreaterThanOrEqual(38)
   })
 
+  describe('a device back from an outing', () => {
+    // Its last comeback was from a trip (another time zone); now it is home, with a language
+    // added: the trip's end is as ordinary as the trip was.
+    const travelled = changes['time zone'] as (values: Device) => Device
+    const languageAdded = changes['language added'] as (values: Device) => Device
+    const outing = (
+      entry: (typeof stored)[number],
+      departed: boolean,
+      current: Device,
+    ): { found: boolean; evidence: number } => {
+      const home = entry.profile.digests
+      const away = profile(travelled(entry.values))
+      // Three earlier comebacks without a change, then the trip.
+      let volatility: Volatility = noVolatility
+      for (let comeback = 0; comeback < 3; comeback++) volatility = addComeback(volatility, [])
+      volatility = addComeback(volatility, ['time'], departed ? ['time'] : [])
+      const previous = {
+        timezone: [home.timezone as string],
+        timezoneOffset: [home.timezoneOffset as string],
+      }
+      const moved = { ...away, previous, volatility }
+      const result = matchVisitor({
+        current: profile(current),
+        candidates: candidates.map((candidate) =>
+          candidate.visitorId === entry.id ? { ...candidate, profile: moved } : candidate,
+        ),
+        population,
+        context: noAddress,
+      })
+      return {
+        found: result.method === 'fingerprint' && result.visitorId === entry.id,
+        evidence: scoreEvidence(profile(current), moved, population).bits,
+      }
+    }
+
+    it('is found home again with a language added, the trip counted as likely to end', () => {
+      const home = stored.map((entry) => outing(entry, true, languageAdded(entry.values)))
+      expect(home.filter((result) => result.found).length / stored.length).toBeGreaterThanOrEqual(0.97)
+      // Not knowing the trip was an outing (a record kept before this was), the same comebacks weigh less.
+      const unknown = stored.map((entry) => outing(entry, false, languageAdded(entry.values)))
+      home.forEach((result, index) => {
+        expect(result.evidence).toBeGreaterThan((unknown[index]?.evidence ?? 0) + 1)
+      })
+    })
+
+    it('is found still away, at a lower weight than a device that never moved', () => {
+      const away = stored.map((entry) => outing(entry, true, travelled(entry.values)))
+      expect(away.filter((result) => result.found).length / stored.length).toBeGreaterThanOrEqual(0.97)
+    })
+
+    it('keeps its twin apart: the same machine at home, a rarely changing setting different', () => {
+      const twin = (values: Device): Device => ({
+        ...values,
+        reducedMotion: values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
+        contrast: 'custom',
+      })
+      const merged = stored.filter((entry) => outing(entry, true, twin(entry.values)).found)
+      expect(merged.length / stored.length).toBeLessThanOrEqual(0.005)
+    })
+  })
+
   it('answers a new device as new, with confidence', () => {
     const result = match({ ...device(99_999), fonts: ['Nobody else'], screen: [800, 600] })
     expect(result.method).toBe('new')

@@ -213,7 +213,11 @@ export function scoreEvidence(
     // Where the given value changed, the candidate is not among those sharing it: over all, then.
     const held = among?.mine ? Math.max(rarest, rarestAmong) : rarest
     const populationRates = population.rates(facet)
-    const { change, close } = deviceRates(populationRates, stored.volatility, facet)
+    const { change, close, undo = 0 } = deviceRates(populationRates, stored.volatility, facet)
+    // Where the device's latest comeback moved the facet to a value it had not shown (an outing:
+    // a trip, dark mode at dusk), the outing may be over now (P = undo, MODEL.md); every other
+    // outcome keeps its odds in what is left.
+    const kept = 1 - undo
     // A build spreads as devices update on their vendor's schedule: few hold a new one yet, but
     // another device shows it about as often as it holds an earlier build of the same browser
     // (close, among the look-alikes) and updates. Its stored share alone would make the first
@@ -226,34 +230,37 @@ export function scoreEvidence(
     let facetTwinBits: number
     switch (level) {
       case 'exact':
-        facetBits = Math.log2((1 - change) / agreeing)
-        facetTwinBits = Math.log2((1 - change) / (1 - twin))
+        facetBits = Math.log2((kept * (1 - change)) / agreeing)
+        facetTwinBits = Math.log2((kept * (1 - change)) / (1 - twin))
         break
       case 'previous':
-        facetBits = Math.log2((change * RETURN_SHARE) / agreeing)
-        facetTwinBits = Math.log2(change / twin)
+        facetBits = Math.log2((undo + kept * change * RETURN_SHARE) / agreeing)
+        facetTwinBits = Math.log2((undo + kept * change) / twin)
         break
       case 'close': {
         // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
         const closeShare = Math.max(close, MIN_SHARE)
-        const edited = change * closeShare * (twoEdits ? TWO_EDITS_SHARE : 1)
+        const edited = kept * change * closeShare * (twoEdits ? TWO_EDITS_SHARE : 1)
         facetBits = Math.log2(edited / Math.max(closeChance(facet), 0.01))
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
-        facetTwinBits = Math.log2((change * closeShare) / (twin * TWIN_CLOSE_SHARE))
+        facetTwinBits = Math.log2((kept * change * closeShare) / (twin * TWIN_CLOSE_SHARE))
         break
       }
       case 'different':
         facetBits = Math.log2(
-          (change * Math.max(1 - close, MIN_SHARE)) / Math.max(1 - rarest - closeChance(facet), MIN_SHARE),
+          (kept * change * Math.max(1 - close, MIN_SHARE)) /
+            Math.max(1 - rarest - closeChance(facet), MIN_SHARE),
         )
-        facetTwinBits = Math.log2((change * Math.max(1 - close, MIN_SHARE)) / (twin * (1 - TWIN_CLOSE_SHARE)))
+        facetTwinBits = Math.log2(
+          (kept * change * Math.max(1 - close, MIN_SHARE)) / (twin * (1 - TWIN_CLOSE_SHARE)),
+        )
         break
     }
     // What the facet follows changed too (docked to another monitor): a value that follows it
     // (a maximised window) changes with it, so a difference is far likelier for one device than
     // the facet's own change rate says; still a little less likely than for another device.
     if (among && !among.mine && (level === 'close' || level === 'different')) {
-      const followed = change + (1 - change) * FOLLOWING_SHARE
+      const followed = kept * (change + (1 - change) * FOLLOWING_SHARE)
       facetBits = Math.log2(followed / Math.max(1 - rarest, MIN_SHARE))
       facetTwinBits = 0
     }
