@@ -362,8 +362,10 @@ function followPrevious(stored: StoredProfile, current: FingerprintProfile): Rec
   return previous
 }
 
-/** The facets of `current` that differ from the stored device's (exact is the only unchanged level). */
-/** The facets that changed, and those of them that moved to a value the device had not shown before. */
+/**
+ * The facets of `current` that differ from the stored device's (exact is the only unchanged level),
+ * and those of them that moved to a value the device had not shown before (not `previous`).
+ */
 function changedFacets(current: FingerprintProfile, stored: StoredProfile): [FacetName[], FacetName[]] {
   const changed = compareFacets(current, stored).filter(({ level }) => level !== 'exact')
   return [

@@ -7,8 +7,9 @@ export interface ChangeRates {
   /** Of those changes, the share that keep the value's structure (a font added, a version bumped). */
   close: number
   /**
-   * P(the facet is back at an earlier value) for a device whose facet changed at its latest
-   * comeback: a change undone (a trip over, dark mode off at dawn, a zoomed page reset). 0 otherwise.
+   * P(the facet is back at an earlier value) for a device whose latest comeback moved it to a value
+   * not shown before (an outing: a trip, dark mode at dusk, a zoomed page), as sure as that match
+   * was. 0 otherwise.
    */
   undo?: number
 }
@@ -87,9 +88,8 @@ export function addComeback(
 /** A stored record read back: anything that is not a volatility record counts as none. */
 export function readVolatility(value: unknown): Volatility {
   if (typeof value !== 'object' || value === null) return noVolatility
-  const { comebacks, changed, recent } = value as Partial<Volatility>
+  const { comebacks, changed, recent, recentWeight } = value as Partial<Volatility>
   if (typeof comebacks !== 'number' || typeof changed !== 'object' || changed === null) return noVolatility
-  const { recentWeight } = value as Partial<Volatility>
   const known = Array.isArray(recent)
     ? recent.filter((facet): facet is FacetName => typeof facet === 'string' && Object.hasOwn(facets, facet))
     : []
