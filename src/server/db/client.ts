@@ -97,10 +97,13 @@ async function openPostgres(url: string, logger: QueryLogger): Promise<DatabaseH
   return { db, engine: 'postgres', close: () => pool.end() }
 }
 
+/** Where the process-wide database is kept while it opens and after (one per process). */
+const databaseSlot = () => processWide('database', (): { opening?: Promise<DatabaseHandle> } => ({}))
+
 /** The process-wide database from the environment, opened and migrated on first use. */
 export function getDatabase(): Promise<DatabaseHandle> {
   // One per process: the same PGlite directory must never be opened twice.
-  const slot = processWide('database', (): { opening?: Promise<DatabaseHandle> } => ({}))
+  const slot = databaseSlot()
   if (slot.opening) return slot.opening
   const env = getEnv()
   const opening = openDatabase({ url: env.DATABASE_URL, dataDir: env.TESSERA_DATA_DIR })
@@ -117,7 +120,7 @@ export function getDatabase(): Promise<DatabaseHandle> {
  * files out and releases the data directory; PostgreSQL's connections end). Later uses open it again.
  */
 export async function closeDatabase(): Promise<void> {
-  const slot = processWide('database', (): { opening?: Promise<DatabaseHandle> } => ({}))
+  const slot = databaseSlot()
   const opening = slot.opening
   if (!opening) return
   slot.opening = undefined

@@ -32,9 +32,9 @@ const MAX_MIXED_SETTINGS = 3
  * each group, every mix of latest and earlier values of the settings it holds (settings: the
  * language, the time zone, the colour scheme, the fonts, the display), its hardware as latest. A
  * device that switches settings back and forth (dark mode on Monday; off again and a font
- * installed on Tuesday) shows
- * each setting at one of the values it had, in any mix: a key whose settings all hold one of
- * them still finds it, as the scoring counts a value it showed before (MODEL.md).
+ * installed on Tuesday) shows each setting at one of the values it had, in any mix: a key whose
+ * settings all hold one of them still finds it, as the scoring counts a value it showed before
+ * (MODEL.md).
  */
 export function deviceKeys(
   digests: Digests,
