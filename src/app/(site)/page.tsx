@@ -1,8 +1,8 @@
 import type { Metadata } from 'next'
-import { cookies, headers } from 'next/headers'
+import { headers } from 'next/headers'
 import { Console } from '@/components/console/Console'
 import { oidcSettings } from '@/server/console/oidc'
-import { readSession, SESSION_COOKIE } from '@/server/console/sessions'
+import { readSession, sessionTokenOf } from '@/server/console/sessions'
 import { getDb } from '@/server/db/client'
 import { getEnv, testOnlySettings } from '@/server/env'
 import { configuredHosts } from '@/server/http/allowed-hosts'
@@ -13,9 +13,9 @@ export const metadata: Metadata = { title: 'Device intelligence you host yoursel
 
 /** Signed out: the product page and the sign-in form. Signed in: the console. */
 export default async function HomePage() {
-  const [incoming, jar, db] = await Promise.all([headers(), cookies(), getDb()])
+  const [incoming, db] = await Promise.all([headers(), getDb()])
   const origin = ownOrigin({ headers: incoming })
-  const operator = await readSession({ db, token: jar.get(SESSION_COOKIE)?.value })
+  const operator = await readSession({ db, token: sessionTokenOf({ headers: incoming }) })
   if (!operator) return <ProductPage origin={origin} singleSignOn={oidcSettings()?.name} />
   const env = getEnv()
   const publicPaths = { agentPath: env.TESSERA_AGENT_PATH, apiPrefix: env.TESSERA_API_PREFIX }

@@ -6,8 +6,19 @@ import type { Database } from '../db/client'
 import { operatorSessions, operators } from '../db/schema'
 import { buildCookie, clearCookie, readCookie } from '../http/cookies'
 import { HttpError } from '../http/errors'
+import { isHttps } from '../http/is-https'
 
+/**
+ * The console session's cookie. Over HTTPS its name has the __Host- prefix, and only that name is
+ * read: a browser keeps such a cookie only when this very host set it (Secure, Path=/, no Domain),
+ * so a sibling subdomain cannot plant a session of its choosing in an operator's browser (cookie
+ * tossing: the operator would then work in the attacker's console). Over plain HTTP (a laptop, a
+ * test), the plain name.
+ */
 export const SESSION_COOKIE = 'tessera_session'
+export const HTTPS_SESSION_COOKIE = '__Host-tessera_session'
+const sessionCookieName = (request: { headers: Headers; url?: string }) =>
+  isHttps(request) ? HTTPS_SESSION_COOKIE : SESSION_COOKIE
 export const SESSION_HOURS = 12
 
 export interface Operator {
@@ -77,8 +88,9 @@ export async function endOtherSessions({
     )
 }
 
-export function sessionTokenOf(request: Request): string | undefined {
-  return readCookie(request, SESSION_COOKIE)
+/** The session token the request carries, under the one name its scheme allows. */
+export function sessionTokenOf(request: { headers: Headers; url?: string }): string | undefined {
+  return readCookie(request, sessionCookieName(request))
 }
 
 /** Every console endpoint starts here: 401 without a live session. */
@@ -90,9 +102,9 @@ export async function requireOperator(db: Database, request: Request): Promise<O
 
 /** The console session: sent only from Tessera's own pages, ending with the session. */
 export function sessionCookie(request: Request, token: string, expiresAt: Date): string {
-  return buildCookie(request, SESSION_COOKIE, token, { expires: expiresAt, reach: 'strict' })
+  return buildCookie(request, sessionCookieName(request), token, { expires: expiresAt, reach: 'strict' })
 }
 
 export function clearedSessionCookie(request: Request): string {
-  return clearCookie(request, SESSION_COOKIE, 'strict')
+  return clearCookie(request, sessionCookieName(request), 'strict')
 }

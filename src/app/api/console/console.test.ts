@@ -39,8 +39,11 @@ import * as webhooks from './webhooks/route'
 const base = 'http://127.0.0.1:3000'
 const PASSWORD = OPERATOR_PASSWORD
 
-function request(path: string, init: { method?: string; body?: unknown; cookie?: string; ip?: string } = {}) {
-  return new Request(`${base}${path}`, {
+function request(
+  path: string,
+  init: { method?: string; body?: unknown; cookie?: string; ip?: string; https?: boolean } = {},
+) {
+  return new Request(`${init.https ? base.replace('http:', 'https:') : base}${path}`, {
     method: init.method ?? 'GET',
     headers: {
       'content-type': 'application/json',
@@ -99,6 +102,41 @@ describe('console sign-in', () => {
     const out = await session.DELETE(request('/api/console/session', { method: 'DELETE', cookie }))
     expect(out.status).toBe(204)
     expect((await session.GET(request('/api/console/session', { cookie }))).status).toBe(401)
+  })
+
+  it('over HTTPS names the session __Host- and reads it under that name alone (no cookie tossing)', async () => {
+    const https = { https: true }
+    const signedIn = await session.POST(
+      request('/api/console/session', { ...https, method: 'POST', body: { password: PASSWORD } }),
+    )
+    expect(signedIn.status).toBe(200)
+    const setCookie = signedIn.headers.get('set-cookie') ?? ''
+    // What a browser requires to keep a __Host- cookie: Secure, Path=/, no Domain.
+    expect(setCookie).toMatch(
+      /^__Host-tessera_session=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Expires=.+; Secure$/,
+    )
+    expect(setCookie).not.toMatch(/Domain=/i)
+    const token = setCookie.split(';')[0]?.split('=')[1] ?? ''
+    const asHost = `__Host-tessera_session=${token}`
+    expect((await session.GET(request('/api/console/session', { ...https, cookie: asHost }))).status).toBe(
+      200,
+    )
+    // The same token under the plain name, as a sibling subdomain could set it: no session.
+    const tossed = `tessera_session=${token}`
+    expect((await session.GET(request('/api/console/session', { ...https, cookie: tossed }))).status).toBe(
+      401,
+    )
+    expect((await sites.GET(request('/api/console/sites', { ...https, cookie: tossed }))).status).toBe(401)
+    // Over plain HTTP the prefixed name is not read either: one name per scheme.
+    expect((await session.GET(request('/api/console/session', { cookie: asHost }))).status).toBe(401)
+    const out = await session.DELETE(
+      request('/api/console/session', { ...https, method: 'DELETE', cookie: asHost }),
+    )
+    expect(out.status).toBe(204)
+    expect(out.headers.get('set-cookie')).toMatch(/^__Host-tessera_session=; Path=\/; Max-Age=0;.*Secure$/)
+    expect((await session.GET(request('/api/console/session', { ...https, cookie: asHost }))).status).toBe(
+      401,
+    )
   })
 })
 
