@@ -71,8 +71,15 @@ test('an owner invites an analyst by a link shown once; the analyst joins, reads
   // The owner removes the analyst; their console is signed out.
   await page.reload()
   const row = team.getByRole('row').filter({ hasText: name })
-  page.once('dialog', (dialog) => void dialog.accept())
+  // Removal asks first, in the page: keeping is the focused choice, and keeps them.
   await row.getByRole('button', { name: `Remove ${name}` }).click()
+  const question = row.getByRole('group', { name: `Remove ${name}? Their sessions end at once.` })
+  await expect(question.getByRole('button', { name: `Keep ${name}` })).toBeFocused()
+  await team.screenshot({ path: test.info().outputPath('team-remove.png') })
+  await question.getByRole('button', { name: `Keep ${name}` }).click()
+  await expect(row.getByRole('button', { name: `Remove ${name}` })).toBeVisible()
+  await row.getByRole('button', { name: `Remove ${name}` }).click()
+  await row.getByRole('button', { name: `Yes, remove ${name}` }).click()
   await expect(row).toHaveCount(0)
   await invited.reload()
   await expect(invited.getByRole('button', { name: 'Sign in' })).toBeVisible()

@@ -22,6 +22,8 @@ export function TeamPanel() {
   const [error, setError] = useState<string | null>(null)
   const [link, setLink] = useState<string | null>(null)
   const [inviteRole, setInviteRole] = useState<Role>('analyst')
+  /** The operator whose removal waits for a yes. */
+  const [confirming, setConfirming] = useState<string | null>(null)
 
   async function run(action: () => Promise<unknown>) {
     setError(null)
@@ -94,22 +96,43 @@ export function TeamPanel() {
                         <Time iso={member.createdAt} />
                       </td>
                       <td>
-                        {!member.you && (
-                          <button
-                            type="button"
-                            className="button button-secondary"
-                            onClick={() => {
-                              if (window.confirm(`Remove ${member.username}? Their sessions end at once.`))
-                                void run(() =>
-                                  callConsole('DELETE /api/console/team/:operatorId', {
-                                    params: { operatorId: member.id },
-                                  }),
-                                )
-                            }}
-                          >
-                            Remove<span className="visually-hidden"> {member.username}</span>
-                          </button>
-                        )}
+                        {!member.you &&
+                          (confirming === member.id ? (
+                            <fieldset className={styles.confirm}>
+                              <legend>Remove {member.username}? Their sessions end at once.</legend>
+                              <button
+                                type="button"
+                                className="button button-danger"
+                                onClick={() =>
+                                  void run(async () => {
+                                    await callConsole('DELETE /api/console/team/:operatorId', {
+                                      params: { operatorId: member.id },
+                                    })
+                                    setConfirming(null)
+                                  })
+                                }
+                              >
+                                Yes, remove {member.username}
+                              </button>
+                              <button
+                                type="button"
+                                className="button button-secondary"
+                                // Keyboard focus lands on the safe choice when the question appears.
+                                ref={(button) => button?.focus()}
+                                onClick={() => setConfirming(null)}
+                              >
+                                Keep {member.username}
+                              </button>
+                            </fieldset>
+                          ) : (
+                            <button
+                              type="button"
+                              className="button button-secondary"
+                              onClick={() => setConfirming(member.id)}
+                            >
+                              Remove<span className="visually-hidden"> {member.username}</span>
+                            </button>
+                          ))}
                       </td>
                     </tr>
                   ))}
