@@ -401,7 +401,11 @@ export type ExportQuery = z.infer<typeof ExportQuery>
 export type ExportRequest = z.input<typeof ExportQuery>
 
 export const LookupQuery = z.object({
-  q: z.string().trim().min(1, 'Type something to look up.').max(256),
+  q: z
+    .string()
+    .trim()
+    .min(1, 'Type something to look up.')
+    .max(256, 'A look-up is at most 256 characters: an ID, an email, an address or a range.'),
   /** GET /api/console/lookup: a site's public key, whose events alone the history lists. */
   site: z.string().min(1).max(64).optional(),
 })

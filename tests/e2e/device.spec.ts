@@ -116,7 +116,14 @@ test('"forget this device" deletes every trace; the next visit is a new visitor'
   })
   const page = await context.newPage()
   const id = await visitorId(page)
-  await page.getByRole('button', { name: 'Forget this device…' }).click()
+  // From the keyboard: the question focuses Cancel; Escape puts it away and focus goes back.
+  const forget = page.getByRole('button', { name: 'Forget this device…' })
+  await forget.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(forget).toBeFocused()
+  await forget.click()
   await page.getByRole('button', { name: 'Yes, delete everything' }).click()
   await expect(page.getByRole('heading', { name: 'This device was forgotten' })).toBeVisible()
 

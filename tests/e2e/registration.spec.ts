@@ -76,6 +76,23 @@ test('a second sign-up with an address is answered as the first was, and creates
   await expect(welcome).toContainText('If this address already had an account, nothing was changed')
 })
 
+test('a double-click on "Create account" sends one attempt and shows its answer', async ({
+  page,
+  request,
+}) => {
+  await setPolicy(request, allRulesOff)
+  await fillForm(page, { name: 'Katherine Johnson' })
+  const attempts: string[] = []
+  page.on('request', (sent) => {
+    if (sent.method() === 'POST' && sent.url().endsWith('/api/registration')) attempts.push(sent.url())
+  })
+  await page.getByRole('button', { name: 'Create account' }).dblclick()
+  await expect(page.getByRole('heading', { name: 'Welcome, Katherine Johnson!' })).toBeVisible()
+  // The second click was dropped, not refused as a replay of the first one's device check.
+  await expect(page.getByText(/already used/)).toHaveCount(0)
+  expect(attempts).toHaveLength(1)
+})
+
 test('a replayed request ID is refused', async ({ page, request }) => {
   await setPolicy(request, allRulesOff)
   await page.goto('/device-fingerprint')

@@ -64,7 +64,12 @@ function BreakdownChart({ title, rows }: { title: string; rows: Row[] }) {
       ) : (
         <>
           <ResponsiveContainer width="100%" height={60 + rows.length * 44}>
-            <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 12, left: 8, bottom: 0 }}>
+            <BarChart
+              data={rows}
+              layout="vertical"
+              margin={{ top: 4, right: 12, left: 8, bottom: 0 }}
+              title={`Identifications and sign-up decisions ${title.toLowerCase()}`}
+            >
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" horizontal={false} />
               <XAxis type="number" allowDecimals={false} stroke="var(--muted)" fontSize={12} />
               <YAxis type="category" dataKey="label" width={150} stroke="var(--muted)" fontSize={12} />

@@ -70,7 +70,12 @@ export function Overview({ site }: { site: string | null }) {
                 </EmptyNote>
               ) : (
                 <ResponsiveContainer width="100%" height={260}>
-                  <AreaChart data={data.series} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+                  <AreaChart
+                    data={data.series}
+                    margin={{ top: 8, right: 8, left: -16, bottom: 0 }}
+                    // Its name where keyboard focus lands on it (arrow keys step through its points).
+                    title={`${chartSeries.map((series) => series.name).join(', ')}, ${rangeLabels[range].toLowerCase()}, by ${range === '24h' ? 'hour' : 'day'}`}
+                  >
                     <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
                     <XAxis
                       dataKey="bucket"

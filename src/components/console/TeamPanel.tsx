@@ -8,6 +8,7 @@ import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
+import { useConfirmation } from '../useConfirmation'
 import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
@@ -23,7 +24,7 @@ export function TeamPanel() {
   const [link, setLink] = useState<string | null>(null)
   const [inviteRole, setInviteRole] = useState<Role>('analyst')
   /** The operator whose removal waits for a yes. */
-  const [confirming, setConfirming] = useState<string | null>(null)
+  const removal = useConfirmation<string>()
 
   async function run(action: () => Promise<unknown>) {
     setError(null)
@@ -97,8 +98,8 @@ export function TeamPanel() {
                       </td>
                       <td>
                         {!member.you &&
-                          (confirming === member.id ? (
-                            <fieldset className={styles.confirm}>
+                          (removal.asking === member.id ? (
+                            <fieldset className={styles.confirm} onKeyDown={removal.onKeyDown}>
                               <legend>Remove {member.username}? Their sessions end at once.</legend>
                               <button
                                 type="button"
@@ -108,7 +109,7 @@ export function TeamPanel() {
                                     await callConsole('DELETE /api/console/team/:operatorId', {
                                       params: { operatorId: member.id },
                                     })
-                                    setConfirming(null)
+                                    removal.done()
                                   })
                                 }
                               >
@@ -117,9 +118,8 @@ export function TeamPanel() {
                               <button
                                 type="button"
                                 className="button button-secondary"
-                                // Keyboard focus lands on the safe choice when the question appears.
-                                ref={(button) => button?.focus()}
-                                onClick={() => setConfirming(null)}
+                                ref={removal.safeChoice}
+                                onClick={removal.keep}
                               >
                                 Keep {member.username}
                               </button>
@@ -128,7 +128,8 @@ export function TeamPanel() {
                             <button
                               type="button"
                               className="button button-secondary"
-                              onClick={() => setConfirming(member.id)}
+                              ref={removal.asker}
+                              onClick={() => removal.ask(member.id)}
                             >
                               Remove<span className="visually-hidden"> {member.username}</span>
                             </button>

@@ -53,6 +53,8 @@ export function VisitorLookup({
               <input
                 {...control}
                 name="q"
+                // The look-up's own bound (contracts/console.ts): nothing longer can be typed or pasted.
+                maxLength={256}
                 key={query ?? ''}
                 defaultValue={query ?? ''}
                 placeholder="Visitor ID, request ID, account email, IP address or CIDR range"

@@ -89,7 +89,8 @@ export async function readOverview({
         bots: row.bots,
         ...outcomes(row),
       })),
-    signups: total ? outcomes(total) : { allow: 0, challenge: 0, deny: 0 },
+    // The () grouping set answers a row even over no rollups at all, its sums NULL.
+    signups: { allow: total?.allow ?? 0, challenge: total?.challenge ?? 0, deny: total?.deny ?? 0 },
     networks: {
       byType: byType
         .filter((row) => row.identifications > 0 && row.type)

@@ -13,6 +13,7 @@ import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
 import tables from '@/components/Table.module.css'
 import { Time } from '@/components/Time'
+import { useConfirmation } from '@/components/useConfirmation'
 import { useLoaded } from '@/components/useLoaded'
 import type { ForgottenDevice, DeviceReport as Report } from '@/contracts/device'
 import { useVisitorData } from '@/sdk/react'
@@ -128,7 +129,8 @@ function Findings({
   report,
   onForgotten,
 }: Checked & { onForgotten: (forgotten: ForgottenDevice) => void }) {
-  const [confirming, setConfirming] = useState(false)
+  const question = useConfirmation()
+  const confirming = question.asking !== null
   const [forgetError, setForgetError] = useState<string | null>(null)
 
   async function forget() {
@@ -226,7 +228,8 @@ function Findings({
       <section aria-labelledby="data-heading" className={`card ${styles.section}`}>
         <h2 id="data-heading">Your data</h2>
         <p className="muted">Download everything stored about this device, or delete it for good.</p>
-        <div className={styles.actions}>
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape from the buttons inside puts the question away */}
+        <div className={styles.actions} onKeyDown={confirming ? question.onKeyDown : undefined}>
           <a className="button button-secondary" href="/api/v1/device/export" download="tessera-my-data.json">
             Export my data (JSON)
           </a>
@@ -235,12 +238,22 @@ function Findings({
               <button type="button" className="button button-danger" onClick={() => void forget()}>
                 Yes, delete everything
               </button>
-              <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
+              <button
+                type="button"
+                className="button button-secondary"
+                ref={question.safeChoice}
+                onClick={question.keep}
+              >
                 Cancel
               </button>
             </>
           ) : (
-            <button type="button" className="button button-secondary" onClick={() => setConfirming(true)}>
+            <button
+              type="button"
+              className="button button-secondary"
+              ref={question.asker}
+              onClick={() => question.ask(true)}
+            >
               Forget this device…
             </button>
           )}

@@ -98,27 +98,48 @@ export function useSignup() {
     else setStep({ step: 'denied', message: outcome.message })
   }
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    // The same schema as the server's, loaded on demand (its password dictionaries are large).
-    const { SignupFields } = await import('@/contracts/signup')
-    const parsed = SignupFields.safeParse(fields)
-    if (!parsed.success) {
-      showErrors(splitErrors('Some fields need attention.', parsed.error.issues, fieldNames))
-      return
+  /**
+   * One attempt at a time: a second click (a double-click, Enter held) before the first attempt is
+   * answered is dropped, not sent with the same device check to be refused as a replay. Set at
+   * once, before anything is awaited: the button's disabled state comes a render later.
+   */
+  const attempting = useRef(false)
+  const attempt = useCallback(async (task: () => Promise<void>) => {
+    if (attempting.current) return
+    attempting.current = true
+    try {
+      await task()
+    } finally {
+      attempting.current = false
     }
-    await send()
+  }, [])
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    return attempt(async () => {
+      // The same schema as the server's, loaded on demand (its password dictionaries are large).
+      const { SignupFields } = await import('@/contracts/signup')
+      const parsed = SignupFields.safeParse(fields)
+      if (!parsed.success) {
+        showErrors(splitErrors('Some fields need attention.', parsed.error.issues, fieldNames))
+        return
+      }
+      await send()
+    })
   }
 
   // The puzzle widget keeps the first callback it gets; the ref always calls the latest send.
   const latestSend = useRef(send)
   latestSend.current = send
-  const onSolved = useCallback((payload: string) => {
-    void latestSend.current(payload)
-  }, [])
+  const onSolved = useCallback(
+    (payload: string) => {
+      void attempt(() => latestSend.current(payload))
+    },
+    [attempt],
+  )
 
   const backToForm = () => setStep({ step: 'form' })
   /** Another attempt without an answer: for the email challenge, a new code is mailed. */
-  const newCode = () => send()
+  const newCode = () => attempt(() => send())
   return { fields, errors, step, check, formRef, update, submit, onSolved, newCode, backToForm }
 }

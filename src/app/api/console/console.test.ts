@@ -768,6 +768,11 @@ describe('console panels, as their contracts describe them', () => {
 
   it('answers the overview as its contract describes it', async () => {
     const cookie = await signInCookie()
+    // Before anything happened: every figure a zero, none missing.
+    const empty = await (await overview.GET(request('/api/console/overview?range=24h', { cookie }))).json()
+    expect(Overview.parse(empty)).toEqual(empty)
+    expect(empty.signups).toEqual({ allow: 0, challenge: 0, deny: 0 })
+    expect(empty.totals).toMatchObject({ identifications: 0, visitors: 0, bots: 0 })
     // Two identifications, so the figures and the series have something to describe.
     for (const seed of [31, 32]) {
       const response = await identify(
