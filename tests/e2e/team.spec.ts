@@ -28,6 +28,9 @@ test('an owner invites an analyst by a link shown once; the analyst joins, reads
   await invited.goto(link)
   const join = invited.getByRole('form', { name: 'Join the team' })
   await expect(join).toBeVisible()
+  // The link's page opens at its form, ready to type.
+  await expect(join.getByLabel('Username')).toBeFocused()
+  await expect(join).toBeInViewport()
   expect(await seriousViolations(invited, 'form[aria-labelledby="join-heading"]')).toEqual([])
   const name = `ana${Date.now().toString(36)}`
   await join.getByLabel('Username').fill(name)

@@ -1,6 +1,6 @@
 'use client'
 
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { FormField } from '../FormField'
 import { type FormErrors, focusFirstError, noErrors } from '../form-errors'
 import { ErrorNote } from '../Notes'
@@ -11,6 +11,11 @@ import styles from './console.module.css'
 export function AcceptInvitation({ token }: { token: string }) {
   const [errors, setErrors] = useState<FormErrors>(noErrors)
   const [pending, setPending] = useState(false)
+  const formRef = useRef<HTMLFormElement>(null)
+  // The link was opened to join: the form is what the page is for, wherever the page puts it.
+  useEffect(() => {
+    formRef.current?.querySelector('input')?.focus()
+  }, [])
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -38,7 +43,13 @@ export function AcceptInvitation({ token }: { token: string }) {
   }
 
   return (
-    <form className={`card ${styles.signIn}`} onSubmit={submit} noValidate aria-labelledby="join-heading">
+    <form
+      ref={formRef}
+      className={`card ${styles.signIn}`}
+      onSubmit={submit}
+      noValidate
+      aria-labelledby="join-heading"
+    >
       <h2 id="join-heading">Join the team</h2>
       <p className="muted">
         You were invited to this Tessera console. Choose the name and the password you will sign in with.
