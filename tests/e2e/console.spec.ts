@@ -294,6 +294,22 @@ test('an event opens in a dialog with its signals in words, kept in the address,
   await page.keyboard.press('Escape')
   await expect(page.getByRole('dialog')).toBeHidden()
   await expect(page).not.toHaveURL(/event=/)
+  // Opened from the list, it is a step in the history: Back closes it and stays in the console.
+  const details = recent.getByRole('button', { name: /: event details$/ }).first()
+  await details.click()
+  await expect(page.getByRole('dialog')).toBeVisible()
+  await page.goBack()
+  await expect(page.getByRole('dialog')).toBeHidden()
+  await expect(page).not.toHaveURL(/event=/)
+  await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
+  // Its visitor opens in the look-up, in the dialog's place.
+  await details.click()
+  const visitor = page.getByRole('dialog').getByRole('button', { name: /^[\w-]{20}$/ })
+  const visitorId = ((await visitor.textContent()) ?? '').trim()
+  await visitor.click()
+  await expect(page.getByRole('dialog')).toBeHidden()
+  await expect(page).toHaveURL(new RegExp(`[?&]lookup=${visitorId}`))
+  await expect(page).not.toHaveURL(/event=/)
 })
 
 test('the signed-in console has no serious or critical accessibility violations', async ({ page }) => {

@@ -1,7 +1,7 @@
 'use client'
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import { allows, type Role } from '@/contracts/roles'
 import { AccountMenu } from './AccountMenu'
@@ -82,7 +82,28 @@ export function Console({
   }
   const setParam = (name: 'lookup' | 'event' | 'signal', value: string | null) => setParams({ [name]: value })
   const setLookup = (query: string | null) => setParam('lookup', query)
-  const setEvent = (requestId: string | null) => setParam('event', requestId)
+
+  /**
+   * An event's dialog is a step of its own in the browser's history: opened here it is pushed, so
+   * Back closes it rather than leaving the console, and closing it goes back. One opened from a
+   * link (or one entry up after Forward) is closed in place.
+   */
+  const eventPushed = useRef(false)
+  useEffect(() => {
+    if (!openEvent) eventPushed.current = false
+  }, [openEvent])
+  function openEventDialog(requestId: string) {
+    if (openEvent) return setParam('event', requestId)
+    const next = new URLSearchParams(searchParams)
+    next.set('event', requestId)
+    eventPushed.current = true
+    router.push(`${pathname}?${next}`, { scroll: false })
+  }
+  function closeEventDialog() {
+    if (!eventPushed.current) return setParam('event', null)
+    eventPushed.current = false
+    router.back()
+  }
 
   return (
     <div className={`container ${styles.console}`}>
@@ -126,22 +147,26 @@ export function Console({
         onSignal={(next) => setParam('signal', next === 'all' ? null : next)}
         onFilters={setParams}
         onOpenVisitor={setLookup}
-        onOpenEvent={setEvent}
+        onOpenEvent={openEventDialog}
       />
-      <ReviewQueue site={site} onOpenEvent={setEvent} />
+      <ReviewQueue site={site} onOpenEvent={openEventDialog} />
       <SignupDecisions
         site={site}
         filters={decisionFilterValues}
         onFilters={setParams}
         onOpenVisitor={setLookup}
-        onOpenEvent={setEvent}
+        onOpenEvent={openEventDialog}
       />
       {openEvent && (
         <EventPanel
           key={openEvent}
           requestId={openEvent}
-          onClose={() => setEvent(null)}
-          onOpenVisitor={setLookup}
+          onClose={closeEventDialog}
+          onOpenVisitor={(visitorId) => {
+            // The visitor takes the dialog's place: one address, no step back to the event.
+            eventPushed.current = false
+            setParams({ lookup: visitorId, event: null })
+          }}
         />
       )}
       <RulesEditor key={site ?? ''} readOnly={!allows(role, 'admin')} site={site} siteName={siteName} />
