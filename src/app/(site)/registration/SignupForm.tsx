@@ -64,8 +64,8 @@ function SignupOutcome({
         {/* The same words whether or not the address already had an account: the answer must not
             tell anyone which addresses are registered (SECURITY.md, "Sign-up enumeration"). */}
         <p className="muted">
-          Your sign-up for <strong>{step.email}</strong> is complete and you can sign in with it. If this
-          address already had an account, nothing was changed: sign in with the password you chose then.
+          Your sign-up for <strong>{step.email}</strong> is complete. If this address already had an account,
+          nothing was changed: its password is still the one chosen then.
         </p>
         <a className="button" href="/device-fingerprint">
           See your device
