@@ -104,6 +104,8 @@ test('a rule change takes effect on the next sign-up decision', async ({ page, r
   await expect(rules.getByRole('status')).toHaveText('Rules saved. The next sign-up uses them.')
   // The newest change is listed first.
   await expect(rules.getByRole('listitem').first()).toContainText('Bots: off → deny')
+  // The form is made anew with the saved rules; keyboard focus stays on Save.
+  await expect(rules.getByRole('button', { name: 'Save rules' })).toBeFocused()
 
   await page.goto('/registration')
   await expect(page.getByTestId('device-check')).toHaveText('Device check: done', { timeout: 15_000 })

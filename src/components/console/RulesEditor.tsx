@@ -1,6 +1,6 @@
 'use client'
 
-import { type FormEvent, useCallback, useState } from 'react'
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import type { PolicyChange, PolicyPreview } from '@/contracts/console'
 import { type RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
 import { FormField } from '../FormField'
@@ -155,6 +155,15 @@ export function RulesEditor({
     }
   }
 
+  /** Whether focus was in the form when it was saved, to put it back on Save in the new one. */
+  const saveFocused = useRef(false)
+  const saveButton = useRef<HTMLButtonElement>(null)
+  // The form is made anew with the saved rules (its key): focus stays on Save, not lost.
+  useEffect(() => {
+    if (loaded.state !== 'ready' || loaded.refreshing || !saveFocused.current) return
+    saveFocused.current = false
+    saveButton.current?.focus()
+  }, [loaded])
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = event.currentTarget
@@ -166,6 +175,7 @@ export function RulesEditor({
       await callConsole('PUT /api/console/rules', { query, body: candidate })
       setErrors(noErrors)
       setSaved(true)
+      saveFocused.current = form.contains(document.activeElement)
       await reload()
     } catch (failure) {
       showErrors(form, formErrorsOf(failure, policyFields, 'The rules were not saved.'))
@@ -275,7 +285,7 @@ export function RulesEditor({
                   >
                     Try on the last 7 days
                   </button>
-                  <button type="submit" className="button">
+                  <button type="submit" className="button" ref={saveButton}>
                     Save rules
                   </button>
                 </div>
