@@ -23,11 +23,15 @@ export async function measureStorage(
 ): Promise<{ tables: TableSize[]; columns: ColumnSize[] }> {
   const tables = await queryRows<TableSize>(
     handle.db,
-    // A partitioned table's sizes are its partitions' (events by day on PostgreSQL).
+    // A partitioned table's sizes are its partitions' (events by day on PostgreSQL); a plain table
+    // (component_snapshots) is its own: pg_partition_tree answers no row for one, which left the
+    // snapshots out of every run from day tables on (2026-11-26 to 11-28).
     sql`select t as table, sum(pg_relation_size(p.relid))::text as heap,
           sum(pg_table_size(p.relid) - pg_relation_size(p.relid))::text as toast,
           sum(pg_indexes_size(p.relid))::text as indexes, sum(pg_total_relation_size(p.relid))::text as total
-        from unnest(${sql.param(EVENT_STORAGE_TABLES)}::text[]) as t, pg_partition_tree(t::regclass) as p
+        from unnest(${sql.param(EVENT_STORAGE_TABLES)}::text[]) as t,
+          lateral (select relid from pg_partition_tree(t::regclass)
+                   union all select t::regclass where not exists (select from pg_partition_tree(t::regclass))) as p
         group by t order by array_position(${sql.param(EVENT_STORAGE_TABLES)}::text[], t)`,
   )
   return { tables, columns: await columnSizes(handle) }
