@@ -7,8 +7,7 @@ import { Role } from '@/contracts/roles'
 import type { Database } from '../db/client'
 import { operatorSessions, operators } from '../db/schema'
 import { type Env, getEnv } from '../env'
-import { buildCookie, clearCookie, readCookie } from '../http/cookies'
-import { isHttps } from '../http/is-https'
+import { buildCookie, clearCookie, hostOnlyName, readCookie } from '../http/cookies'
 import { ownOrigin } from '../http/public-origin'
 import { log } from '../log'
 import { processWide } from '../process-wide'
@@ -63,7 +62,7 @@ export function roleFromClaims(claims: Record<string, unknown>, settings: OidcSe
  * HTTPS its name has the __Host- prefix: a sibling subdomain cannot set one of its own for the
  * callback to read (a page on another port of the same host still can over plain HTTP).
  */
-const flowCookie = (request: Request) => (isHttps(request) ? '__Host-tessera_oidc' : 'tessera_oidc')
+const flowCookie = (request: Request) => hostOnlyName(request, 'tessera_oidc')
 const FLOW_SECONDS = 600
 const Flow = z.object({
   state: z.string().max(100),

@@ -4,21 +4,16 @@ import { and, eq, gt, ne, sql } from 'drizzle-orm'
 import type { Role } from '@/contracts/roles'
 import type { Database } from '../db/client'
 import { operatorSessions, operators } from '../db/schema'
-import { buildCookie, clearCookie, readCookie } from '../http/cookies'
+import { buildCookie, clearCookie, hostOnlyName, readCookie } from '../http/cookies'
 import { HttpError } from '../http/errors'
-import { isHttps } from '../http/is-https'
 
 /**
- * The console session's cookie. Over HTTPS its name has the __Host- prefix, and only that name is
- * read: a browser keeps such a cookie only when this very host set it (Secure, Path=/, no Domain),
- * so a sibling subdomain cannot plant a session of its choosing in an operator's browser (cookie
- * tossing: the operator would then work in the attacker's console). Over plain HTTP (a laptop, a
- * test), the plain name.
+ * The console session's cookie, `__Host-tessera_session` over HTTPS (hostOnlyName): a sibling
+ * subdomain cannot plant a session of its choosing in an operator's browser.
  */
 export const SESSION_COOKIE = 'tessera_session'
-export const HTTPS_SESSION_COOKIE = '__Host-tessera_session'
 const sessionCookieName = (request: { headers: Headers; url?: string }) =>
-  isHttps(request) ? HTTPS_SESSION_COOKIE : SESSION_COOKIE
+  hostOnlyName(request, SESSION_COOKIE)
 export const SESSION_HOURS = 12
 
 export interface Operator {

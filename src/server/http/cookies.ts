@@ -1,6 +1,16 @@
 import 'server-only'
 import { isHttps } from './is-https'
 
+/**
+ * A console cookie's name for this request: over HTTPS with the __Host- prefix, which a browser
+ * keeps only when this very host set it (Secure, Path=/, no Domain), so a sibling subdomain cannot
+ * plant one of its own (cookie tossing); over plain HTTP (a laptop, a test), the plain name. Read
+ * and written under this one name, never the other.
+ */
+export function hostOnlyName(request: { headers: Headers; url?: string }, name: string): string {
+  return isHttps(request) ? `__Host-${name}` : name
+}
+
 /** The value of the request's cookie `name`, or undefined when it has none (or an empty one). */
 export function readCookie(request: { headers: Headers }, name: string): string | undefined {
   for (const part of (request.headers.get('cookie') ?? '').split(';')) {
