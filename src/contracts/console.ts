@@ -263,13 +263,18 @@ export type SiteSummary = z.infer<typeof SiteSummary>
 export const SiteList = z.object({ sites: z.array(SiteSummary), sealingKeysEncrypted: z.boolean() })
 export type SiteList = z.infer<typeof SiteList>
 
+/** How many of a visitor's latest events its addresses and linked IDs are read from. */
+export const RECENT_EVENTS_READ = 1_000
+
 /** GET /api/console/lookup: one visitor, its addresses, accounts and latest events. */
 export const VisitorPanel = z.object({
   visitorId: z.string(),
   firstSeenAt: moment,
   lastSeenAt: moment,
   visits: count,
+  /** Of its latest RECENT_EVENTS_READ events, the most used first. */
   ips: z.array(z.object({ ip: z.string(), events: count })),
+  /** Of its latest RECENT_EVENTS_READ events. */
   linkedIds: z.array(z.string()),
   /** The analyst's label of the visitor; null when none. */
   label: SubjectLabel.nullable(),

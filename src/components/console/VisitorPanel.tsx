@@ -1,7 +1,7 @@
 'use client'
 
 import { useCallback, useState } from 'react'
-import type { VisitorPanel as VisitorPanelData } from '@/contracts/console'
+import { RECENT_EVENTS_READ, type VisitorPanel as VisitorPanelData } from '@/contracts/console'
 import { DataTable } from '../DataTable'
 import { formatCount, formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
@@ -77,6 +77,9 @@ export function VisitorPanel({
 
 /** First and last seen, visits, accounts, linked IDs, and addresses that open their network's visitors. */
 function VisitorFacts({ data, onQuery }: { data: VisitorPanelData; onQuery: (query: string) => void }) {
+  // A busy visitor's addresses and linked IDs are those of its latest visits: say so.
+  const ofLatest =
+    data.visits > RECENT_EVENTS_READ ? ` (latest ${formatCount(RECENT_EVENTS_READ)} visits)` : ''
   return (
     <dl className={styles.facts}>
       <div>
@@ -129,11 +132,11 @@ function VisitorFacts({ data, onQuery }: { data: VisitorPanelData; onQuery: (que
         </dd>
       </div>
       <div>
-        <dt>Linked IDs</dt>
+        <dt>Linked IDs{ofLatest}</dt>
         <dd>{data.linkedIds.length ? data.linkedIds.join(', ') : 'none'}</dd>
       </div>
       <div>
-        <dt>IP addresses</dt>
+        <dt>IP addresses{ofLatest}</dt>
         <dd>
           {data.ips.length === 0
             ? 'none'

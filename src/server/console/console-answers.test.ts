@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { expect, it } from 'vitest'
 import type { z } from 'zod'
 import {
@@ -9,6 +9,7 @@ import {
   CreatedWebhook,
   Overview,
   PolicyWithAudit,
+  RECENT_EVENTS_READ,
   SignupDecisionList,
   SiteList,
   VisitorPanel,
@@ -214,5 +215,25 @@ describeOnEachEngine('console answers', (handle) => {
     expectDescribed(DeviceReport, report)
     expectIsoMoments(report)
     expect(report?.uniqueness.length).toBeGreaterThan(0)
+  })
+  it('read a busy visitor’s addresses and linked IDs from its latest events alone', async () => {
+    const { db } = handle
+    const first = await identify(db, 43, { linkedId: 'account-of-old' })
+    // A thousand later visits from another address, copied from the first (a scraper's day).
+    await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method,
+        ip, site_key, signals, suspect_score, snapshot, durations)
+      select 'busy-' || n, visitor_id, created_at + n * interval '1 second', true, confidence, method,
+        '203.0.113.9', site_key, signals, suspect_score, snapshot, durations
+      from events, generate_series(1, ${RECENT_EVENTS_READ}) n where request_id = ${first.requestId}`)
+    await db.execute(
+      sql`update visitors set visits = visits + ${RECENT_EVENTS_READ} where id = ${first.visitorId}`,
+    )
+    const panel = await readVisitorPanel({ db, visitorId: first.visitorId })
+    expect(panel?.visits).toBeGreaterThan(RECENT_EVENTS_READ)
+    expect(panel?.ips).toEqual([{ ip: '203.0.113.9', events: RECENT_EVENTS_READ }])
+    expect(panel?.linkedIds).toEqual([])
+    expect(panel?.events).toHaveLength(50)
+    // The first visit is still found by what only it carried.
+    expect(await findVisitorId({ db, query: 'account-of-old' })).toBe(first.visitorId)
   })
 })

@@ -110,6 +110,8 @@ describeOnEachEngine('the console’s event and decision filters', (database) =>
       site: 'pk_another_site',
     })
     expect(panel?.events).toEqual([])
+    // Its addresses too: none of its visits were on that site.
+    expect(panel?.ips).toEqual([])
     expect(
       (await readVisitorPanel({ db, visitorId: shopEvent?.visitorId ?? '', site: shop.publicKey }))?.events,
     ).toHaveLength(1)
