@@ -105,6 +105,7 @@ describe('decideBatch', () => {
     expect(event?.volatility).toEqual({
       comebacks: 1,
       changed: { time: 1 },
+      novel: { time: 1 },
       recent: ['time'],
       recentWeight: event?.match.probability,
     })
@@ -121,6 +122,8 @@ describe('decideBatch', () => {
     expect(decision.written[0]?.volatility).toEqual({
       comebacks: 3,
       changed: { time: 2 },
+      // Kept before novel changes were counted: its earlier change counts as one, as it weighed.
+      novel: { time: 2 },
       recent: ['time'],
       recentWeight: decision.written[0]?.match.probability,
     })

@@ -34,6 +34,43 @@ describe('deviceRates', () => {
   })
 })
 
+describe('novel changes (to a value the device had not shown before)', () => {
+  it('are told from returns: a device switching between two values is likely to switch, not to show a third', () => {
+    // A language added, dropped, added again, dropped again: one value it had not shown, three returns.
+    let toggler = addComeback(history(2), ['locale'], ['locale'])
+    for (let comeback = 0; comeback < 3; comeback++) toggler = addComeback(toggler, ['locale'], [])
+    expect(toggler.changed.locale).toBe(4)
+    expect(toggler.novel?.locale).toBe(1)
+    const rates = deviceRates(population, toggler, 'locale')
+    expect(rates.change).toBeCloseTo((4 + 4 * 0.2) / 10)
+    expect(rates.novel).toBeCloseTo((1 + 4 * 0.2) / 10)
+    // A traveller whose every trip goes somewhere new keeps a high rate of new values.
+    const traveller = history(6, ['time'])
+    expect(deviceRates(population, traveller, 'time').novel).toBeCloseTo(
+      deviceRates(population, traveller, 'time').change,
+    )
+    // Without a record, a new value is as likely as any change.
+    expect(deviceRates(population, noVolatility, 'locale').novel).toBeCloseTo(0.2)
+  })
+
+  it('count every change of a record kept before they were counted, as it weighed then', () => {
+    const old: Volatility = { comebacks: 4, changed: { locale: 3 } }
+    expect(deviceRates(population, old, 'locale').novel).toBeCloseTo(
+      deviceRates(population, old, 'locale').change,
+    )
+    expect(addComeback(old, ['locale'], []).novel).toEqual({ locale: 3 })
+    expect(readVolatility({ comebacks: 3, changed: { time: 2 }, novel: { time: 1 } })).toEqual({
+      comebacks: 3,
+      changed: { time: 2 },
+      novel: { time: 1 },
+    })
+    expect(readVolatility({ comebacks: 3, changed: { time: 2 }, novel: [1] })).toEqual({
+      comebacks: 3,
+      changed: { time: 2 },
+    })
+  })
+})
+
 describe('outings (the facets a comeback moved to a value not seen before)', () => {
   it('are remembered until the next comeback; a value the device came back to is not one', () => {
     const trip = addComeback(history(2), ['time', 'colorScheme'], ['time'])

@@ -12,6 +12,11 @@ export interface ChangeRates {
    * was. 0 otherwise.
    */
   undo?: number
+  /**
+   * P(the facet shows a value the device has not shown before): its changes other than returns to
+   * an earlier value. The population's rates do not tell the two apart (equal to `change` there).
+   */
+  novel?: number
 }
 
 /**
@@ -22,6 +27,13 @@ export interface ChangeRates {
 export interface Volatility {
   comebacks: number
   changed: Partial<Record<FacetName, number>>
+  /**
+   * Of those, the comebacks at which the facet moved to a value the device had not shown before
+   * (not back to an earlier one). A device that switches between two values (dark mode at dusk, a
+   * language it adds and drops) is likely to switch again, not to show a third value. Absent in
+   * records stored before it was kept: every change counts as one to a new value then.
+   */
+  novel?: Partial<Record<FacetName, number>>
   /**
    * The facets it had moved to a value not seen before at its latest comeback (an outing from its
    * usual state, which may end; a value it came back to is not one). Absent in records stored
@@ -58,12 +70,16 @@ const MAX_CHANGE = 0.9
  * make the next one less likely.
  */
 export function deviceRates(population: ChangeRates, volatility: Volatility, facet: FacetName): ChangeRates {
+  const rate = (count: number) => {
+    const own =
+      (count + DEVICE_PRIOR_COMEBACKS * population.change) / (volatility.comebacks + DEVICE_PRIOR_COMEBACKS)
+    const change = (facets[facet] as FacetModel).scheduled ? Math.max(own, population.change) : own
+    return Math.min(Math.max(change, MIN_CHANGE), MAX_CHANGE)
+  }
   const changed = volatility.changed[facet] ?? 0
-  const own =
-    (changed + DEVICE_PRIOR_COMEBACKS * population.change) / (volatility.comebacks + DEVICE_PRIOR_COMEBACKS)
-  const change = (facets[facet] as FacetModel).scheduled ? Math.max(own, population.change) : own
+  const novel = volatility.novel ? (volatility.novel[facet] ?? 0) : changed
   const undo = volatility.recent?.includes(facet) ? UNDO_SHARE * (volatility.recentWeight ?? 1) : 0
-  return { ...population, change: Math.min(Math.max(change, MIN_CHANGE), MAX_CHANGE), undo }
+  return { ...population, change: rate(changed), novel: rate(novel), undo }
 }
 
 /**
@@ -79,22 +95,26 @@ export function addComeback(
 ): Volatility {
   const changed = { ...volatility.changed }
   for (const facet of changedFacets) changed[facet] = (changed[facet] ?? 0) + 1
+  // A record kept before novel changes were counted: its changes count as novel, as they weighed.
+  const novel = { ...(volatility.novel ?? volatility.changed) }
+  for (const facet of departed) novel[facet] = (novel[facet] ?? 0) + 1
   const comebacks = volatility.comebacks + 1
-  if (departed.length === 0) return { comebacks, changed }
+  if (departed.length === 0) return { comebacks, changed, novel }
   const recentWeight = Math.min(Math.max(certainty, 0), 1)
-  return { comebacks, changed, recent: [...departed], ...(recentWeight < 1 && { recentWeight }) }
+  return { comebacks, changed, novel, recent: [...departed], ...(recentWeight < 1 && { recentWeight }) }
 }
 
 /** A stored record read back: anything that is not a volatility record counts as none. */
 export function readVolatility(value: unknown): Volatility {
   if (typeof value !== 'object' || value === null) return noVolatility
-  const { comebacks, changed, recent, recentWeight } = value as Partial<Volatility>
+  const { comebacks, changed, novel, recent, recentWeight } = value as Partial<Volatility>
   if (typeof comebacks !== 'number' || typeof changed !== 'object' || changed === null) return noVolatility
+  const counted = typeof novel === 'object' && novel !== null && !Array.isArray(novel) ? { novel } : {}
   const known = Array.isArray(recent)
     ? recent.filter((facet): facet is FacetName => typeof facet === 'string' && Object.hasOwn(facets, facet))
     : []
-  if (known.length === 0) return { comebacks, changed }
+  if (known.length === 0) return { comebacks, changed, ...counted }
   const weight =
     typeof recentWeight === 'number' && recentWeight >= 0 && recentWeight < 1 ? { recentWeight } : {}
-  return { comebacks, changed, recent: known, ...weight }
+  return { comebacks, changed, ...counted, recent: known, ...weight }
 }

@@ -323,6 +323,35 @@ describe('matchVisitor without a token', () => {
     )
   })
 
+  it('weighs a device switching between two values as likely to switch again, not to show a third', () => {
+    const entry = stored[0] as (typeof stored)[number]
+    const languageAdded = changes['language added'] as (values: Device) => Device
+    const localeBits = (volatility: Volatility) =>
+      scoreEvidence(
+        profile(languageAdded(entry.values)),
+        { ...entry.profile, previous: {}, volatility },
+        population,
+      ).facets.find((item) => item.facet === 'locale')?.bits as number
+    // Eight comebacks, the language list changed at four: to a new list each time, or to one
+    // other list and back (a language it adds and drops).
+    let novelChanges: Volatility = noVolatility
+    let switches: Volatility = noVolatility
+    for (let comeback = 0; comeback < 8; comeback++) {
+      const changed = comeback % 2 === 0 ? (['locale'] as const) : []
+      novelChanges = addComeback(novelChanges, changed, changed)
+      switches = addComeback(switches, changed, comeback === 0 ? changed : [])
+    }
+    // Now another language is added, one it never showed: a new value, far likelier for the device
+    // that keeps changing its list than for the switching one, which showed a new list only once.
+    const [novel, switching, none] = [
+      localeBits(novelChanges),
+      localeBits(switches),
+      localeBits(noVolatility),
+    ]
+    expect(novel).toBeGreaterThan(switching + 1)
+    expect(switching - none).toBeLessThan(novel - switching)
+  })
+
   it('finds an updated device when a look-alike seen already on the new build could be its twin', () => {
     // A device of the same model and image, one accessibility setting apart, updated first: the
     // new build is then held by it alone, which must not make a twin of it the likelier answer.

@@ -213,7 +213,11 @@ export function scoreEvidence(
     // Where the given value changed, the candidate is not among those sharing it: over all, then.
     const held = among?.mine ? Math.max(rarest, rarestAmong) : rarest
     const populationRates = population.rates(facet)
-    const { change, close, undo = 0 } = deviceRates(populationRates, stored.volatility, facet)
+    const rates = deviceRates(populationRates, stored.volatility, facet)
+    const { change, close, undo = 0 } = rates
+    // A value the device has not shown (close or different) is one of its novel changes: a device
+    // seen switching back and forth is likely to switch back, not to show a third value.
+    const novel = rates.novel ?? change
     // Where the device's latest comeback moved the facet to a value it had not shown (an outing:
     // a trip, dark mode at dusk), the outing may be over now (P = undo, MODEL.md); every other
     // outcome keeps its odds in what is left.
@@ -240,19 +244,19 @@ export function scoreEvidence(
       case 'close': {
         // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
         const closeShare = Math.max(close, MIN_SHARE)
-        const edited = kept * change * closeShare * (twoEdits ? TWO_EDITS_SHARE : 1)
+        const edited = kept * novel * closeShare * (twoEdits ? TWO_EDITS_SHARE : 1)
         facetBits = Math.log2(edited / Math.max(closeChance(facet), 0.01))
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
-        facetTwinBits = Math.log2((kept * change * closeShare) / (twin * TWIN_CLOSE_SHARE))
+        facetTwinBits = Math.log2((kept * novel * closeShare) / (twin * TWIN_CLOSE_SHARE))
         break
       }
       case 'different':
         facetBits = Math.log2(
-          (kept * change * Math.max(1 - close, MIN_SHARE)) /
+          (kept * novel * Math.max(1 - close, MIN_SHARE)) /
             Math.max(1 - rarest - closeChance(facet), MIN_SHARE),
         )
         facetTwinBits = Math.log2(
-          (kept * change * Math.max(1 - close, MIN_SHARE)) / (twin * (1 - TWIN_CLOSE_SHARE)),
+          (kept * novel * Math.max(1 - close, MIN_SHARE)) / (twin * (1 - TWIN_CLOSE_SHARE)),
         )
         break
     }
