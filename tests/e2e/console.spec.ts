@@ -149,6 +149,8 @@ test('an API key created in the console authorises the Server API until it is re
   expect((await (await read()).json()).requestId).toBe(requestId)
 
   await site.getByRole('button', { name: 'I have copied it' }).click()
+  // The key put away, focus is back on the button that created it, not at the start of the page.
+  await expect(site.getByRole('button', { name: 'Create key' })).toBeFocused()
   const listed = site.getByRole('listitem').filter({ hasText: 'e2e back end' })
   // The list says when the key was last used (written at most once a minute).
   await page.reload()

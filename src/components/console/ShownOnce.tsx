@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import { CodeBlock } from '../CodeBlock'
 import styles from './console.module.css'
 
@@ -18,12 +18,23 @@ export function ShownOnce({
   /** More to show under the secret, e.g. how to use it. */
   children?: ReactNode
 }) {
+  // Where focus was when the secret appeared (the button that created it): it goes back there when
+  // the secret is put away, not to the start of the page.
+  const opener = useRef<HTMLElement | null>(null)
+  useEffect(() => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
+  }, [])
+  function done() {
+    const back = opener.current
+    onDone()
+    if (back?.isConnected) back.focus()
+  }
   return (
     <div className={styles.secret} role="status">
       <p>{message}</p>
       <CodeBlock code={secret} label={label} />
       {children}
-      <button type="button" className="button button-secondary" onClick={onDone}>
+      <button type="button" className="button button-secondary" onClick={done}>
         I have copied it
       </button>
     </div>
