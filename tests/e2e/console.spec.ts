@@ -51,6 +51,45 @@ test('signs in with the configured password, shows every panel with data, and si
   await expect(page.getByRole('heading', { name: 'Operator sign-in' })).toBeVisible()
 })
 
+test('a console whose session ended elsewhere says so once, and takes the operator to sign in again', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  await signInThroughTheForm(page)
+  await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
+  // The session ends on the server while this browser keeps its cookie (expired, or the account
+  // removed by an owner): here, signed out by a client of its own holding that cookie.
+  const cookies = await page.context().cookies()
+  const elsewhere = await playwright.request.newContext({ baseURL })
+  const signOut = await elsewhere.delete('/api/console/session', {
+    headers: {
+      cookie: cookies.map(({ name, value }) => `${name}=${value}`).join('; '),
+      origin: baseURL ?? '',
+    },
+  })
+  expect(signOut.status()).toBe(204)
+  await elsewhere.dispose()
+  // The console learns it at its next call and says why once, at the top.
+  const rules = page.getByRole('region', { name: 'Sign-up rules' })
+  await rules.getByRole('button', { name: 'Try on the last 7 days' }).click()
+  const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended.' })
+  await expect(ended).toBeVisible()
+  await expect(ended).toContainText('an owner removed your account')
+  await ended.getByRole('button', { name: 'Sign in again' }).click()
+  // The sign-in form, at the end of the product page, says so too and has the password ready.
+  const form = page.getByRole('form', { name: 'Operator sign-in' })
+  await expect(form.getByRole('status')).toContainText('Your session has ended.')
+  await expect(form.getByLabel('Password')).toBeFocused()
+  await form.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await form.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
+  // Signed out on purpose, the form has nothing to explain.
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await expect(page.getByRole('form', { name: 'Operator sign-in' })).toBeVisible()
+  await expect(page.getByText('Your session has ended.')).toHaveCount(0)
+})
+
 test('wrong passwords slow down this address, then the form solves a proof of work and signs in', async ({
   page,
   request,

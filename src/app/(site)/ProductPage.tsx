@@ -22,8 +22,19 @@ const features = [
   },
 ] as const
 
-/** `singleSignOn`: the OpenID Connect provider's name when one is configured. */
-export function ProductPage({ origin, singleSignOn }: { origin: string; singleSignOn?: string }) {
+/**
+ * `singleSignOn`: the OpenID Connect provider's name when one is configured; `sessionEnded`: the
+ * browser came with a session this server no longer knows.
+ */
+export function ProductPage({
+  origin,
+  singleSignOn,
+  sessionEnded = false,
+}: {
+  origin: string
+  singleSignOn?: string
+  sessionEnded?: boolean
+}) {
   const snippet = `<script src="${origin}/agent.js"></script>
 <script type="module">
   const agent = await Tessera.load({
@@ -103,7 +114,7 @@ export function ProductPage({ origin, singleSignOn }: { origin: string; singleSi
             <code>TESSERA_ADMIN_PASSWORD</code>, or was printed once to the server log at the first start.
           </p>
         </div>
-        <SignInOrJoin singleSignOn={singleSignOn} />
+        <SignInOrJoin singleSignOn={singleSignOn} sessionEnded={sessionEnded} />
       </section>
     </>
   )

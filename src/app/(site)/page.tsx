@@ -11,12 +11,15 @@ import { ProductPage } from './ProductPage'
 
 export const metadata: Metadata = { title: 'Device intelligence you host yourself' }
 
-/** Signed out: the product page and the sign-in form. Signed in: the console. */
+/** Signed out: the product page and the sign-in form (saying so when a session ended). Signed in: the console. */
 export default async function HomePage() {
   const [incoming, db] = await Promise.all([headers(), getDb()])
   const origin = ownOrigin({ headers: incoming })
-  const operator = await readSession({ db, token: sessionTokenOf({ headers: incoming }) })
-  if (!operator) return <ProductPage origin={origin} singleSignOn={oidcSettings()?.name} />
+  const token = sessionTokenOf({ headers: incoming })
+  const operator = await readSession({ db, token })
+  // A session cookie this server no longer knows: the session expired or the account was removed.
+  if (!operator)
+    return <ProductPage origin={origin} singleSignOn={oidcSettings()?.name} sessionEnded={Boolean(token)} />
   const env = getEnv()
   const publicPaths = { agentPath: env.TESSERA_AGENT_PATH, apiPrefix: env.TESSERA_API_PREFIX }
   return (

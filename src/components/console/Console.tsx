@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import { allows, type Role } from '@/contracts/roles'
 import { AccountMenu } from './AccountMenu'
+import { SESSION_ENDED } from './api'
 import styles from './console.module.css'
 import { EventPanel } from './EventPanel'
 import type { PublicPaths } from './embed-snippet'
@@ -89,6 +90,7 @@ export function Console({
    * link (or one entry up after Forward) is closed in place.
    */
   const eventPushed = useRef(false)
+  const sessionEnded = useSessionEnded()
   useEffect(() => {
     if (!openEvent) eventPushed.current = false
   }, [openEvent])
@@ -118,6 +120,17 @@ export function Console({
           <AccountMenu username={username} singleSignOn={singleSignOn} />
         </div>
       </header>
+      {sessionEnded && (
+        <div role="alert" className={styles.sessionEnded}>
+          <p>
+            <strong>Your session has ended.</strong> You signed out in another tab, it expired, or an owner
+            removed your account. Nothing here can be read or changed until you sign in again.
+          </p>
+          <button type="button" className="button" onClick={() => router.refresh()}>
+            Sign in again
+          </button>
+        </div>
+      )}
       {!hostsConfigured && (
         <p role="alert" className={styles.hostWarning}>
           <strong>TESSERA_PUBLIC_URL is not set</strong>, so this server answers any host name. A web page on
@@ -178,4 +191,15 @@ export function Console({
       {allows(role, 'owner') && <TeamPanel />}
     </div>
   )
+}
+
+/** Whether a console call has found the session gone (api.ts dispatches SESSION_ENDED). */
+function useSessionEnded() {
+  const [ended, setEnded] = useState(false)
+  useEffect(() => {
+    const onEnded = () => setEnded(true)
+    window.addEventListener(SESSION_ENDED, onEnded)
+    return () => window.removeEventListener(SESSION_ENDED, onEnded)
+  }, [])
+  return ended
 }

@@ -1,7 +1,7 @@
 'use client'
 
 import { useRouter } from 'next/navigation'
-import { type FormEvent, useEffect, useId, useState } from 'react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { FormField } from '../FormField'
 import { type FormErrors, noErrors } from '../form-errors'
 import { ErrorNote } from '../Notes'
@@ -24,8 +24,19 @@ const ssoFailures: Record<string, string> = {
   unavailable: 'Your identity provider could not be reached. Try again in a moment.',
 }
 
-export function SignInForm({ singleSignOn }: { singleSignOn?: string }) {
+export function SignInForm({
+  singleSignOn,
+  sessionEnded = false,
+}: {
+  singleSignOn?: string
+  sessionEnded?: boolean
+}) {
   const router = useRouter()
+  const formRef = useRef<HTMLFormElement>(null)
+  // A session that ended brings the operator to this form at the page's end: take them to it.
+  useEffect(() => {
+    if (sessionEnded) formRef.current?.querySelector<HTMLInputElement>('input[name="password"]')?.focus()
+  }, [sessionEnded])
   const [errors, setErrors] = useState<FormErrors>(noErrors)
   const errorId = useId()
   const [pending, setPending] = useState(false)
@@ -61,9 +72,22 @@ export function SignInForm({ singleSignOn }: { singleSignOn?: string }) {
   }
 
   return (
-    <form className={`card ${styles.signIn}`} onSubmit={submit} aria-labelledby="sign-in-heading" noValidate>
+    <form
+      ref={formRef}
+      className={`card ${styles.signIn}`}
+      onSubmit={submit}
+      aria-labelledby="sign-in-heading"
+      noValidate
+    >
       <h2 id="sign-in-heading">Operator sign-in</h2>
-      <p className="muted">For the people who run this Tessera server.</p>
+      {sessionEnded ? (
+        <p role="status" className={styles.hostWarning}>
+          <strong>Your session has ended.</strong> It expired, or an owner removed your account. Sign in
+          again.
+        </p>
+      ) : (
+        <p className="muted">For the people who run this Tessera server.</p>
+      )}
       <FormField label="Username" error={errors.fields.username}>
         {(control) => (
           <input

@@ -60,6 +60,9 @@ function urlOf(endpoint: ConsoleEndpoint, { params = {}, query = {} }: AnyReques
   return queryString ? `${path}?${queryString}` : path
 }
 
+/** Dispatched on the window when a console call finds the session gone. */
+export const SESSION_ENDED = 'tessera:session-ended'
+
 async function send(endpoint: ConsoleEndpoint, url: string, body?: unknown): Promise<unknown> {
   const response = await fetch(url, {
     method: endpoint.slice(0, endpoint.indexOf(' ')),
@@ -70,6 +73,10 @@ async function send(endpoint: ConsoleEndpoint, url: string, body?: unknown): Pro
   if (response.status === 204) return undefined
   const answer = await response.json().catch(() => undefined)
   if (!response.ok) {
+    // The session is gone (signed out in another tab, expired, or the account removed): the console
+    // says so once, at the top, rather than leaving every panel to fail on its own.
+    if (response.status === 401 && endpoint !== 'POST /api/console/session')
+      window.dispatchEvent(new Event(SESSION_ENDED))
     const message = answer?.error?.message ?? `The server answered ${response.status}.`
     throw new ConsoleError(message, response.status, answer?.error?.code, answer?.error?.details)
   }
