@@ -71,7 +71,7 @@ export async function readVisitorPanel({
   )
   // Addresses and linked IDs come from the visitor's latest events alone: a scraper's thousands of
   // visits would otherwise be read from disk at every look-up (seconds at 10 M events).
-  const recent = sql`(select ip, linked_id from events where visitor_id = ${visitorId}
+  const recent = sql`(select ip, linked_id, created_at from events where visitor_id = ${visitorId}
     ${site === undefined ? sql`` : sql`and site_key = ${site}`}
     order by created_at desc limit ${RECENT_EVENTS_READ}) as recent`
   const ips = await selectRows(
@@ -84,7 +84,8 @@ export async function readVisitorPanel({
   const linked = await selectRows(
     db,
     { linkedId: sql<string>`linked_id` },
-    (select) => sql`select distinct ${select} from ${recent} where linked_id is not null limit 20`,
+    (select) => sql`select ${select} from ${recent} where linked_id is not null
+      group by linked_id order by max(created_at) desc limit 20`,
     { prepared: true },
   )
   const accountRows = await selectRows(

@@ -68,6 +68,14 @@ describe('novel changes (to a value the device had not shown before)', () => {
       comebacks: 3,
       changed: { time: 2 },
     })
+    // Only whole counts of known facets, within the comebacks, are read back.
+    expect(
+      readVolatility({
+        comebacks: 3,
+        changed: { time: 2 },
+        novel: { time: 'x', locale: 9, zoom: 1, nonsense: 1 },
+      }),
+    ).toEqual({ comebacks: 3, changed: { time: 2 }, novel: { zoom: 1 } })
   })
 })
 

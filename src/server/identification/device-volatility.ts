@@ -109,7 +109,8 @@ export function readVolatility(value: unknown): Volatility {
   if (typeof value !== 'object' || value === null) return noVolatility
   const { comebacks, changed, novel, recent, recentWeight } = value as Partial<Volatility>
   if (typeof comebacks !== 'number' || typeof changed !== 'object' || changed === null) return noVolatility
-  const counted = typeof novel === 'object' && novel !== null && !Array.isArray(novel) ? { novel } : {}
+  const counts = readCounts(novel, comebacks)
+  const counted = counts ? { novel: counts } : {}
   const known = Array.isArray(recent)
     ? recent.filter((facet): facet is FacetName => typeof facet === 'string' && Object.hasOwn(facets, facet))
     : []
@@ -117,4 +118,15 @@ export function readVolatility(value: unknown): Volatility {
   const weight =
     typeof recentWeight === 'number' && recentWeight >= 0 && recentWeight < 1 ? { recentWeight } : {}
   return { comebacks, changed, ...counted, recent: known, ...weight }
+}
+
+/** Per-facet counts read back: known facets, whole numbers from 0 to `comebacks`; undefined for none kept. */
+function readCounts(value: unknown, comebacks: number): Partial<Record<FacetName, number>> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      ([facet, count]) =>
+        Object.hasOwn(facets, facet) && Number.isInteger(count) && count >= 0 && count <= comebacks,
+    ),
+  )
 }
