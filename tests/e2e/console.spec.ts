@@ -70,7 +70,7 @@ test('a console whose session ended elsewhere says so once, and takes the operat
   })
   expect(signOut.status()).toBe(204)
   await elsewhere.dispose()
-  // The console learns it at its next call and says why once, at the top.
+  // The console learns it at its next call and says why once, in a banner that stays in sight.
   const rules = page.getByRole('region', { name: 'Sign-up rules' })
   await rules.getByRole('button', { name: 'Try on the last 7 days' }).click()
   const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended.' })
@@ -79,11 +79,24 @@ test('a console whose session ended elsewhere says so once, and takes the operat
   await ended.getByRole('button', { name: 'Sign in again' }).click()
   // The sign-in form, at the end of the product page, says so too and has the password ready.
   const form = page.getByRole('form', { name: 'Operator sign-in' })
-  await expect(form.getByRole('status')).toContainText('Your session has ended.')
+  await expect(form.getByText('Your session has ended.')).toBeVisible()
   await expect(form.getByLabel('Password')).toBeFocused()
   await form.getByLabel('Password').fill(ADMIN_PASSWORD)
   await form.getByRole('button', { name: 'Sign in' }).click()
   await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
+  // Signed out in another tab: the cookie goes too, and the console still says why and names the operator.
+  const other = await page.context().newPage()
+  await other.goto('/')
+  await other.getByRole('button', { name: 'Sign out' }).click()
+  await expect(other.getByRole('form', { name: 'Operator sign-in' })).toBeVisible()
+  await other.close()
+  await rules.getByRole('button', { name: 'Try on the last 7 days' }).click()
+  await ended.getByRole('button', { name: 'Sign in again' }).click()
+  await expect(form.getByText('Your session has ended.')).toBeVisible()
+  await expect(form.getByLabel('Username')).toHaveValue('admin')
+  await expect(form.getByLabel('Password')).toBeFocused()
+  await form.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await form.getByRole('button', { name: 'Sign in' }).click()
   // Signed out on purpose, the form has nothing to explain.
   await page.getByRole('button', { name: 'Sign out' }).click()
   await expect(page.getByRole('form', { name: 'Operator sign-in' })).toBeVisible()

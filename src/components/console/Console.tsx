@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import { allows, type Role } from '@/contracts/roles'
 import { AccountMenu } from './AccountMenu'
-import { SESSION_ENDED } from './api'
+import { ENDED_SESSION_USER, SESSION_ENDED } from './api'
 import styles from './console.module.css'
 import { EventPanel } from './EventPanel'
 import type { PublicPaths } from './embed-snippet'
@@ -123,10 +123,18 @@ export function Console({
       {sessionEnded && (
         <div role="alert" className={styles.sessionEnded}>
           <p>
-            <strong>Your session has ended.</strong> You signed out in another tab, it expired, or an owner
-            removed your account. Nothing here can be read or changed until you sign in again.
+            <strong>Your session has ended.</strong> You signed out in another tab, it expired, your password
+            was changed in another session, or an owner removed your account. Nothing here can be read or
+            changed until you sign in again.
           </p>
-          <button type="button" className="button" onClick={() => router.refresh()}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              sessionStorage.setItem(ENDED_SESSION_USER, username)
+              router.refresh()
+            }}
+          >
             Sign in again
           </button>
         </div>

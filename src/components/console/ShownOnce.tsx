@@ -22,7 +22,9 @@ export function ShownOnce({
   // the secret is put away, not to the start of the page.
   const opener = useRef<HTMLElement | null>(null)
   useEffect(() => {
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    // Not the page itself: the button that created the secret may be gone with its form.
+    const active = document.activeElement
+    opener.current = active instanceof HTMLElement && active !== document.body ? active : null
   }, [])
   function done() {
     const back = opener.current

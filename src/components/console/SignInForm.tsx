@@ -5,7 +5,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { FormField } from '../FormField'
 import { type FormErrors, noErrors } from '../form-errors'
 import { ErrorNote } from '../Notes'
-import { callConsole, formErrorsOf } from './api'
+import { callConsole, ENDED_SESSION_USER, formErrorsOf } from './api'
 import styles from './console.module.css'
 import { PasswordPuzzle, usePasswordPuzzle } from './PasswordPuzzle'
 
@@ -33,14 +33,24 @@ export function SignInForm({
 }) {
   const router = useRouter()
   const formRef = useRef<HTMLFormElement>(null)
-  // A session that ended brings the operator to this form at the page's end: take them to it.
-  useEffect(() => {
-    if (sessionEnded) formRef.current?.querySelector<HTMLInputElement>('input[name="password"]')?.focus()
-  }, [sessionEnded])
   const [errors, setErrors] = useState<FormErrors>(noErrors)
   const errorId = useId()
+  const endedId = useId()
   const [pending, setPending] = useState(false)
   const [username, setUsername] = useState('admin')
+  // Why this form is shown: the console's session ended (the console left the operator's name in
+  // sessionStorage), or the browser came with a session this server no longer knows.
+  const [ended, setEnded] = useState(sessionEnded)
+  useEffect(() => {
+    // Kept until the operator signs in again: the page may be drawn more than once meanwhile.
+    const user = sessionStorage.getItem(ENDED_SESSION_USER)
+    if (user === null && !sessionEnded) return
+    setEnded(true)
+    if (user) setUsername(user)
+    // The form sits at the page's end: take the operator to it, at the password when their name is known.
+    const field = user ? 'password' : 'username'
+    formRef.current?.querySelector<HTMLInputElement>(`input[name="${field}"]`)?.focus()
+  }, [sessionEnded])
   const { puzzle, solution, onSolved, afterFailure, challenged, waiting } = usePasswordPuzzle()
   const [ssoError, setSsoError] = useState<string | null>(null)
   useEffect(() => {
@@ -63,6 +73,7 @@ export function SignInForm({
           ...(solution ? { challenge: solution } : {}),
         },
       })
+      sessionStorage.removeItem(ENDED_SESSION_USER)
       router.refresh()
     } catch (failure) {
       setErrors(formErrorsOf(failure, ['username', 'password'], 'Sign-in failed.'))
@@ -80,15 +91,14 @@ export function SignInForm({
       noValidate
     >
       <h2 id="sign-in-heading">Operator sign-in</h2>
-      {sessionEnded ? (
-        <p role="status" className={styles.hostWarning}>
-          <strong>Your session has ended.</strong> It expired, or an owner removed your account. Sign in
-          again.
+      {ended ? (
+        <p id={endedId} className={styles.hostWarning}>
+          <strong>Your session has ended.</strong> Sign in again to go on.
         </p>
       ) : (
         <p className="muted">For the people who run this Tessera server.</p>
       )}
-      <FormField label="Username" error={errors.fields.username}>
+      <FormField label="Username" error={errors.fields.username} describedBy={ended ? endedId : undefined}>
         {(control) => (
           <input
             {...control}
@@ -104,7 +114,9 @@ export function SignInForm({
         label="Password"
         error={errors.fields.password}
         invalid={Boolean(errors.form)}
-        describedBy={errors.form ? errorId : undefined}
+        describedBy={
+          [errors.form ? errorId : '', ended ? endedId : ''].filter(Boolean).join(' ') || undefined
+        }
       >
         {(control) => (
           <input {...control} name="password" type="password" autoComplete="current-password" required />

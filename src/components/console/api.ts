@@ -62,6 +62,11 @@ function urlOf(endpoint: ConsoleEndpoint, { params = {}, query = {} }: AnyReques
 
 /** Dispatched on the window when a console call finds the session gone. */
 export const SESSION_ENDED = 'tessera:session-ended'
+/**
+ * In sessionStorage while the console goes to the sign-in form after its session ended: the
+ * operator's username, so the form can say why and name them (their cookie may be gone with it).
+ */
+export const ENDED_SESSION_USER = 'tessera:ended-session-user'
 
 async function send(endpoint: ConsoleEndpoint, url: string, body?: unknown): Promise<unknown> {
   const response = await fetch(url, {
@@ -73,8 +78,9 @@ async function send(endpoint: ConsoleEndpoint, url: string, body?: unknown): Pro
   if (response.status === 204) return undefined
   const answer = await response.json().catch(() => undefined)
   if (!response.ok) {
-    // The session is gone (signed out in another tab, expired, or the account removed): the console
-    // says so once, at the top, rather than leaving every panel to fail on its own.
+    // The session is gone (signed out in another tab, expired, the account removed, the password
+    // changed in another session): the console says so once, in a banner that stays in sight,
+    // rather than leaving every panel to fail on its own.
     if (response.status === 401 && endpoint !== 'POST /api/console/session')
       window.dispatchEvent(new Event(SESSION_ENDED))
     const message = answer?.error?.message ?? `The server answered ${response.status}.`
