@@ -205,6 +205,8 @@ export function Console({
 function useSessionEnded() {
   const [ended, setEnded] = useState(false)
   useEffect(() => {
+    // Signed in (by password or single sign-on): an earlier session's end is no news any more.
+    sessionStorage.removeItem(ENDED_SESSION_USER)
     const onEnded = () => setEnded(true)
     window.addEventListener(SESSION_ENDED, onEnded)
     return () => window.removeEventListener(SESSION_ENDED, onEnded)

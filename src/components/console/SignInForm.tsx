@@ -42,7 +42,7 @@ export function SignInForm({
   // sessionStorage), or the browser came with a session this server no longer knows.
   const [ended, setEnded] = useState(sessionEnded)
   useEffect(() => {
-    // Kept until the operator signs in again: the page may be drawn more than once meanwhile.
+    // Kept until the console is back (Console.tsx): the page may be drawn more than once meanwhile.
     const user = sessionStorage.getItem(ENDED_SESSION_USER)
     if (user === null && !sessionEnded) return
     setEnded(true)
@@ -73,7 +73,6 @@ export function SignInForm({
           ...(solution ? { challenge: solution } : {}),
         },
       })
-      sessionStorage.removeItem(ENDED_SESSION_USER)
       router.refresh()
     } catch (failure) {
       setErrors(formErrorsOf(failure, ['username', 'password'], 'Sign-in failed.'))

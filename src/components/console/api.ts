@@ -64,7 +64,8 @@ function urlOf(endpoint: ConsoleEndpoint, { params = {}, query = {} }: AnyReques
 export const SESSION_ENDED = 'tessera:session-ended'
 /**
  * In sessionStorage while the console goes to the sign-in form after its session ended: the
- * operator's username, so the form can say why and name them (their cookie may be gone with it).
+ * operator's username, so the form can say why and name them (their cookie may be gone with it);
+ * the console removes it once signed in again.
  */
 export const ENDED_SESSION_USER = 'tessera:ended-session-user'
 
