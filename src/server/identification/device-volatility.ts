@@ -120,7 +120,7 @@ export function readVolatility(value: unknown): Volatility {
   return { comebacks, changed, ...counted, recent: known, ...weight }
 }
 
-/** Per-facet counts read back: known facets, whole numbers from 0 to `comebacks`; undefined for none kept. */
+/** Per-facet counts read back: known facets, whole numbers from 0 to `comebacks`; undefined when not a record. */
 function readCounts(value: unknown, comebacks: number): Partial<Record<FacetName, number>> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
   return Object.fromEntries(
