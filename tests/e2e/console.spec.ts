@@ -57,7 +57,9 @@ test('a console whose session ended elsewhere says so once, and takes the operat
   baseURL,
 }) => {
   await signInThroughTheForm(page)
-  await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
+  // Every panel loaded first (the rules' button is the one used below).
+  const rules = page.getByRole('region', { name: 'Sign-up rules' })
+  await expect(rules.getByRole('button', { name: 'Try on the last 7 days' })).toBeVisible()
   // The session ends on the server while this browser keeps its cookie (expired, or the account
   // removed by an owner): here, signed out by a client of its own holding that cookie.
   const cookies = await page.context().cookies()
@@ -71,7 +73,6 @@ test('a console whose session ended elsewhere says so once, and takes the operat
   expect(signOut.status()).toBe(204)
   await elsewhere.dispose()
   // The console learns it at its next call and says why once, in a banner that stays in sight.
-  const rules = page.getByRole('region', { name: 'Sign-up rules' })
   await rules.getByRole('button', { name: 'Try on the last 7 days' }).click()
   const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended.' })
   await expect(ended).toBeVisible()
@@ -83,7 +84,7 @@ test('a console whose session ended elsewhere says so once, and takes the operat
   await expect(form.getByLabel('Password')).toBeFocused()
   await form.getByLabel('Password').fill(ADMIN_PASSWORD)
   await form.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
+  await expect(rules.getByRole('button', { name: 'Try on the last 7 days' })).toBeVisible()
   // Signed out in another tab: the cookie goes too, and the console still says why and names the operator.
   const other = await page.context().newPage()
   await other.goto('/')

@@ -82,7 +82,7 @@ async function send(endpoint: ConsoleEndpoint, url: string, body?: unknown): Pro
     // The session is gone (signed out in another tab, expired, the account removed, the password
     // changed in another session): the console says so once, in a banner that stays in sight,
     // rather than leaving every panel to fail on its own.
-    if (response.status === 401 && endpoint !== 'POST /api/console/session')
+    if (response.status === 401 && endpoint !== 'POST /api/console/session' && typeof window !== 'undefined')
       window.dispatchEvent(new Event(SESSION_ENDED))
     const message = answer?.error?.message ?? `The server answered ${response.status}.`
     throw new ConsoleError(message, response.status, answer?.error?.code, answer?.error?.details)
