@@ -53,55 +53,57 @@ test('signs in with the configured password, shows every panel with data, and si
 
 test('a console whose session ended elsewhere says so once, and takes the operator to sign in again', async ({
   page,
-  playwright,
-  baseURL,
+  browser,
 }) => {
-  await signInThroughTheForm(page)
-  // Every panel loaded first (the rules' button is the one used below).
-  const rules = page.getByRole('region', { name: 'Sign-up rules' })
-  await expect(rules.getByRole('button', { name: 'Try on the last 7 days' })).toBeVisible()
-  // The session ends on the server while this browser keeps its cookie (expired, or the account
-  // removed by an owner): here, signed out by a client of its own holding that cookie.
-  const cookies = await page.context().cookies()
-  const elsewhere = await playwright.request.newContext({ baseURL })
-  const signOut = await elsewhere.delete('/api/console/session', {
-    headers: {
-      cookie: cookies.map(({ name, value }) => `${name}=${value}`).join('; '),
-      origin: baseURL ?? '',
-    },
+  // A server of its own: sign-ins count against a per-address budget the whole suite shares.
+  const server = await startTesseraServer({
+    port: EXTRA_SERVER_PORTS.sessionEnded,
+    env: { TESSERA_ADMIN_PASSWORD: ADMIN_PASSWORD },
   })
-  expect(signOut.status()).toBe(204)
-  await elsewhere.dispose()
-  // The console learns it at its next call and says why once, in a banner that stays in sight.
-  await rules.getByRole('button', { name: 'Try on the last 7 days' }).click()
-  const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended.' })
-  await expect(ended).toBeVisible()
-  await expect(ended).toContainText('an owner removed your account')
-  await ended.getByRole('button', { name: 'Sign in again' }).click()
-  // The sign-in form, at the end of the product page, says so too and has the password ready.
-  const form = page.getByRole('form', { name: 'Operator sign-in' })
-  await expect(form.getByText('Your session has ended.')).toBeVisible()
-  await expect(form.getByLabel('Password')).toBeFocused()
-  await form.getByLabel('Password').fill(ADMIN_PASSWORD)
-  await form.getByRole('button', { name: 'Sign in' }).click()
-  await expect(rules.getByRole('button', { name: 'Try on the last 7 days' })).toBeVisible()
-  // Signed out in another tab: the cookie goes too, and the console still says why and names the operator.
-  const other = await page.context().newPage()
-  await other.goto('/')
-  await other.getByRole('button', { name: 'Sign out' }).click()
-  await expect(other.getByRole('form', { name: 'Operator sign-in' })).toBeVisible()
-  await other.close()
-  await rules.getByRole('button', { name: 'Try on the last 7 days' }).click()
-  await ended.getByRole('button', { name: 'Sign in again' }).click()
-  await expect(form.getByText('Your session has ended.')).toBeVisible()
-  await expect(form.getByLabel('Username')).toHaveValue('admin')
-  await expect(form.getByLabel('Password')).toBeFocused()
-  await form.getByLabel('Password').fill(ADMIN_PASSWORD)
-  await form.getByRole('button', { name: 'Sign in' }).click()
-  // Signed out on purpose, the form has nothing to explain.
-  await page.getByRole('button', { name: 'Sign out' }).click()
-  await expect(page.getByRole('form', { name: 'Operator sign-in' })).toBeVisible()
-  await expect(page.getByText('Your session has ended.')).toHaveCount(0)
+  try {
+    await page.goto(`${server.url}/`)
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    // Every panel loaded first (the rules' button is the one used below).
+    const rules = page.getByRole('region', { name: 'Sign-up rules' })
+    await expect(rules.getByRole('button', { name: 'Try on the last 7 days' })).toBeVisible()
+    // Signed out in another tab: the session and its cookie are gone.
+    const other = await page.context().newPage()
+    await other.goto(`${server.url}/`)
+    await other.getByRole('button', { name: 'Sign out' }).click()
+    await expect(other.getByRole('form', { name: 'Operator sign-in' })).toBeVisible()
+    // Signed out on purpose, that tab's form has nothing to explain.
+    await expect(other.getByText('Your session has ended.')).toHaveCount(0)
+    await other.close()
+    // The first tab learns it at its next call and says why once, in a banner that stays in sight.
+    await rules.getByRole('button', { name: 'Try on the last 7 days' }).click()
+    const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended.' })
+    await expect(ended).toBeVisible()
+    await expect(ended).toContainText('an owner removed your account')
+    await ended.getByRole('button', { name: 'Sign in again' }).click()
+    // The sign-in form, at the end of the product page, says so too, names the operator and has
+    // the password ready.
+    const form = page.getByRole('form', { name: 'Operator sign-in' })
+    await expect(form.getByText('Your session has ended.')).toBeVisible()
+    await expect(form.getByLabel('Username')).toHaveValue('admin')
+    await expect(form.getByLabel('Password')).toBeFocused()
+    // A browser that comes back with a session the server no longer knows (expired, the account
+    // removed) is told too, though no console page left it a name: focus on the username then.
+    const context = await browser.newContext()
+    const stale = await context.newPage()
+    const { hostname } = new URL(server.url)
+    await context.addCookies([
+      { name: 'tessera_session', value: 'ended-long-ago', domain: hostname, path: '/' },
+    ])
+    await stale.goto(`${server.url}/`)
+    const staleForm = stale.getByRole('form', { name: 'Operator sign-in' })
+    await expect(staleForm.getByText('Your session has ended.')).toBeVisible()
+    await expect(staleForm.getByLabel('Username')).toBeFocused()
+    await context.close()
+  } finally {
+    await server.stop()
+    removeServerFiles(server)
+  }
 })
 
 test('wrong passwords slow down this address, then the form solves a proof of work and signs in', async ({

@@ -29,6 +29,8 @@ export const EXTRA_SERVER_PORTS = {
   gracefulStopPostgres: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 84,
   /** The graceful stop's server on the embedded database. */
   gracefulStopEmbedded: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 83,
+  /** The session-ended spec's own server: its sign-ins stay off the shared server's per-address budget. */
+  sessionEnded: Number(process.env.TESSERA_E2E_PORT ?? 3100) + 82,
 } as const
 
 /** The integrator's site that proxies Tessera (sdks.spec.ts), and its webhook receiver. */
