@@ -6,7 +6,7 @@ import { rateLimitRowKey } from '../rate-limit/rate-limiter'
 import { browserBudgetKey, PER_VISITOR_LIMIT } from '../signup/per-visitor-limit'
 
 /**
- * Deletes every stored trace of a visitor in one statement: the visitor, its events and blocking
+ * Deletes every stored trace of a visitor in one statement: the visitor, its events, its blocking
  * keys (by cascade), its contribution to the value statistics, the webhook deliveries of its events
  * (pending or logged), its sign-up decisions and its browsers' sign-up rate-limit counters; its accounts stay
  * the integrator's records, unlinked (only their device mark remains, see decide-signup.ts).
@@ -36,11 +36,12 @@ export async function forgetVisitor({
     ),
   )
   // Every sub-statement sees the rows as they were before the statement, so the events are still
-  // there for the deliveries to be found by, whatever order the cascade runs in.
+  // there for the deliveries to be found by, whatever order the deletes run in.
   const [result] = await selectRows(
     db,
     { deleted: sql<number>`count(*)::int` },
     (select) => sql`with gone as (delete from visitors where id = ${visitorId} returning profile, counted),
+        visits as (delete from events where visitor_id = ${visitorId}),
         statistics as (
           update component_stats set visitors = component_stats.visitors - 1
           from gone, jsonb_each_text(gone.profile) as p(component, digest)

@@ -35,6 +35,23 @@ describe('purgeExpiredData', () => {
     expect(stats?.total).toBe(1)
   })
 
+  it("removes an expired visitor's events of the cutoff's own day with it, which the day keeps", async () => {
+    const context = { ip: null, userAgent: null }
+    const gone = await identifyVisitor({ db: handle.db, input: { components: syntheticDevice(3) }, context })
+    const noon = new Date(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`)
+    // Seen at 11:00, 90 days before a pass at noon: past the cutoff, within the day events are kept by.
+    const seen = new Date(noon.getTime() - 90 * 86_400_000 - 3_600_000).toISOString()
+    await handle.db.execute(sql`update events set created_at = ${seen} where visitor_id = ${gone.visitorId}`)
+    await handle.db.execute(sql`update visitors set last_seen_at = ${seen} where id = ${gone.visitorId}`)
+
+    expect(await purgeExpiredData({ db: handle.db, days: 90, now: noon })).toMatchObject({ visitors: 1 })
+    const left = await queryRows<{ n: number }>(
+      handle.db,
+      sql`select count(*)::int as n from events where visitor_id = ${gone.visitorId}`,
+    )
+    expect(left[0]?.n).toBe(0)
+  })
+
   it('removes many expired visitors in chunks, each taking its share of the statistics, and keeps the rest', async () => {
     const { db } = handle
     // 450 stored visitors last seen 100 days ago (more than two chunks), each counted under one value.

@@ -75,7 +75,7 @@ export async function purgeExpiredData({
         select ${select}`,
   )
   await dropEmptiedStoredEvents(db)
-  const visitors = await deleteExpiredVisitors(db, cutoff)
+  const visitors = await deleteExpiredVisitors(db, cutoff, eventCutoff)
   const snapshots = await deleteExpiredSnapshots(db, eventCutoff)
   // Webhooks deleted longer ago than can be undone (deleted ones are purged at each deletion too).
   await purgeDeletedWebhooks(db)
@@ -93,25 +93,32 @@ export async function purgeExpiredData({
 const VISITOR_CHUNK = 200
 
 /**
- * Deletes the visitors not seen since `cutoff` (their keys and events by cascade) with their share
- * of the value statistics, and unlinks their accounts; returns how many went. A chunk at a time in
- * ID order, each a short statement of its own: the statistics rows of common values are the ones
- * every identification updates, and one long statement would hold them locked.
+ * Deletes the visitors not seen since `cutoff` (their keys by cascade) with their share of the value
+ * statistics and their events still kept (those of the day `cutoff` is in: older days are gone), and
+ * unlinks their accounts; returns how many went. A chunk at a time, the longest unseen first (by
+ * `visitors_last_seen`, so the pass reads only what it deletes), each a short statement of its own:
+ * the statistics rows of common values are the ones every identification updates, and one long
+ * statement would hold them locked. A visitor seen again meanwhile is left (the delete checks its date
+ * again) and no later chunk chooses it.
  */
-async function deleteExpiredVisitors(db: Database, cutoff: string): Promise<number> {
+async function deleteExpiredVisitors(db: Database, cutoff: string, eventCutoff: Date): Promise<number> {
   let deleted = 0
-  for (let after = ''; ; ) {
+  for (;;) {
     const [chunk] = await selectRows(
       db,
       {
+        chosen: sql<number>`(select count(*) from chosen)::int`,
         gone: sql<number>`(select count(*) from old_visitors)::int`,
-        last: sql<string | null>`(select max(id) from chosen)`,
       },
       (select) => sql`with chosen as materialized (
-          select id from visitors where id > ${after} and last_seen_at < ${cutoff} order by id limit ${VISITOR_CHUNK}),
+          select id from visitors where last_seen_at < ${cutoff} order by last_seen_at limit ${VISITOR_CHUNK}),
         old_visitors as (
           delete from visitors where id in (select id from chosen) and last_seen_at < ${cutoff}
           returning id, profile, counted),
+        -- Its events are all older than the cutoff; only the cutoff's own day can hold any.
+        visits as (
+          delete from events where visitor_id in (select id from old_visitors)
+            and created_at >= ${eventCutoff.toISOString()} and created_at < ${cutoff}),
         statistics as (
           update component_stats set visitors = component_stats.visitors - counted.n
           from (select p.component, p.digest, count(*) as n
@@ -123,8 +130,7 @@ async function deleteExpiredVisitors(db: Database, cutoff: string): Promise<numb
         select ${select}`,
     )
     deleted += chunk?.gone ?? 0
-    if (!chunk?.last) return deleted
-    after = chunk.last
+    if (!chunk?.chosen) return deleted
   }
 }
 

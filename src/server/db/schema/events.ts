@@ -15,7 +15,6 @@ import type { MatchEvidence } from '../../../contracts/device'
 import type { StoredEvent } from '../../../contracts/server-api'
 import type { StoredSignals } from '../../../contracts/signals'
 import { timestamptz } from './timestamptz'
-import { visitors } from './visitors'
 
 /**
  * What the agent collected, stored once however many events repeat it: each component's value or
@@ -55,9 +54,11 @@ export const events = pgTable(
   'events',
   {
     requestId: text('request_id').primaryKey(),
-    visitorId: text('visitor_id')
-      .notNull()
-      .references(() => visitors.id, { onDelete: 'cascade' }),
+    // No foreign key (migration 0037): on day tables its cascade read every day's table for each
+    // deleted visitor, and dropping a day took a lock that waited for identifications in flight.
+    // A visitor's events go with it by statement (forget-visitor.ts, purge-expired-data.ts), and
+    // identify upserts the visitor in the statement that writes its event.
+    visitorId: text('visitor_id').notNull(),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),
     visitorFound: boolean('visitor_found').notNull(),
     confidence: real('confidence').notNull(),

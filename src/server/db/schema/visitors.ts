@@ -31,7 +31,11 @@ export const visitors = pgTable(
     lastSeenAt: timestamptz('last_seen_at').notNull().default(sql`now()`),
     visits: integer('visits').notNull().default(1),
   },
-  (table) => [index('visitors_network_first_seen').on(table.network, table.firstSeenAt)],
+  (table) => [
+    index('visitors_network_first_seen').on(table.network, table.firstSeenAt),
+    // Retention finds the visitors not seen within the period by it (purge-expired-data.ts), oldest first.
+    index('visitors_last_seen').on(table.lastSeenAt),
+  ],
 )
 
 /** Blocking keys: hashes of groups of stable components, so candidates are found by index. */
