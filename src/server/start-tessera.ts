@@ -92,9 +92,9 @@ async function bootTessera() {
   runRetention(
     db,
     env.TESSERA_RETENTION_DAYS,
-    (removed) => {
+    ({ took, ...removed }) => {
       if (Object.values(removed).some((count) => count > 0))
-        log.info({ ...removed, days: env.TESSERA_RETENTION_DAYS }, 'expired data purged')
+        log.info({ ...removed, took, days: env.TESSERA_RETENTION_DAYS }, 'expired data purged')
     },
     (error) => log.warn({ err: error }, 'purging expired data failed; the next hourly pass tries again'),
   )

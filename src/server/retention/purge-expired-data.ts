@@ -18,6 +18,11 @@ export interface Purged {
   rateLimits: number
   /** Component snapshots no stored event references any more (on the embedded database, most go with their events). */
   snapshots: number
+  /**
+   * How long each step took (ms): dropping the expired days' event tables, the statement deleting
+   * the other expired rows, the expired visitors, the snapshots.
+   */
+  took: { days: number; rows: number; visitors: number; snapshots: number }
 }
 
 /**
@@ -43,7 +48,14 @@ export async function purgeExpiredData({
   // Events go by the UTC day, as PostgreSQL stores them (event-partitions.ts): a day's table is
   // dropped once the whole day is past the period, so an event is kept at most a day longer.
   const eventCutoff = startOfUtcDay(now.getTime() - days * DAY_MS)
+  let stepStart = performance.now()
+  const step = () => {
+    const spent = performance.now() - stepStart
+    stepStart = performance.now()
+    return Math.round(spent)
+  }
   const droppedEvents = await dropEventPartitionsBefore(db, eventCutoff)
+  const daysTook = step()
   const markCutoff = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
   const moment = now.toISOString()
   const cutoffDay = sql`date_trunc('day', ${cutoff}::timestamptz at time zone 'UTC') at time zone 'UTC'`
@@ -55,7 +67,7 @@ export async function purgeExpiredData({
       deliveries: sql<number>`(select count(*) from deliveries)::int`,
       sessions: sql<number>`(select count(*) from sessions)::int`,
       rateLimits: sql<number>`(select count(*) from limits)::int`,
-    } satisfies Record<Exclude<keyof Purged, 'visitors' | 'snapshots'>, SQL<number>>,
+    } satisfies Record<Exclude<keyof Purged, 'visitors' | 'snapshots' | 'took'>, SQL<number>>,
     (
       select,
     ) => sql`with old_events as (delete from events where created_at < ${eventCutoff.toISOString()} returning 1),
@@ -75,8 +87,11 @@ export async function purgeExpiredData({
         select ${select}`,
   )
   await dropEmptiedStoredEvents(db)
+  const rowsTook = step()
   const visitors = await deleteExpiredVisitors(db, cutoff, eventCutoff)
+  const visitorsTook = step()
   const snapshots = await deleteExpiredSnapshots(db, eventCutoff)
+  const took = { days: daysTook, rows: rowsTook, visitors: visitorsTook, snapshots: step() }
   // Webhooks deleted longer ago than can be undone (deleted ones are purged at each deletion too).
   await purgeDeletedWebhooks(db)
   const removed = result ?? {
@@ -86,7 +101,7 @@ export async function purgeExpiredData({
     sessions: 0,
     rateLimits: 0,
   }
-  return { ...removed, events: removed.events + droppedEvents, visitors, snapshots }
+  return { ...removed, events: removed.events + droppedEvents, visitors, snapshots, took }
 }
 
 /** Expired visitors one statement deletes: it holds their statistics rows, which identify updates too, until it commits. */
