@@ -106,7 +106,7 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
           from ${visitorInput}
           on conflict (id) do update set profile = excluded.profile, parts = excluded.parts,
             previous = excluded.previous, volatility = excluded.volatility, model_version = excluded.model_version,
-            last_seen_at = excluded.last_seen_at, visits = visitors.visits + 1
+            last_seen_at = greatest(visitors.last_seen_at, excluded.last_seen_at), visits = visitors.visits + 1
           returning id, first_seen_at, last_seen_at),
         wanted_keys as (select * from ${keyInput}),
         stale_keys as (

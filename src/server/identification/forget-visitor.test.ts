@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { Client } from 'pg'
 import { expect, it } from 'vitest'
 import { seedPersonalData, tablesContaining } from '../../../tests/support/personal-data'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
@@ -39,6 +40,45 @@ describeOnEachEngine('forgetVisitor', (handle) => {
       ]),
     )
   })
+
+  it.runIf(handle.engine === 'postgres')(
+    'forgets the event of an identification that commits while the forget waits for its visitor',
+    async () => {
+      const person = await seedPersonalData(handle.db, 82)
+      const identifying = new Client({ connectionString: handle.url })
+      await identifying.connect()
+      try {
+        // An identification's write as batch-write.ts makes it: the visitor upserted, then its event.
+        await identifying.query('begin')
+        await identifying.query(
+          'update visitors set visits = visits + 1, last_seen_at = now() where id = $1',
+          [person.visitorId],
+        )
+        await identifying.query(
+          `insert into events (request_id, visitor_id, visitor_found, confidence, method, snapshot, durations)
+           select 'late-visit', visitor_id, true, 0.9, 'fingerprint', snapshot, '{}' from events
+           where visitor_id = $1 limit 1`,
+          [person.visitorId],
+        )
+        const forgetting = forgetVisitor({ db: handle.db, visitorId: person.visitorId })
+        // The forget waits for the visitor's row, which the identification holds.
+        for (let tries = 0; tries < 100; tries += 1) {
+          const waiting = await identifying.query('select count(*)::int as n from pg_locks where not granted')
+          if (waiting.rows[0]?.n > 0) break
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        await identifying.query('commit')
+        expect(await forgetting).toBe(true)
+      } finally {
+        await identifying.end()
+      }
+      const left = await queryRows<{ n: number }>(
+        handle.db,
+        sql`select count(*)::int as n from events where visitor_id = ${person.visitorId}`,
+      )
+      expect(left[0]?.n).toBe(0)
+    },
+  )
 
   it('deletes the sign-up counters of the visitor and of each of its browsers', async () => {
     const ip = '198.51.100.82'

@@ -35,26 +35,36 @@ export async function forgetVisitor({
       rateLimitRowKey({ db, limit: PER_VISITOR_LIMIT, key }),
     ),
   )
-  // Every sub-statement sees the rows as they were before the statement, so the events are still
-  // there for the deliveries to be found by, whatever order the deletes run in.
-  const [result] = await selectRows(
-    db,
-    { deleted: sql<number>`count(*)::int` },
-    (select) => sql`with gone as (delete from visitors where id = ${visitorId} returning profile, counted),
-        visits as (delete from events where visitor_id = ${visitorId}),
-        statistics as (
-          update component_stats set visitors = component_stats.visitors - 1
-          from gone, jsonb_each_text(gone.profile) as p(component, digest)
-          where gone.counted and component_stats.component = p.component and component_stats.digest = p.digest),
-        deliveries as (
-          delete from webhook_deliveries
-          where request_id in (select request_id from events where visitor_id = ${visitorId})),
-        decisions as (delete from signup_decisions where visitor_id = ${visitorId}),
-        accounts as (update accounts set visitor_id = null where visitor_id = ${visitorId}),
-        limits as (delete from rate_limits where key = any(${sql.param(limitKeys)}::text[]))
-        select ${select} from gone`,
-  )
-  return (result?.deleted ?? 0) > 0
+  return db.transaction(async (tx) => {
+    // Every sub-statement sees the rows as they were before the statement, so the events are still
+    // there for the deliveries to be found by, whatever order the deletes run in.
+    const [result] = await selectRows(
+      tx,
+      { deleted: sql<number>`count(*)::int` },
+      (select) => sql`with gone as (delete from visitors where id = ${visitorId} returning profile, counted),
+          visits as (delete from events where visitor_id = ${visitorId}),
+          statistics as (
+            update component_stats set visitors = component_stats.visitors - 1
+            from gone, jsonb_each_text(gone.profile) as p(component, digest)
+            where gone.counted and component_stats.component = p.component and component_stats.digest = p.digest),
+          deliveries as (
+            delete from webhook_deliveries
+            where request_id in (select request_id from events where visitor_id = ${visitorId})),
+          decisions as (delete from signup_decisions where visitor_id = ${visitorId}),
+          accounts as (update accounts set visitor_id = null where visitor_id = ${visitorId}),
+          limits as (delete from rate_limits where key = any(${sql.param(limitKeys)}::text[]))
+          select ${select} from gone`,
+    )
+    // An identification holding the visitor's row (batch-write.ts upserts it with its event) made the
+    // delete above wait, and its event committed after that statement's snapshot: a statement of its
+    // own sees it. The visitor's row, now deleted by this transaction, keeps any later one out until
+    // it commits.
+    await tx.execute(sql`with late as (delete from events where visitor_id = ${visitorId} returning request_id),
+        deliveries as (delete from webhook_deliveries where request_id in (select request_id from late)),
+        decisions as (delete from signup_decisions where visitor_id = ${visitorId})
+      select 1`)
+    return (result?.deleted ?? 0) > 0
+  })
 }
 
 /** What "forget this device" erased, so the browser can be told the truth. */

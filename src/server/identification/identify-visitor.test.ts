@@ -61,6 +61,20 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
     expect(again.firstSeenAt).toBe(first.firstSeenAt)
   })
 
+  it("never moves a visitor's last visit back (a later write from a server whose clock runs ahead)", async () => {
+    const first = await identifyVisitor({ db: handle.db, input: payload(syntheticDevice(61)), context })
+    const ahead = new Date(Date.now() + 3_600_000).toISOString()
+    await handle.db.execute(sql`update visitors set last_seen_at = ${ahead} where id = ${first.visitorId}`)
+    const again = await identifyVisitor({ db: handle.db, input: payload(syntheticDevice(61)), context })
+    expect(again.visitorId).toBe(first.visitorId)
+    const [row] = await queryRows<{ last_seen_at: string }>(
+      handle.db,
+      sql`select last_seen_at from visitors where id = ${first.visitorId}`,
+    )
+    // Retention takes a visitor's events by its last visit: it must be the latest of them.
+    expect(new Date(row?.last_seen_at ?? 0).toISOString()).toBe(ahead)
+  })
+
   it('follows a browser update and a time-zone change without any token', async () => {
     const device = syntheticDevice(3)
     const first = await identifyVisitor({ db: handle.db, input: payload(device), context })

@@ -20,7 +20,8 @@ export interface Purged {
   snapshots: number
   /**
    * How long each step took (ms): dropping the expired days' event tables, the statement deleting
-   * the other expired rows, the expired visitors, the snapshots.
+   * the other expired rows (with an emptied table of events stored before days), the expired
+   * visitors, the snapshots.
    */
   took: { days: number; rows: number; visitors: number; snapshots: number }
 }
