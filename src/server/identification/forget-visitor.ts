@@ -6,7 +6,7 @@ import { rateLimitRowKey } from '../rate-limit/rate-limiter'
 import { browserBudgetKey, PER_VISITOR_LIMIT } from '../signup/per-visitor-limit'
 
 /**
- * Deletes every stored trace of a visitor in one statement: the visitor, its events, its blocking
+ * Deletes every stored trace of a visitor in one transaction: the visitor, its events, its blocking
  * keys (by cascade), its contribution to the value statistics, the webhook deliveries of its events
  * (pending or logged), its sign-up decisions and its browsers' sign-up rate-limit counters; its accounts stay
  * the integrator's records, unlinked (only their device mark remains, see decide-signup.ts).
@@ -36,31 +36,23 @@ export async function forgetVisitor({
     ),
   )
   return db.transaction(async (tx) => {
-    // Every sub-statement sees the rows as they were before the statement, so the events are still
-    // there for the deliveries to be found by, whatever order the deletes run in.
     const [result] = await selectRows(
       tx,
       { deleted: sql<number>`count(*)::int` },
       (select) => sql`with gone as (delete from visitors where id = ${visitorId} returning profile, counted),
-          visits as (delete from events where visitor_id = ${visitorId}),
           statistics as (
             update component_stats set visitors = component_stats.visitors - 1
             from gone, jsonb_each_text(gone.profile) as p(component, digest)
             where gone.counted and component_stats.component = p.component and component_stats.digest = p.digest),
-          deliveries as (
-            delete from webhook_deliveries
-            where request_id in (select request_id from events where visitor_id = ${visitorId})),
-          decisions as (delete from signup_decisions where visitor_id = ${visitorId}),
           accounts as (update accounts set visitor_id = null where visitor_id = ${visitorId}),
           limits as (delete from rate_limits where key = any(${sql.param(limitKeys)}::text[]))
           select ${select} from gone`,
     )
-    // An identification holding the visitor's row (batch-write.ts upserts it with its event) made the
-    // delete above wait, and its event committed after that statement's snapshot: a statement of its
-    // own sees it. The visitor's row, now deleted by this transaction, keeps any later one out until
-    // it commits.
-    await tx.execute(sql`with late as (delete from events where visitor_id = ${visitorId} returning request_id),
-        deliveries as (delete from webhook_deliveries where request_id in (select request_id from late)),
+    // Its events in a statement of their own: an identification holding the visitor's row (batch-write.ts
+    // upserts it with its event) made the delete above wait, and its event committed after that
+    // statement began. The visitor's row, deleted by this transaction, keeps any later one out until it commits.
+    await tx.execute(sql`with visits as (delete from events where visitor_id = ${visitorId} returning request_id),
+        deliveries as (delete from webhook_deliveries where request_id in (select request_id from visits)),
         decisions as (delete from signup_decisions where visitor_id = ${visitorId})
       select 1`)
     return (result?.deleted ?? 0) > 0
