@@ -6,8 +6,8 @@
 //    two ordinary things changed (every pair of change kinds, a few pairs per profile in turn);
 //    (3) storage-kept revisits on the first visit's own profile directory (the token path). Before
 //    each batch of revisits the database is put back as it was after (1). FingerprintJS 5 and
-//    ThumbmarkJS run in the same pages. What every page sent is recorded (BENCH_RECORD=<file>, else
-//    a file in the run's directory; the path is printed).
+//    ThumbmarkJS run in the same pages. What every page sent is recorded after each batch (BENCH_RECORD=<file>,
+//    else a file in the run's directory; the path is printed), so a run cut short can be replayed.
 // 2. The replay matrix: the recording sent again through identifyVisitor without browsers, under
 //    12 cells of address (own / shared / fresh) × arrival (first visits first / one device at a
 //    time) × population (an empty server / one holding synthetic devices of the corpus's kind); a
@@ -177,6 +177,11 @@ async function main() {
     chromeMajor = Number(/Chrome\/(\d+)/.exec(identity.userAgent)?.[1] ?? 0)
     const run: Run = { server, work, identity, peers }
     const profileDir = (profile: Profile) => path.join(work, 'profiles', profile.name)
+    // Saved after every batch: a run cut short (a crash, a time limit) still leaves its batches to replay.
+    const keep = (batch: Recorded[]) => {
+      recorded.push(...batch)
+      saveRecording(recordingFile, { profiles, twins, recorded, chromeMajor, seed })
+    }
     mkdirSync(path.join(work, 'profiles'), { recursive: true })
 
     log('Phase 1: first visits (new launch, empty profile directory, kept for phase 3)')
@@ -191,7 +196,7 @@ async function main() {
         peers: true,
       }),
     )
-    recorded.push(...(await runVisits(run, 'first visit', firstJobs)))
+    keep(await runVisits(run, 'first visit', firstJobs))
     server.saveSnapshot()
 
     log('Phase 2: storage gone (each revisit a new launch on a new empty profile directory)')
@@ -208,7 +213,7 @@ async function main() {
           peers: true,
         }),
       )
-      recorded.push(...(await runVisits(run, scenario.name, jobs)))
+      keep(await runVisits(run, scenario.name, jobs))
     }
 
     // One kept revisit per profile, the scenarios taking turns: the token path needs no more, and
@@ -228,7 +233,7 @@ async function main() {
         peers: false,
       }
     })
-    recorded.push(...(await runVisits(run, 'storage kept', keptJobs)))
+    keep(await runVisits(run, 'storage kept', keptJobs))
   } finally {
     await server.stop().catch(() => undefined)
     // Without BENCH_RECORD the recording stays in the run's directory; with it, nothing does.

@@ -5,7 +5,7 @@
 // and what it already holds. The peers' IDs are the recorded ones (they keep no state). Each visit
 // happens at a time the replay sets (accuracy-clock.ts): first visits a minute apart, a comeback
 // at least half an hour after the device's visit before it, all within a day.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { inArray } from 'drizzle-orm'
 import type { ComponentResult } from '../../src/contracts/identify'
 import type { Database } from '../../src/server/db/client'
@@ -27,8 +27,10 @@ export interface Recording {
   seed?: number
 }
 
+/** Written beside the file, then renamed over it: a reader never meets half a recording. */
 export function saveRecording(file: string, recording: Recording) {
-  writeFileSync(file, JSON.stringify(recording))
+  writeFileSync(`${file}.part`, JSON.stringify(recording))
+  renameSync(`${file}.part`, file)
 }
 
 export function loadRecording(file: string): Recording {
