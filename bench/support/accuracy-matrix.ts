@@ -41,6 +41,8 @@ function explainEvidence(entry: Recorded): string {
         bits: number
         twinBits: number
         contextBits: number
+        recencyBits?: number
+        jointBits?: number
         facets: { facet: string; level: string; bits: number }[]
       }
     | null
@@ -52,7 +54,7 @@ function explainEvidence(entry: Recorded): string {
       .map((facet) => `${facet.facet} ${facet.level} ${facet.bits.toFixed(1)}`)
       .join(', ')
   const [support, against] = [list((bits) => bits >= 0), list((bits) => bits < 0)]
-  return `; evidence (closest stored visitor): bits ${evidence.bits.toFixed(1)}, twin ${evidence.twinBits.toFixed(2)}, address ${evidence.contextBits.toFixed(1)}${support ? `; for: ${support}` : ''}${against ? `; against: ${against}` : ''}`
+  return `; evidence (closest stored visitor): bits ${evidence.bits.toFixed(1)}, twin ${evidence.twinBits.toFixed(2)}, address ${evidence.contextBits.toFixed(1)}, recency ${(evidence.recencyBits ?? 0).toFixed(1)} (joint ${(evidence.jointBits ?? 0).toFixed(1)} of the bits)${support ? `; for: ${support}` : ''}${against ? `; against: ${against}` : ''}`
 }
 
 function reportCell(visits: ReplayedVisit[], recording: Recording, debug: boolean) {

@@ -195,10 +195,14 @@ export function printDebug(
   const firstOf = new Map(
     recorded.filter((entry) => entry.phase === 'first').map((entry) => [entry.profile.name, entry]),
   )
+  const explainFirst = (profile: string) => {
+    const entry = firstOf.get(profile)
+    return entry ? explain(entry) : ''
+  }
   const firstMerges = [...firsts].filter(([profile, visit]) => ownerOf.get(visit.visitorId) !== profile)
   for (const [profile, visit] of firstMerges)
     log(
-      `Tessera gave ${profile}'s first visit the ID of ${ownerOf.get(visit.visitorId)}'s (method ${firstOf.get(profile)?.event?.method ?? '?'})`,
+      `Tessera gave ${profile}'s first visit the ID of ${ownerOf.get(visit.visitorId)}'s (method ${firstOf.get(profile)?.event?.method ?? '?'})${explainFirst(profile)}`,
     )
   log('Tessera misses (revisit, what it got, how it was matched, components changed since the first visit):')
   for (const entry of recorded) {
