@@ -92,6 +92,12 @@ describe('outings (the facets a comeback moved to a value not seen before)', () 
     expect(home.changed.time).toBe(2)
   })
 
+  it('never include an update: a browser does not go back to the build it left', () => {
+    const updated = addComeback(history(2), ['browser'], ['browser'])
+    expect(updated.recent).toEqual(['browser'])
+    expect(deviceRates(population, updated, 'browser').undo).toBe(0)
+  })
+
   it('count as much as the match that saw them was likely right', () => {
     // A comeback matched at 0.6 may have been another device: its differences are no outing of this one.
     const unsure = addComeback(history(2), ['time'], ['time'], 0.6)

@@ -70,15 +70,18 @@ const MAX_CHANGE = 0.9
  * make the next one less likely.
  */
 export function deviceRates(population: ChangeRates, volatility: Volatility, facet: FacetName): ChangeRates {
+  const scheduled = (facets[facet] as FacetModel).scheduled === true
   const rate = (count: number) => {
     const own =
       (count + DEVICE_PRIOR_COMEBACKS * population.change) / (volatility.comebacks + DEVICE_PRIOR_COMEBACKS)
-    const change = (facets[facet] as FacetModel).scheduled ? Math.max(own, population.change) : own
+    const change = scheduled ? Math.max(own, population.change) : own
     return Math.min(Math.max(change, MIN_CHANGE), MAX_CHANGE)
   }
   const changed = volatility.changed[facet] ?? 0
   const novel = volatility.novel ? (volatility.novel[facet] ?? 0) : changed
-  const undo = volatility.recent?.includes(facet) ? UNDO_SHARE * (volatility.recentWeight ?? 1) : 0
+  // An update is no outing: a browser does not go back to the build it left (score-evidence.ts).
+  const outing = !scheduled && volatility.recent?.includes(facet)
+  const undo = outing ? UNDO_SHARE * (volatility.recentWeight ?? 1) : 0
   return { ...population, change: rate(changed), novel: rate(novel), undo }
 }
 

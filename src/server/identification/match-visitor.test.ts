@@ -443,6 +443,61 @@ describe('matchVisitor without a token', () => {
     })
   })
 
+  describe('a device whose browser updated at its latest comeback', () => {
+    const bump = changes['browser version bump'] as (values: Device) => Device
+    const updated = (entry: (typeof stored)[number]) => {
+      const old = entry.profile.digests
+      const now = profile(bump(entry.values))
+      let volatility: Volatility = noVolatility
+      for (let comeback = 0; comeback < 3; comeback++) volatility = addComeback(volatility, [])
+      volatility = addComeback(volatility, ['browser'])
+      const previous = Object.fromEntries(
+        ['userAgent', 'userAgentData', 'jsFeatures'].map((name) => [name, [old[name] as string]]),
+      )
+      return { ...now, previous, volatility }
+    }
+    // An office: the look-alike comes from another host of the device's own network.
+    const decide = (entry: (typeof stored)[number], current: Device) =>
+      matchVisitor({
+        current: profile(current),
+        candidates: candidates.map((candidate) =>
+          candidate.visitorId === entry.id
+            ? { ...candidate, profile: updated(entry), recentIps: ['198.51.100.20'] }
+            : candidate,
+        ),
+        population,
+        context: { ip: '198.51.100.7', sharers: 1 },
+      })
+
+    it('weighs its old build as a rollback, far below its new one', () => {
+      for (const entry of stored.slice(0, 40)) {
+        const onNew = scoreEvidence(profile(bump(entry.values)), updated(entry), population)
+        const onOld = scoreEvidence(profile(entry.values), updated(entry), population)
+        expect(onNew.bits).toBeGreaterThan(onOld.bits + 3)
+        // Against a look-alike not yet updated, the old build speaks for the look-alike.
+        expect(onOld.twinBits).toBeLessThan(onNew.twinBits - 3)
+      }
+    })
+
+    it('keeps apart a look-alike still on the old build, one rarely changing setting different', () => {
+      const twin = (values: Device): Device => ({ ...values, contrast: 'custom' })
+      const merged = stored.filter((entry) => {
+        const result = decide(entry, twin(entry.values))
+        return result.method === 'fingerprint' && result.visitorId === entry.id
+      })
+      expect(merged.length / stored.length).toBeLessThanOrEqual(0.005)
+    })
+
+    it('is found on its new build with a language added', () => {
+      const languageAdded = changes['language added'] as (values: Device) => Device
+      const found = stored.filter((entry) => {
+        const result = decide(entry, languageAdded(bump(entry.values)))
+        return result.method === 'fingerprint' && result.visitorId === entry.id
+      })
+      expect(found.length / stored.length).toBeGreaterThanOrEqual(0.97)
+    })
+  })
+
   it('answers a new device as new, with confidence', () => {
     const result = match({ ...device(99_999), fonts: ['Nobody else'], screen: [800, 600] })
     expect(result.method).toBe('new')

@@ -70,6 +70,12 @@ const TWO_EDITS_SHARE = 0.2
 const FOLLOWING_SHARE = 0.5
 /** No kind of change is ever taken as impossible: a share below this counts as this. */
 const MIN_SHARE = 0.05
+/**
+ * Of a scheduled facet's changes (a browser's updates), the share that go back to a build the
+ * device had left: a reinstall or a rollback, as rare as any change is taken to be (MIN_SHARE). A
+ * look-alike still on that build (not yet updated) is the likelier explanation.
+ */
+const ROLLBACK_SHARE = MIN_SHARE
 
 interface ComponentComparison {
   level: Level
@@ -237,10 +243,13 @@ export function scoreEvidence(
         facetBits = Math.log2((kept * (1 - change)) / agreeing)
         facetTwinBits = Math.log2((kept * (1 - change)) / (1 - twin))
         break
-      case 'previous':
-        facetBits = Math.log2((undo + kept * change * RETURN_SHARE) / agreeing)
-        facetTwinBits = Math.log2((undo + kept * change) / twin)
+      case 'previous': {
+        // Updates only move forward: an earlier build of this browser is a rollback, not a return.
+        const back = model.scheduled ? ROLLBACK_SHARE : RETURN_SHARE
+        facetBits = Math.log2((undo + kept * change * back) / agreeing)
+        facetTwinBits = Math.log2((undo + kept * change * (model.scheduled ? ROLLBACK_SHARE : 1)) / twin)
         break
+      }
       case 'close': {
         // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
         const closeShare = Math.max(close, MIN_SHARE)
