@@ -38,6 +38,12 @@ export interface FacetModel {
    * the population's (device-volatility.ts).
    */
   scheduled?: boolean
+  /**
+   * With `scheduled`: the members that name the build (its version numbers). Builds only move
+   * forward, so a value of one of these that the device showed before is a rollback, not a return
+   * (score-evidence.ts); the facet's other members (a PDF viewer turned off) may go back.
+   */
+  build?: readonly SourceName[]
 }
 
 export const facets = {
@@ -62,6 +68,7 @@ export const facets = {
     closeChance: 0.3,
     twinDifference: 0.3,
     scheduled: true,
+    build: ['userAgent', 'userAgentData'],
   },
   // Most changes to a language list add or drop a further language; switching the primary
   // language (and with it Intl's formats) is rare, and is what tells language twins apart.

@@ -479,6 +479,19 @@ describe('matchVisitor without a token', () => {
       }
     })
 
+    it('takes a setting of the browser turned back (the PDF viewer) for a return, not a rollback', () => {
+      for (const entry of stored.slice(0, 20)) {
+        const viewer = (on: boolean) => profile({ ...entry.values, pdfViewer: on })
+        const previous = { pdfViewer: [viewer(true).digests.pdfViewer as string] }
+        const toggled = { ...viewer(false), previous, volatility: noVolatility }
+        const back = scoreEvidence(viewer(true), toggled, population)
+        const unchanged = scoreEvidence(viewer(false), toggled, population)
+        expect(back.facets.find((facet) => facet.facet === 'browser')?.level).toBe('previous')
+        // A return costs about a bit against a twin (log2(c / d) against log2((1 - c) / (1 - d))); a rollback 5.
+        expect(back.twinBits).toBeGreaterThan(unchanged.twinBits - 2)
+      }
+    })
+
     it('keeps apart a look-alike still on the old build, one rarely changing setting different', () => {
       const twin = (values: Device): Device => ({ ...values, contrast: 'custom' })
       const merged = stored.filter((entry) => {

@@ -1,3 +1,4 @@
+import type { SourceName } from '@/agent/sources'
 import type { Level } from '@/contracts/device'
 import { editedSets, type FacetModel, type FacetName, facets } from './component-model'
 import { type ChangeRates, deviceRates, type Volatility } from './device-volatility'
@@ -71,9 +72,9 @@ const FOLLOWING_SHARE = 0.5
 /** No kind of change is ever taken as impossible: a share below this counts as this. */
 const MIN_SHARE = 0.05
 /**
- * Of a scheduled facet's changes (a browser's updates), the share that go back to a build the
- * device had left: a reinstall or a rollback, as rare as any change is taken to be (MIN_SHARE). A
- * look-alike still on that build (not yet updated) is the likelier explanation.
+ * Of a browser's updates, the share that go back to a build the device had left (FacetModel.build):
+ * a reinstall or a rollback, as rare as any change is taken to be (MIN_SHARE). A look-alike still on
+ * that build (not yet updated) is the likelier explanation.
  */
 const ROLLBACK_SHARE = MIN_SHARE
 
@@ -138,7 +139,7 @@ export interface FacetComparison {
   level: Level
   /** Whether a close member set changed twice at once (gained and lost members). */
   twoEdits: boolean
-  members: { name: string; digest: string; level: Level }[]
+  members: { name: SourceName; digest: string; level: Level }[]
 }
 
 /** Each facet both sides have, with its worst member level (one changed member changes the facet). */
@@ -245,9 +246,11 @@ export function scoreEvidence(
         break
       case 'previous': {
         // Updates only move forward: an earlier build of this browser is a rollback, not a return.
-        const back = model.scheduled ? ROLLBACK_SHARE : RETURN_SHARE
-        facetBits = Math.log2((undo + kept * change * back) / agreeing)
-        facetTwinBits = Math.log2((undo + kept * change * (model.scheduled ? ROLLBACK_SHARE : 1)) / twin)
+        const rollback = members.some(
+          (member) => member.level === 'previous' && model.build?.includes(member.name),
+        )
+        facetBits = Math.log2((undo + kept * change * (rollback ? ROLLBACK_SHARE : RETURN_SHARE)) / agreeing)
+        facetTwinBits = Math.log2((undo + kept * change * (rollback ? ROLLBACK_SHARE : 1)) / twin)
         break
       }
       case 'close': {
