@@ -6,8 +6,9 @@
 //    two ordinary things changed (every pair of change kinds, a few pairs per profile in turn);
 //    (3) storage-kept revisits on the first visit's own profile directory (the token path). Before
 //    each batch of revisits the database is put back as it was after (1). FingerprintJS 5 and
-//    ThumbmarkJS run in the same pages. What every page sent is recorded after each batch (BENCH_RECORD=<file>,
-//    else a file in the run's directory; the path is printed), so a run cut short can be replayed.
+//    ThumbmarkJS run in the same pages. What every page sent is recorded after each batch
+//    (BENCH_RECORD=<file>, else a file in the run's directory; the path is printed), so a run cut
+//    short can be replayed.
 // 2. The replay matrix: the recording sent again through identifyVisitor without browsers, under
 //    12 cells of address (own / shared / fresh) × arrival (first visits first / one device at a
 //    time) × population (an empty server / one holding synthetic devices of the corpus's kind); a
