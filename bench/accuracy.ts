@@ -167,6 +167,7 @@ async function main() {
       `${goneScenarios.length} storage-gone batches (${goneScenarios.filter((scenario) => scenario.labelFor).length} of them slots of the ${pairScenarios.length} pairs of change kinds), ` +
       `${keptScenarios.length} storage-kept scenarios taking turns; concurrency ${concurrency}`,
   )
+  log(`Recording: ${recordingFile}, saved after every batch`)
   const server = new BenchServer(work, port)
   const recorded: Recorded[] = []
   let chromeMajor = 0

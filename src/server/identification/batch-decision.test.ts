@@ -111,6 +111,20 @@ describe('decideBatch', () => {
     })
   })
 
+  it('counts an update as a novel change of the browser, never as an outing; a browser setting turned off as one', () => {
+    const before: Device = { ...realisticDevice(17), pdfViewer: true }
+    const comeback = (after: Device) =>
+      decideBatch([job(after)], read([stored('visitor-u', before, [0])]), now).written[0]?.volatility
+    const updated = comeback({
+      ...before,
+      userAgent: String(before.userAgent).replace(/Chrome\/\d+/, 'Chrome/199'),
+    })
+    expect(updated?.novel).toEqual({ browser: 1 })
+    expect(updated?.recent).toBeUndefined()
+    // The PDF viewer turned off may be turned on again: that is an outing.
+    expect(comeback({ ...before, pdfViewer: false })?.recent).toEqual(['browser'])
+  })
+
   it("records a token-holding browser's comeback after a while in the device's own volatility", () => {
     const before = realisticDevice(13)
     const after = travelled(before)

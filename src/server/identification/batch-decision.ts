@@ -10,7 +10,7 @@ import { explainSuspectScore } from '../signals/suspect-score'
 import type { VelocityRow } from '../signals/velocity'
 import type { BatchOutcome } from './batch-queue'
 import { DEFAULT_WORKSPACE, deviceKeys } from './blocking-keys'
-import type { FacetName } from './component-model'
+import { type FacetModel, type FacetName, facets } from './component-model'
 import { scoreConfidence } from './confidence'
 import { addComeback, noVolatility, readVolatility, type Volatility } from './device-volatility'
 import { type Digests, type FingerprintProfile, profileComponents } from './fingerprint-profile'
@@ -224,9 +224,10 @@ export function decideBatch(
     const comeback =
       row !== undefined &&
       (match.method !== 'token' || now.getTime() - Date.parse(row.lastSeenAt) >= COMEBACK_MS)
+    const moved = stored && comeback && movesProfile ? changedFacets(job.profile, stored) : undefined
     const volatility =
-      stored && comeback && movesProfile
-        ? addComeback(stored.volatility, ...changedFacets(job.profile, stored), match.probability)
+      stored && moved
+        ? addComeback(stored.volatility, moved[0], moved[1], match.probability, moved[2])
         : stored?.volatility
     const confidence = scoreConfidence(match)
     const network = job.context.ip ? networkOf(job.context.ip) : undefined
@@ -363,13 +364,25 @@ function followPrevious(stored: StoredProfile, current: FingerprintProfile): Rec
 }
 
 /**
- * The facets of `current` that differ from the stored device's (exact is the only unchanged level),
- * and those of them that moved to a value the device had not shown before (not `previous`).
+ * The facets of `current` that differ from the stored device's (exact is the only unchanged level);
+ * those of them that moved to a value the device had not shown before (not `previous`); and of
+ * these, the outings, which may be undone: not a facet whose build moved (an update is never undone).
  */
-function changedFacets(current: FingerprintProfile, stored: StoredProfile): [FacetName[], FacetName[]] {
+function changedFacets(
+  current: FingerprintProfile,
+  stored: StoredProfile,
+): [FacetName[], FacetName[], FacetName[]] {
   const changed = compareFacets(current, stored).filter(({ level }) => level !== 'exact')
+  const departed = changed.filter(({ level }) => level !== 'previous')
+  const updated = ({ facet, members }: (typeof changed)[number]) =>
+    members.some(
+      (member) =>
+        (member.level === 'close' || member.level === 'different') &&
+        (facets[facet] as FacetModel).build?.includes(member.name),
+    )
   return [
     changed.map(({ facet }) => facet),
-    changed.filter(({ level }) => level !== 'previous').map(({ facet }) => facet),
+    departed.map(({ facet }) => facet),
+    departed.filter((entry) => !updated(entry)).map(({ facet }) => facet),
   ]
 }

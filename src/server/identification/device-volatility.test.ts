@@ -92,10 +92,12 @@ describe('outings (the facets a comeback moved to a value not seen before)', () 
     expect(home.changed.time).toBe(2)
   })
 
-  it('never include an update: a browser does not go back to the build it left', () => {
-    const updated = addComeback(history(2), ['browser'], ['browser'])
-    expect(updated.recent).toEqual(['browser'])
+  it('are those of the departed facets the caller names (an update is none), novel all the same', () => {
+    const updated = addComeback(history(2), ['browser', 'time'], ['browser', 'time'], 1, ['time'])
+    expect(updated.recent).toEqual(['time'])
+    expect(updated.novel?.browser).toBe(1)
     expect(deviceRates(population, updated, 'browser').undo).toBe(0)
+    expect(addComeback(history(2), ['browser'], ['browser'], 1, []).recent).toBeUndefined()
   })
 
   it('count as much as the match that saw them was likely right', () => {

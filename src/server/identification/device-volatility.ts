@@ -70,18 +70,15 @@ const MAX_CHANGE = 0.9
  * make the next one less likely.
  */
 export function deviceRates(population: ChangeRates, volatility: Volatility, facet: FacetName): ChangeRates {
-  const scheduled = (facets[facet] as FacetModel).scheduled === true
   const rate = (count: number) => {
     const own =
       (count + DEVICE_PRIOR_COMEBACKS * population.change) / (volatility.comebacks + DEVICE_PRIOR_COMEBACKS)
-    const change = scheduled ? Math.max(own, population.change) : own
+    const change = (facets[facet] as FacetModel).scheduled ? Math.max(own, population.change) : own
     return Math.min(Math.max(change, MIN_CHANGE), MAX_CHANGE)
   }
   const changed = volatility.changed[facet] ?? 0
   const novel = volatility.novel ? (volatility.novel[facet] ?? 0) : changed
-  // An update is no outing: a browser does not go back to the build it left (score-evidence.ts).
-  const outing = !scheduled && volatility.recent?.includes(facet)
-  const undo = outing ? UNDO_SHARE * (volatility.recentWeight ?? 1) : 0
+  const undo = volatility.recent?.includes(facet) ? UNDO_SHARE * (volatility.recentWeight ?? 1) : 0
   return { ...population, change: rate(changed), novel: rate(novel), undo }
 }
 
@@ -95,6 +92,8 @@ export function addComeback(
   departed: readonly FacetName[] = changedFacets,
   /** The probability of the match that found this comeback (1: a token). */
   certainty = 1,
+  /** Of `departed`, those that may be undone (not a browser's update, see changedFacets): the outings. */
+  outings: readonly FacetName[] = departed,
 ): Volatility {
   const changed = { ...volatility.changed }
   for (const facet of changedFacets) changed[facet] = (changed[facet] ?? 0) + 1
@@ -102,9 +101,9 @@ export function addComeback(
   const novel = { ...(volatility.novel ?? volatility.changed) }
   for (const facet of departed) novel[facet] = (novel[facet] ?? 0) + 1
   const comebacks = volatility.comebacks + 1
-  if (departed.length === 0) return { comebacks, changed, novel }
+  if (outings.length === 0) return { comebacks, changed, novel }
   const recentWeight = Math.min(Math.max(certainty, 0), 1)
-  return { comebacks, changed, novel, recent: [...departed], ...(recentWeight < 1 && { recentWeight }) }
+  return { comebacks, changed, novel, recent: [...outings], ...(recentWeight < 1 && { recentWeight }) }
 }
 
 /** A stored record read back: anything that is not a volatility record counts as none. */

@@ -450,7 +450,8 @@ describe('matchVisitor without a token', () => {
       const now = profile(bump(entry.values))
       let volatility: Volatility = noVolatility
       for (let comeback = 0; comeback < 3; comeback++) volatility = addComeback(volatility, [])
-      volatility = addComeback(volatility, ['browser'])
+      // An update is no outing (batch-decision.ts changedFacets).
+      volatility = addComeback(volatility, ['browser'], ['browser'], 1, [])
       const previous = Object.fromEntries(
         ['userAgent', 'userAgentData', 'jsFeatures'].map((name) => [name, [old[name] as string]]),
       )
@@ -479,7 +480,7 @@ describe('matchVisitor without a token', () => {
       }
     })
 
-    it('takes a setting of the browser turned back (the PDF viewer) for a return, not a rollback', () => {
+    it('takes a setting of the browser turned back (the PDF viewer, a desktop site) for a return, not a rollback', () => {
       for (const entry of stored.slice(0, 20)) {
         const viewer = (on: boolean) => profile({ ...entry.values, pdfViewer: on })
         const previous = { pdfViewer: [viewer(true).digests.pdfViewer as string] }
@@ -489,6 +490,23 @@ describe('matchVisitor without a token', () => {
         expect(back.facets.find((facet) => facet.facet === 'browser')?.level).toBe('previous')
         // A return costs about a bit against a twin (log2(c / d) against log2((1 - c) / (1 - d))); a rollback 5.
         expect(back.twinBits).toBeGreaterThan(unchanged.twinBits - 2)
+        // The user agent in another form (a desktop site asked for), then its own again: a return too.
+        const own = profile(entry.values)
+        const asDesktop = profile({
+          ...entry.values,
+          userAgent: String(entry.values.userAgent).replace(
+            'X11; Linux x86_64',
+            'Windows NT 10.0; Win64; x64',
+          ),
+        })
+        const switched = {
+          ...asDesktop,
+          previous: { userAgent: [own.digests.userAgent as string] },
+          volatility: noVolatility,
+        }
+        const home = scoreEvidence(own, switched, population)
+        expect(home.facets.find((facet) => facet.facet === 'browser')?.level).toBe('previous')
+        expect(home.twinBits).toBeGreaterThan(scoreEvidence(asDesktop, switched, population).twinBits - 2)
       }
     })
 

@@ -246,8 +246,12 @@ export function scoreEvidence(
         break
       case 'previous': {
         // Updates only move forward: an earlier build of this browser is a rollback, not a return.
+        // Only the numbers moved (a desktop site asked for, then the phone's own again, is a return).
         const rollback = members.some(
-          (member) => member.level === 'previous' && model.build?.includes(member.name),
+          (member) =>
+            member.level === 'previous' &&
+            model.build?.includes(member.name) &&
+            current.parts[member.name] === stored.parts[member.name],
         )
         facetBits = Math.log2((undo + kept * change * (rollback ? ROLLBACK_SHARE : RETURN_SHARE)) / agreeing)
         facetTwinBits = Math.log2((undo + kept * change * (rollback ? ROLLBACK_SHARE : 1)) / twin)
