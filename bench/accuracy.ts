@@ -17,7 +17,8 @@
 // profiles, five revisit batches, a population of 200). BENCH_PROFILES=N: fewer profiles;
 // BENCH_SEED=N: another corpus of the same kind (held out); BENCH_CONCURRENCY (2): browsers at once;
 // BENCH_CELLS=<patterns>: some cells (support/accuracy-cells.ts); BENCH_POPULATION=N (3000);
-// BENCH_DEBUG=1: every miss and merge, with the stored evidence in replays, and each pair apart;
+// BENCH_DEBUG=1: every miss and merge with its stored evidence, and each pair apart; BENCH_BATCHES:
+// some storage-gone batches of the browser run, by name (a short live run of one scenario);
 // BENCH_REPLAY_CONCURRENCY (16): revisits of a first-visits-first batch sent at once (1: one by one).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -44,10 +45,25 @@ const corpusSize = 100
 const profileCount = quick ? 5 : Number(process.env.BENCH_PROFILES ?? corpusSize)
 const concurrency = Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 2))
 const port = Number(process.env.BENCH_PORT ?? 3421)
-const goneScenarios = quick ? quickGoneScenarios : storageGoneScenarios
+const goneScenarios = onlyBatches(
+  quick ? quickGoneScenarios : storageGoneScenarios,
+  process.env.BENCH_BATCHES,
+)
 const keptScenarios = quick ? quickKeptScenarios : storageKeptScenarios
 const started = Date.now()
 const log = (line: string) => console.log(line)
+
+/** BENCH_BATCHES: the storage-gone batches to run, by name, comma-separated (all when unset). */
+function onlyBatches<T extends { name: string }>(scenarios: readonly T[], names: string | undefined): T[] {
+  if (!names?.trim()) return [...scenarios]
+  const wanted = names.split(',').map((name) => name.trim())
+  const unknown = wanted.filter((name) => !scenarios.some((scenario) => scenario.name === name))
+  if (unknown.length)
+    throw new Error(
+      `BENCH_BATCHES names no batch called ${unknown.join(', ')}: ${scenarios.map((scenario) => scenario.name).join(', ')}`,
+    )
+  return scenarios.filter((scenario) => wanted.includes(scenario.name))
+}
 const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`
 
 /** Runs `task` over `items` with at most `concurrency` at once, keeping the items' order. */

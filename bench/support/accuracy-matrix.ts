@@ -8,7 +8,14 @@ import { visitors } from '../../src/server/db/schema'
 import { fingerprintCeiling } from './accuracy-ceiling'
 import { addressFor, type Cell, populationModes } from './accuracy-cells'
 import { latestVirtualTime, withVirtualClock } from './accuracy-clock'
-import { pct, printDebug, printMerges, printScenarioTable, type Recorded, toRevisit } from './accuracy-output'
+import {
+  explainEvidence,
+  pct,
+  printDebug,
+  printMerges,
+  printScenarioTable,
+  toRevisit,
+} from './accuracy-output'
 import { buildPopulation } from './accuracy-population'
 import { populate, type Recording, type ReplayedVisit, replayCell, replayStart } from './accuracy-replay'
 import { type Accuracy, accuracyOf, calibration, type Library, libraries } from './accuracy-report'
@@ -33,29 +40,6 @@ interface CellResult {
 
 const log = (line: string) => console.log(line)
 const seconds = (since: number) => (performance.now() - since) / 1000
-
-/** A miss's stored evidence in brief: the total, the twin test, the address, the facets that counted against it. */
-function explainEvidence(entry: Recorded): string {
-  const evidence = (entry as ReplayedVisit).event?.evidence as
-    | {
-        bits: number
-        twinBits: number
-        contextBits: number
-        recencyBits?: number
-        jointBits?: number
-        facets: { facet: string; level: string; bits: number }[]
-      }
-    | null
-    | undefined
-  if (!evidence) return ''
-  const list = (keep: (bits: number) => boolean) =>
-    evidence.facets
-      .filter((facet) => keep(facet.bits))
-      .map((facet) => `${facet.facet} ${facet.level} ${facet.bits.toFixed(1)}`)
-      .join(', ')
-  const [support, against] = [list((bits) => bits >= 0), list((bits) => bits < 0)]
-  return `; evidence (closest stored visitor): bits ${evidence.bits.toFixed(1)}, twin ${evidence.twinBits.toFixed(2)}, address ${evidence.contextBits.toFixed(1)}, recency ${(evidence.recencyBits ?? 0).toFixed(1)} (joint ${(evidence.jointBits ?? 0).toFixed(1)} of the bits)${support ? `; for: ${support}` : ''}${against ? `; against: ${against}` : ''}`
-}
 
 function reportCell(visits: ReplayedVisit[], recording: Recording, debug: boolean) {
   const firsts = new Map(

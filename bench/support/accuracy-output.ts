@@ -181,12 +181,35 @@ function printStability(recorded: readonly Recorded[], profiles: number) {
   for (const [name, count] of counts) log(`  ${name}: ${count}`)
 }
 
+/** A miss's stored evidence in brief: the total, the twin test, the address, the facets that counted against it. */
+export function explainEvidence(entry: Recorded): string {
+  const evidence = entry.event?.evidence as
+    | {
+        bits: number
+        twinBits: number
+        contextBits: number
+        recencyBits?: number
+        jointBits?: number
+        facets: { facet: string; level: string; bits: number }[]
+      }
+    | null
+    | undefined
+  if (!evidence) return ''
+  const list = (keep: (bits: number) => boolean) =>
+    evidence.facets
+      .filter((facet) => keep(facet.bits))
+      .map((facet) => `${facet.facet} ${facet.level} ${facet.bits.toFixed(1)}`)
+      .join(', ')
+  const [support, against] = [list((bits) => bits >= 0), list((bits) => bits < 0)]
+  return `; evidence (closest stored visitor): bits ${evidence.bits.toFixed(1)}, twin ${evidence.twinBits.toFixed(2)}, address ${evidence.contextBits.toFixed(1)}, recency ${(evidence.recencyBits ?? 0).toFixed(1)} (joint ${(evidence.jointBits ?? 0).toFixed(1)} of the bits)${support ? `; for: ${support}` : ''}${against ? `; against: ${against}` : ''}`
+}
+
 export function printDebug(
   firsts: Map<string, Visit>,
   recorded: readonly Recorded[],
   results: Record<Library, Accuracy>,
-  /** What the server stored about a miss (a replay reads the evidence back). */
-  explain: (entry: Recorded) => string = () => '',
+  /** What the server stored about a miss. */
+  explain: (entry: Recorded) => string = explainEvidence,
 ) {
   // The profile that first got each ID (corpus order).
   const ownerOf = new Map<string, string>()

@@ -115,15 +115,7 @@ async function rolledBack<T>(db: Database, task: (tx: Database) => Promise<T>): 
   return result.value
 }
 
-/** What the server stored with a replayed event, for the report's debug lines. */
-export interface ReplayedEvent {
-  ip: string | null
-  method: string
-  evidence: unknown
-}
-
 export interface ReplayedVisit extends Recorded {
-  event: ReplayedEvent | undefined
   /** Answered with the ID of a device the server held before the cell (a synthetic one). */
   heldBefore: boolean
 }

@@ -9,6 +9,8 @@ import { type RunningServer, startTesseraServer } from '../../tests/support/tess
 export interface StoredEvent {
   ip: string | null
   method: string
+  /** How the server decided (events.evidence): what BENCH_DEBUG prints for a miss. */
+  evidence: unknown
 }
 
 export class BenchServer {
@@ -40,17 +42,25 @@ export class BenchServer {
     })
   }
 
-  /** Stops the server and returns the events it stored (request ID → address and method). */
+  /** Stops the server and returns the events it stored (request ID → address, method, evidence). */
   async stop(): Promise<Map<string, StoredEvent>> {
     if (!this.running) return new Map()
     await this.running.stop()
     this.running = undefined
     const client = await PGlite.create(this.databaseDir)
     try {
-      const result = await client.query<{ request_id: string; ip: string | null; method: string }>(
-        'select request_id, ip, method from events',
+      const result = await client.query<{
+        request_id: string
+        ip: string | null
+        method: string
+        evidence: unknown
+      }>('select request_id, ip, method, evidence from events')
+      return new Map(
+        result.rows.map((row) => [
+          row.request_id,
+          { ip: row.ip, method: row.method, evidence: row.evidence },
+        ]),
       )
-      return new Map(result.rows.map((row) => [row.request_id, { ip: row.ip, method: row.method }]))
     } finally {
       await client.close()
     }
