@@ -52,6 +52,7 @@ const goneScenarios = onlyBatches(
 const keptScenarios = quick ? quickKeptScenarios : storageKeptScenarios
 const started = Date.now()
 const log = (line: string) => console.log(line)
+const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`
 
 /** BENCH_BATCHES: the storage-gone batches to run, by name, comma-separated (all when unset). */
 function onlyBatches<T extends { name: string }>(scenarios: readonly T[], names: string | undefined): T[] {
@@ -64,7 +65,6 @@ function onlyBatches<T extends { name: string }>(scenarios: readonly T[], names:
     )
   return scenarios.filter((scenario) => wanted.includes(scenario.name))
 }
-const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`
 
 /** Runs `task` over `items` with at most `concurrency` at once, keeping the items' order. */
 async function inPool<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
