@@ -107,7 +107,7 @@ function reportCell(visits: ReplayedVisit[], recording: Recording, debug: boolea
   const keptResult = accuracyOf(firsts, kept.map(toRevisit), 'tessera')
   log(`  storage kept: tessera reid ${pct(keptResult.reid)} (${kept.length})`)
   if (debug) {
-    printDebug(firsts, visits, results, explainEvidence)
+    printDebug(firsts, visits, results)
     for (const entry of visits.filter((visit) => visit.phase === 'first' && visit.heldBefore))
       log(
         `  first visit of ${entry.profile.name} taken for a device held before the cell${explainEvidence(entry)}`,
