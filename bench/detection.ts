@@ -18,7 +18,8 @@ import { addExtra } from 'puppeteer-extra'
 import StealthPlugin from 'puppeteer-extra-plugin-stealth'
 import { Builder } from 'selenium-webdriver'
 import { Options as ChromeOptions, ServiceBuilder } from 'selenium-webdriver/chrome.js'
-import { openDatabase, queryRows } from '../src/server/db/client'
+import { openDatabase, type RowOf, selectRows } from '../src/server/db/client'
+import * as schema from '../src/server/db/schema'
 import { chromiumArgs, findChromium } from '../tests/support/chromium'
 import { assertProductionBuild, removeServerFiles, startTesseraServer } from '../tests/support/tessera-server'
 
@@ -320,11 +321,7 @@ function watchEvents(url: string, cookie: string) {
   }
 }
 
-interface StoredEvent {
-  url: string
-  user_agent: string | null
-  signals: { bot?: { result: string; kind?: string; reasons: string[] } }
-}
+type StoredEvent = RowOf<{ url: typeof schema.events.url; signals: typeof schema.events.signals }>
 
 async function main() {
   assertProductionBuild()
@@ -361,9 +358,10 @@ async function main() {
     // Read back what the server stored, from its own database (one process per PGlite directory).
     const handle = await openDatabase({ dataDir: path.join(server.dataDir, 'db') })
     try {
-      events = await queryRows<StoredEvent>(
+      events = await selectRows(
         handle.db,
-        sql`select url, user_agent, signals from events where url like '%bench=%' order by created_at`,
+        { url: schema.events.url, signals: schema.events.signals },
+        (select) => sql`select ${select} from events where url like '%bench=%' order by created_at`,
       )
     } finally {
       await handle.close()
@@ -386,7 +384,7 @@ async function main() {
   for (const name of names) {
     const visit = corpus[name]
     if (!visit) continue
-    const event = events.find((entry) => entry.url.endsWith(`bench=${name}`))
+    const event = events.find((entry) => entry.url?.endsWith(`bench=${name}`))
     const bot = event?.signals.bot
     const flagged = bot?.result === 'bad'
     if (visit.automated) {

@@ -4,6 +4,8 @@
 import { cpSync, mkdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { EVIDENCE_DICTIONARY } from '../../src/server/db/packed-dictionaries'
+import { unpackJson } from '../../src/server/db/packed-json'
 import { type RunningServer, startTesseraServer } from '../../tests/support/tessera-server'
 
 export interface StoredEvent {
@@ -58,7 +60,12 @@ export class BenchServer {
       return new Map(
         result.rows.map((row) => [
           row.request_id,
-          { ip: row.ip, method: row.method, evidence: row.evidence },
+          {
+            ip: row.ip,
+            method: row.method,
+            evidence:
+              row.evidence instanceof Uint8Array ? unpackJson(row.evidence, EVIDENCE_DICTIONARY) : null,
+          },
         ]),
       )
     } finally {

@@ -10,6 +10,10 @@
 // with the secondary indexes dropped meanwhile and built again at the end.
 import pg from 'pg'
 import type { ComponentResult } from '../../src/contracts/identify'
+import type { StoredSignals } from '../../src/contracts/signals'
+import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../../src/server/db/packed-dictionaries'
+import { packJson } from '../../src/server/db/packed-json'
+import { flagsOf } from '../../src/server/db/schema/event-flags'
 import { MODEL_VERSION } from '../../src/server/identification/model-version'
 import { createDeriver, type DerivedVisitor, matchEvidence, signupDecisions } from './scale-derived'
 import { BASE_COMPONENTS } from './scale-snapshot'
@@ -246,17 +250,17 @@ async function createStaging(client: pg.Client) {
       request_id text, mobile boolean, method text, signup boolean);
     create unlogged table scale_keys (idx int, key text);
     create unlogged table scale_devices (device_class text primary key, signals jsonb);
-    create unlogged table scale_evidence (method text, variant int, evidence jsonb, primary key (method, variant));
+    create unlogged table scale_evidence (method text, variant int, evidence bytea, primary key (method, variant));
     create unlogged table scale_decisions (bot boolean, low real, high real, outcome text, reasons jsonb)`)
   const evidence = (['token', 'fingerprint'] as const).flatMap((method) =>
     Array.from({ length: 8 }, (_, variant) => [
       method,
       variant,
-      JSON.stringify(matchEvidence(method, variant)),
+      packJson(matchEvidence(method, variant), EVIDENCE_DICTIONARY),
     ]),
   )
   await client.query(
-    'insert into scale_evidence select * from unnest($1::text[], $2::int[], $3::jsonb[])',
+    'insert into scale_evidence select * from unnest($1::text[], $2::int[], $3::bytea[])',
     [0, 1, 2].map((column) => evidence.map((row) => row[column])),
   )
   // Each outcome takes its share of [0, 1) of a random draw; the last of a kind takes the rest.
@@ -438,10 +442,11 @@ async function writeEvents(
 ): Promise<{ events: number; signups: number }> {
   const { rows } = await client.query<Row>(
     `with e as materialized (select * from scale_visits where at >= $1 and at < $2),
+    packed as (select * from unnest($5::text[], $6::bytea[], $7::int[]) as p(request_id, signals, flags)),
     new_events as (
       insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, comeback,
         browser_id, ip, network, asn, country, user_agent, url, site_key, tag, linked_id, snapshot, durations, signals,
-        suspect_score)
+        flags, suspect_score)
       select e.request_id, s.id, e.at, e.k > 1,
         case e.method when 'token' then 1 when 'fingerprint' then 0.9 + e.r1 * 0.09 else 0.96 + e.r1 * 0.04 end,
         e.method, x.evidence, e.k > 1 and e.r2 < 0.2, s.browser_id,
@@ -456,22 +461,9 @@ async function writeEvents(
         case when e.r3 < 0.03 then jsonb_build_object('campaign', 'autumn-' || (e.k % 4)) end,
         case when s.linked_id is not null and e.r2 < 0.6 then s.linked_id end,
         s.snapshot, s.durations,
-        d.signals || case when e.mobile then s.mobile_signals else s.home_signals end || jsonb_build_object(
-          'velocity', jsonb_build_object('reasons', '[]'::jsonb, 'result', jsonb_build_object(
-            'events', jsonb_build_object('5m', 1, '1h', 1 + e.k % 3, '24h', 1 + e.k % 7),
-            'distinctIps', jsonb_build_object('5m', 1, '1h', 1, '24h', case when s.mobile_ip is null then 1 else 2 end),
-            'distinctLinkedIds', jsonb_build_object('24h', case when s.linked_id is null then 0 else 1 end))),
-          'ipVelocity', jsonb_build_object('reasons', '[]'::jsonb, 'result', jsonb_build_object(
-            'address', jsonb_build_object(
-              'events', jsonb_build_object('5m', 1, '1h', 1 + e.k % 4, '24h', 2 + e.k % 9),
-              'visitors', jsonb_build_object('1h', 1, '24h', 1 + e.idx % 3),
-              'accounts', jsonb_build_object('1h', 0, '24h', case when s.linked_id is null then 0 else 1 end)),
-            'network', jsonb_build_object(
-              'prefix', case when e.mobile then s.mobile_network else s.home_network end,
-              'visitors', jsonb_build_object('1h', 1 + e.idx % 2, '24h', 2 + e.idx % 11),
-              'accounts', jsonb_build_object('1h', 0, '24h', e.idx % 2))))),
+        p.signals, p.flags,
         case when e.mobile then s.mobile_score else s.home_score end
-      from e join scale_visitors s using (idx) join scale_devices d using (device_class)
+      from e join scale_visitors s using (idx) join packed p using (request_id)
       left join scale_evidence x on x.method = e.method and x.variant = (e.idx + e.k) % 8
       order by e.at),
     -- Each snapshot's last day, moved to its latest event's as identify's write moves it.
@@ -502,8 +494,50 @@ async function writeEvents(
         case when at > now() - interval '24 hours' then browser_id end, at
       from attempts where outcome = 'allow' or solved order by at)
     select (select count(*) from e)::int as events, (select count(*) from attempts)::int as signups`,
-    [from.toISOString(), to.toISOString(), SITE_HOSTS, siteKeys],
+    [
+      from.toISOString(),
+      to.toISOString(),
+      SITE_HOSTS,
+      siteKeys,
+      ...(await packedSignals(client, [from, to])),
+    ],
   )
   const [row] = rows
   return { events: Number(row?.events ?? 0), signups: Number(row?.signups ?? 0) }
 }
+
+/**
+ * The signals of the visits in [from, to), packed as identify packs them (packed-json.ts), and their
+ * flags: composed in SQL from the visitor's device and network signals and the visit's velocities,
+ * packed here (PostgreSQL cannot deflate against a dictionary).
+ */
+async function packedSignals(client: pg.Client, [from, to]: readonly [Date, Date]) {
+  const { rows } = await client.query<{ request_id: string; signals: string }>(
+    `select e.request_id, (${EVENT_SIGNALS})::text as signals
+    from scale_visits e join scale_visitors s using (idx) join scale_devices d using (device_class)
+    where e.at >= $1 and e.at < $2`,
+    [from.toISOString(), to.toISOString()],
+  )
+  const signals = rows.map((row) => JSON.parse(row.signals) as StoredSignals)
+  return [
+    rows.map((row) => row.request_id),
+    signals.map((value) => packJson(value, SIGNALS_DICTIONARY)),
+    signals.map(flagsOf),
+  ]
+}
+
+/** An event's signals in SQL, over the visit `e`, its visitor `s` and the visitor's device class `d`. */
+const EVENT_SIGNALS = `d.signals || case when e.mobile then s.mobile_signals else s.home_signals end || jsonb_build_object(
+    'velocity', jsonb_build_object('reasons', '[]'::jsonb, 'result', jsonb_build_object(
+      'events', jsonb_build_object('5m', 1, '1h', 1 + e.k % 3, '24h', 1 + e.k % 7),
+      'distinctIps', jsonb_build_object('5m', 1, '1h', 1, '24h', case when s.mobile_ip is null then 1 else 2 end),
+      'distinctLinkedIds', jsonb_build_object('24h', case when s.linked_id is null then 0 else 1 end))),
+    'ipVelocity', jsonb_build_object('reasons', '[]'::jsonb, 'result', jsonb_build_object(
+      'address', jsonb_build_object(
+        'events', jsonb_build_object('5m', 1, '1h', 1 + e.k % 4, '24h', 2 + e.k % 9),
+        'visitors', jsonb_build_object('1h', 1, '24h', 1 + e.idx % 3),
+        'accounts', jsonb_build_object('1h', 0, '24h', case when s.linked_id is null then 0 else 1 end)),
+      'network', jsonb_build_object(
+        'prefix', case when e.mobile then s.mobile_network else s.home_network end,
+        'visitors', jsonb_build_object('1h', 1 + e.idx % 2, '24h', 2 + e.idx % 11),
+        'accounts', jsonb_build_object('1h', 0, '24h', e.idx % 2)))))`

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createApiKey } from '@/server/api/create-api-key'
 import { getDb, queryRows } from '@/server/db/client'
 import { createSite } from '@/server/sites/create-site'
+import { changeEventSignals } from '../../../tests/support/event-signals'
 import {
   apiBase as base,
   identifyOn as identifyWith,
@@ -229,13 +230,15 @@ describe('GET /v4/events', () => {
     }
     const db = await getDb()
     const [flagged, , , , , , last] = made.map((event) => event.requestId)
-    await db.execute(
-      sql`update events set signals = jsonb_set(signals, '{bot,result}', '"bad"') where request_id = ${flagged}`,
-    )
-    await db.execute(
-      sql`update events set signals = jsonb_set(signals, '{tampering,result}', 'true'), suspect_score = 7
-          where request_id = ${last}`,
-    )
+    await changeEventSignals(db, flagged ?? '', (signals) => ({
+      ...signals,
+      bot: { result: 'bad', reasons: signals.bot?.reasons ?? [] },
+    }))
+    await changeEventSignals(db, last ?? '', (signals) => ({
+      ...signals,
+      tampering: { result: true, reasons: signals.tampering?.reasons ?? [] },
+    }))
+    await db.execute(sql`update events set suspect_score = 7 where request_id = ${last}`)
     expect((await patch(made[2]?.requestId ?? '', { suspect: true }, key)).status).toBe(200)
 
     // Newest first by default, 10 at most; the whole site's 7 events.

@@ -2,20 +2,12 @@ import 'server-only'
 import { type SQL, sql } from 'drizzle-orm'
 import type { EventPage } from '@/contracts/server-api'
 import { type Database, selectRows } from '../db/client'
-import { FLAGGED } from '../db/schema'
+import { botIs, type FlagName, flagIs, vpnConfidenceIs } from '../db/schema'
 import type { ApiCaller } from './authenticate-api-key'
 import { decodeCursor, eventColumns, toPage } from './event-rows'
 
-/** Flags of the stored smart signals a search can filter on (`signals-><name>->result`). */
-export type FlagSignalName =
-  | 'tampering'
-  | 'privateMode'
-  | 'privacyBrowser'
-  | 'virtualMachine'
-  | 'datacenter'
-  | 'vpn'
-  | 'proxy'
-  | 'tor'
+/** Flags of the stored smart signals a search can filter on (schema/event-flags.ts). */
+export type FlagSignalName = Exclude<FlagName, 'ipBlocklist'>
 
 /**
  * What a search can ask for, whichever face (`/api/v1`, `/v4`) it came through; every field is
@@ -95,14 +87,7 @@ export function eventConditions(filter: Omit<EventFilter, 'limit' | 'cursor' | '
   if (filter.ipRange) filters.push(sql`tessera_try_inet(ip) <<= ${filter.ipRange}::inet`)
   if (filter.url) filters.push(sql`url = ${filter.url}`)
   // Bad bots alone, and a flag set, as the predicates of their partial indexes (schema/events.ts).
-  if (filter.bot?.length === 1 && filter.bot[0] === 'bad') filters.push(FLAGGED.bot)
-  else if (filter.bot?.length) {
-    const results = sql.join(
-      filter.bot.map((result) => sql`${result}`),
-      sql`, `,
-    )
-    filters.push(sql`coalesce(signals->'bot'->>'result', 'notDetected') in (${results})`)
-  }
+  if (filter.bot?.length) filters.push(botIs(filter.bot))
   if (filter.since) filters.push(sql`created_at >= ${filter.since}::timestamptz`)
   if (filter.until) filters.push(sql`created_at < ${filter.until}::timestamptz`)
   if (filter.through) filters.push(sql`created_at <= ${filter.through}::timestamptz`)
@@ -116,13 +101,10 @@ export function eventConditions(filter: Omit<EventFilter, 'limit' | 'cursor' | '
     filters.push(sql`suspect_score <= ${filter.maxSuspectScore}::float8`)
   if (filter.visitorFound !== undefined) filters.push(sql`visitor_found = ${filter.visitorFound}`)
   for (const [name, value] of Object.entries(filter.signals ?? {})) {
-    // jsonb equality: an event without this signal matches neither true nor false.
-    if (value === true && name in FLAGGED) filters.push(FLAGGED[name as keyof typeof FLAGGED])
-    else if (value !== undefined)
-      filters.push(sql`signals->${name}::text->'result' = ${JSON.stringify(value)}::jsonb`)
+    // An event without this signal (stored before it existed) matches neither true nor false.
+    if (value !== undefined) filters.push(flagIs(name as FlagSignalName, value))
   }
-  if (filter.vpnConfidence) filters.push(sql`signals->'vpn'->>'confidence' = ${filter.vpnConfidence}`)
-  if (filter.asn !== undefined)
-    filters.push(sql`signals->'ipInfo'->'result'->'asn' = ${JSON.stringify(filter.asn)}::jsonb`)
+  if (filter.vpnConfidence) filters.push(vpnConfidenceIs(filter.vpnConfidence))
+  if (filter.asn !== undefined) filters.push(sql`asn = ${filter.asn}`)
   return filters
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { expect, it } from 'vitest'
+import { changeEventSignals } from '../../../tests/support/event-signals'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { readEvent } from '../api/read-event'
@@ -42,9 +43,10 @@ describeOnEachEngine('lists, labels and the review queue', (database) => {
 
   /** Marks an identification tampered with, which the default tampering rule challenges. */
   async function tamper(requestId: string) {
-    await database.db.execute(
-      sql`update events set signals = jsonb_set(signals, '{tampering}', '{"result":true}') where request_id = ${requestId}`,
-    )
+    await changeEventSignals(database.db, requestId, (signals) => ({
+      ...signals,
+      tampering: { result: true, reasons: [] },
+    }))
   }
 
   async function storedDecision(requestId: string) {
@@ -115,9 +117,10 @@ describeOnEachEngine('lists, labels and the review queue', (database) => {
     ).toBe('allow')
     const automated = await visit('198.51.100.68')
     await labelVisitor({ db, visitorId: automated.visitorId, label: 'good', operator: 'ana' })
-    await db.execute(
-      sql`update events set signals = jsonb_set(signals, '{bot}', '{"result":"bad"}') where request_id = ${automated.requestId}`,
-    )
+    await changeEventSignals(db, automated.requestId, (signals) => ({
+      ...signals,
+      bot: { result: 'bad', reasons: [] },
+    }))
     expect(
       (await decide(db, { requestId: automated.requestId, fields: signupFields() }, '198.51.100.68')).outcome,
     ).toBe('deny')

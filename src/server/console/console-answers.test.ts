@@ -221,9 +221,9 @@ describeOnEachEngine('console answers', (handle) => {
     const first = await identify(db, 43, { linkedId: 'account-of-old' })
     // A thousand later visits from another address, copied from the first (a scraper's day).
     await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method,
-        ip, site_key, signals, suspect_score, snapshot, durations)
+        ip, site_key, signals, flags, suspect_score, snapshot, durations)
       select 'busy-' || n, visitor_id, created_at + n * interval '1 second', true, confidence, method,
-        '203.0.113.9', site_key, signals, suspect_score, snapshot, durations
+        '203.0.113.9', site_key, signals, flags, suspect_score, snapshot, durations
       from events, generate_series(1, ${RECENT_EVENTS_READ}) n where request_id = ${first.requestId}`)
     await db.execute(
       sql`update visitors set visits = visits + ${RECENT_EVENTS_READ} where id = ${first.visitorId}`,

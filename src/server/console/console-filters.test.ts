@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { ConsoleEventsQuery, ExportQuery } from '@/contracts/console'
+import { changeEventSignals } from '../../../tests/support/event-signals'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { ensureEventPartitions } from '../db/event-partitions'
@@ -59,8 +60,11 @@ describeOnEachEngine('the console’s event and decision filters', (database) =>
     const [first, second, third] = seen
     await db.execute(sql`update events set created_at = created_at - interval '1 day'
       where request_id in (${first?.requestId}, ${second?.requestId})`)
-    await db.execute(sql`update events set suspect_score = 40,
-      signals = jsonb_set(signals, '{tor}', '{"result":true}') where request_id = ${third?.requestId}`)
+    await db.execute(sql`update events set suspect_score = 40 where request_id = ${third?.requestId}`)
+    await changeEventSignals(db, third?.requestId ?? '', (signals) => ({
+      ...signals,
+      tor: { result: true, reasons: [] },
+    }))
     const ids = async (filters: EventFilters, limit = 15) =>
       (await listRecentEvents({ db, filters, limit })).events
         .map((event) => seen.findIndex((mine) => mine.requestId === event.requestId))

@@ -4,6 +4,7 @@ import { seededRandom } from '../../../tests/support/synthetic-devices'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { queryRows } from '../db/client'
 import { ensureEventPartitions } from '../db/event-partitions'
+import { flagsOf } from '../db/schema'
 import { purgeExpiredData } from '../retention/purge-expired-data'
 import { compactVisitorSketches, foldRollupsIntoDays } from './compact-sketches'
 import { readOverview } from './read-overview'
@@ -12,16 +13,23 @@ const HOUR = 3_600_000
 const EMPTY_SNAPSHOT = '99914b93-2bd3-7a50-b983-c5e7c90ae93b'
 const kinds = ['tor', 'vpn', 'datacenter', 'residential', 'unknown'] as const
 
-/** Signals that the overview classes as `kind`, placed in `country` (none for unknown). */
-function signalsOf(kind: (typeof kinds)[number], country: string, bot: boolean) {
-  const placed = kind !== 'unknown'
-  return {
+/** The flags (event-flags.ts) of signals that the overview classes as `kind`. */
+function flagsFor(kind: (typeof kinds)[number], bot: boolean) {
+  return flagsOf({
     bot: { result: bot ? 'bad' : 'notDetected', reasons: [] },
     tor: { result: kind === 'tor', reasons: [] },
-    vpn: { result: kind === 'vpn', confidence: 'high', reasons: [] },
+    vpn: {
+      result: kind === 'vpn',
+      confidence: 'high',
+      reasons: [],
+      details: {
+        originTimezone: null,
+        originCountry: null,
+        methods: { timezoneMismatch: false, publicVpn: kind === 'vpn', relay: false },
+      },
+    },
     datacenter: { result: kind === 'datacenter', reasons: [] },
-    ipInfo: { result: placed ? { countryCode: country, asn: 64_500 } : null, reasons: [] },
-  }
+  })
 }
 
 interface Stored {
@@ -68,13 +76,15 @@ describeOnEachEngine('the overview from rollups', (suite) => {
       })
       const ids = rows.map((_, index) => `ov-${batch}-${index}`)
       await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method,
-          site_key, signals, snapshot, durations)
-        select id, visitor, at, found, 1, 'fingerprint', site, signals, ${EMPTY_SNAPSHOT}, '{}'
+          site_key, flags, country, asn, snapshot, durations)
+        select id, visitor, at, found, 1, 'fingerprint', site, flags, country, asn, ${EMPTY_SNAPSHOT}, '{}'
         from unnest(${sql.param(ids)}::text[], ${sql.param(rows.map((row) => row.visitor))}::text[],
           ${sql.param(rows.map((row) => new Date(row.at).toISOString()))}::timestamptz[],
           ${sql.param(rows.map((row) => row.found))}::boolean[], ${sql.param(rows.map((row) => row.site))}::text[],
-          ${sql.param(rows.map((row) => JSON.stringify(signalsOf(row.kind, row.country ?? '', row.bot))))}::jsonb[])
-          as input(id, visitor, at, found, site, signals)`)
+          ${sql.param(rows.map((row) => flagsFor(row.kind, row.bot)))}::int[],
+          ${sql.param(rows.map((row) => row.country))}::text[],
+          ${sql.param(rows.map((row) => (row.kind === 'unknown' ? null : 64_500)))}::int[])
+          as input(id, visitor, at, found, site, flags, country, asn)`)
       const decided = rows.flatMap((row, index) => (row.outcome ? [{ ...row, id: ids[index] ?? '' }] : []))
       if (decided.length > 0)
         await db.execute(sql`insert into signup_decisions (request_id, visitor_id, email, outcome, reasons, created_at)

@@ -1,7 +1,7 @@
 import 'server-only'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
-import { type Column, type SQL, sql } from 'drizzle-orm'
+import { Column, is, type SQL, sql } from 'drizzle-orm'
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types'
 import { getEnv } from '../env'
@@ -166,11 +166,23 @@ export function selectRows<List extends SelectList>(
     Object.entries(columns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
     sql`, `,
   )
-  return queryRows<RowOf<List>>(db, query(select), options)
+  // A packed column (../db/packed-json.ts) is bytes to the drivers: read it as the builder does.
+  const packed: [string, Column][] = []
+  for (const [name, column] of Object.entries(columns as SelectList))
+    if (is(column, Column) && column.getSQLType() === 'bytea') packed.push([name, column])
+  if (packed.length === 0) return queryRows<RowOf<List>>(db, query(select), options)
+  return queryRows<Record<string, unknown>>(db, query(select), options).then((rows) => {
+    for (const row of rows)
+      for (const [name, column] of packed) {
+        const stored = row[name]
+        if (stored instanceof Uint8Array) row[name] = column.mapFromDriverValue(stored)
+      }
+    return rows as RowOf<List>[]
+  })
 }
 
 /** PostgreSQL types an `unnest` input column may have (each is sent as an array of it). */
-type InputType = 'text' | 'jsonb' | 'boolean' | 'int' | 'real' | 'timestamptz'
+type InputType = 'text' | 'jsonb' | 'bytea' | 'boolean' | 'int' | 'real' | 'timestamptz'
 
 /** An `unnest` input's columns, name to its type and how each row gives its value. */
 export type InputColumns<Row> = Record<string, readonly [type: InputType, value: (row: Row) => unknown]>

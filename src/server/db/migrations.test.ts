@@ -2,13 +2,15 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { StoredSignals } from '@/contracts/signals'
 import { networkOf } from '../identification/network-of'
 import { queryRows, violatedConstraint } from './client'
 import * as schema from './schema'
+import { flagsOf } from './schema'
 
 const migrations = path.join(process.cwd(), 'src/server/db/migrations')
 const folders: string[] = []
@@ -249,6 +251,118 @@ describe('migration 0022 (snapshots keep their last day)', () => {
         sql`select 1 from pg_constraint where conrelid = 'events'::regclass and confrelid = 'component_snapshots'::regclass`,
       )
       expect(keys).toHaveLength(0)
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+describe('migration 0039 (packed signals and evidence, their flags)', () => {
+  it('keeps every stored event’s signals and evidence readable, and gives it the flags of its signals', async () => {
+    const client = await PGlite.create('memory://')
+    const db = drizzle({ client, schema })
+    try {
+      await migrate(db, { migrationsFolder: migrationsUpTo('0038_visitors_last_seen') })
+      await db.execute(
+        sql`insert into component_snapshots values ('11111111-1111-4111-8111-111111111111', '{}')`,
+      )
+      const vpn = (result: boolean, confidence: 'low' | 'medium' | 'high') => ({
+        result,
+        confidence,
+        reasons: [],
+        details: {
+          originTimezone: 'Europe/Berlin',
+          originCountry: 'DE',
+          methods: { timezoneMismatch: result, publicVpn: false, relay: false },
+        },
+      })
+      const stored: StoredSignals[] = [
+        {},
+        {
+          bot: { result: 'bad', kind: 'Headless Chromium', reasons: ['x'] },
+          tor: { result: true, reasons: [] },
+        },
+        {
+          bot: { result: 'good', reasons: [] },
+          vpn: vpn(true, 'medium'),
+          tampering: { result: false, reasons: [] },
+        },
+        {
+          bot: { result: 'notDetected', reasons: [] },
+          vpn: vpn(false, 'low'),
+          privateMode: { result: true, reasons: ['y'] },
+          privacyBrowser: { result: false, reasons: [] },
+          virtualMachine: { result: true, reasons: [] },
+          datacenter: { result: true, kind: 'Example Cloud', reasons: [] },
+          proxy: { result: false, confidence: 'high', reasons: [] },
+          ipBlocklist: { result: true, reasons: [] },
+        },
+      ]
+      const evidence = {
+        bits: 12.5,
+        twinBits: 1,
+        contextBits: 0.25,
+        facets: [{ facet: 'time', level: 'exact', bits: 3 }],
+      }
+      for (const [index, signals] of stored.entries())
+        await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, evidence,
+            signals, snapshot, durations)
+          values (${`r${index}`}, 'v1', true, 1, 'fingerprint', ${index === 1 ? JSON.stringify(evidence) : null}::jsonb,
+            ${JSON.stringify(signals)}::jsonb, '11111111-1111-4111-8111-111111111111', '{}')`)
+
+      await migrate(db, { migrationsFolder: migrations })
+
+      // The builder reads the JSON the rows held, and the SQL flags are the ones identify would write.
+      const rows = await db
+        .select({
+          signals: schema.events.signals,
+          evidence: schema.events.evidence,
+          flags: schema.events.flags,
+        })
+        .from(schema.events)
+        .orderBy(schema.events.requestId)
+      expect(rows.map((row) => row.signals)).toEqual(stored)
+      expect(rows.map((row) => row.evidence)).toEqual([null, evidence, null, null])
+      expect(rows.map((row) => row.flags)).toEqual(stored.map(flagsOf))
+      // Each partial index's predicate finds the events flagged so.
+      const flagged = async (predicate: SQL) =>
+        (
+          await queryRows<{ id: string }>(
+            db,
+            sql`select request_id as id from events where ${predicate} order by request_id`,
+          )
+        ).map((row) => row.id)
+      expect(await flagged(schema.FLAGGED.bot)).toEqual(['r1'])
+      expect(await flagged(schema.FLAGGED.tor)).toEqual(['r1'])
+      expect(await flagged(schema.FLAGGED.vpn)).toEqual(['r2'])
+      expect(await flagged(schema.FLAGGED.privateMode)).toEqual(['r3'])
+      expect(await flagged(schema.flagIs('tampering', false))).toEqual(['r2'])
+      expect(await flagged(schema.botIs(['notDetected']))).toEqual(['r0', 'r3'])
+      expect(await flagged(schema.vpnConfidenceIs('low'))).toEqual(['r3'])
+      // New rows are packed: far smaller than their JSON, and read back whole.
+      const packed = stored[3] ?? {}
+      await db.insert(schema.events).values({
+        requestId: 'r4',
+        visitorId: 'v1',
+        visitorFound: false,
+        confidence: 1,
+        method: 'new',
+        signals: packed,
+        flags: flagsOf(packed),
+        snapshot: '11111111-1111-4111-8111-111111111111',
+        durations: [],
+      })
+      const [sizes] = await queryRows<{ packed: number; text: number }>(
+        db,
+        sql`select octet_length(signals) as packed, (select octet_length(signals) from events where request_id = 'r3') as text
+          from events where request_id = 'r4'`,
+      )
+      expect(sizes?.packed).toBeLessThan((sizes?.text ?? 0) / 2)
+      const [read] = await db
+        .select({ signals: schema.events.signals })
+        .from(schema.events)
+        .where(sql`request_id = 'r4'`)
+      expect(read?.signals).toEqual(packed)
     } finally {
       await client.close()
     }

@@ -3,6 +3,7 @@ import pg, { Client } from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { type DatabaseHandle, PREPARED_MARK, queryRows } from '@/server/db/client'
 import { ensureEventPartitions } from '@/server/db/event-partitions'
+import { flagsOf } from '@/server/db/schema'
 import { openTestDatabase } from '../../../tests/support/test-database'
 import type { ApiCaller } from '../api/authenticate-api-key'
 import { readEvent } from '../api/read-event'
@@ -18,6 +19,23 @@ import { toFingerprintEvents } from '../fingerprint/read-fingerprint-events'
 import { purgeExpiredData } from '../retention/purge-expired-data'
 
 /** Tables that grow with traffic: no answer may read one of them whole. */
+/** The flags (event-flags.ts) of the loaded events' signals: a bot result, Tor or not, no VPN of low confidence. */
+const flags = (bot: 'bad' | 'notDetected', tor: boolean) =>
+  flagsOf({
+    bot: { result: bot, reasons: [] },
+    tor: { result: tor, reasons: [] },
+    vpn: {
+      result: false,
+      confidence: 'low',
+      reasons: [],
+      details: {
+        originTimezone: null,
+        originCountry: 'DE',
+        methods: { timezoneMismatch: false, publicVpn: false, relay: false },
+      },
+    },
+  })
+
 const GROWING = new Set([
   'events',
   'visitors',
@@ -86,16 +104,18 @@ describe.runIf(postgresUrl)('query plans on PostgreSQL', () => {
     await db.execute(sql`insert into visitors (id, profile, last_seen_at)
       select 'plan-v' || n, '{}', now() - (n % 30) * interval '1 day' from generate_series(1, 8000) n`)
     await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method,
-        ip, network, asn, site_key, linked_id, signals, suspect_score, snapshot, durations)
+        ip, network, asn, site_key, linked_id, signals, flags, suspect_score, snapshot, durations)
       select 'plan-e' || n, 'plan-v' || (1 + (n * 7919) % 8000), now() - (n % 43200) * interval '1 minute',
         n % 3 > 0, 0.9, 'fingerprint', '198.51.' || (n % 200) || '.' || (n % 250), '198.51.' || (n % 200) || '.0/24',
         64500 + n % 40, 'pk_plans_' || (array['a', 'b', 'c'])[1 + n % 3],
         case when n % 5 = 0 then 'account-' || (n % 3000) end,
-        jsonb_build_object('bot', jsonb_build_object('result', case when n % 50 = 0 then 'bad' else 'notDetected' end),
+        convert_to(jsonb_build_object('bot', jsonb_build_object('result', case when n % 50 = 0 then 'bad' else 'notDetected' end),
           'tor', jsonb_build_object('result', n % 97 = 0), 'vpn', jsonb_build_object('result', false, 'confidence', 'low', 'reasons', '[]'::jsonb,
             'details', jsonb_build_object('originTimezone', null, 'originCountry', 'DE',
               'methods', jsonb_build_object('timezoneMismatch', false, 'publicVpn', false, 'relay', false))),
-          'ipInfo', jsonb_build_object('result', jsonb_build_object('asn', 64500 + n % 40, 'countryCode', 'DE'))),
+          'ipInfo', jsonb_build_object('result', jsonb_build_object('asn', 64500 + n % 40, 'countryCode', 'DE')))::text, 'UTF8'),
+        case when n % 50 = 0 and n % 97 = 0 then ${flags('bad', true)}::int when n % 50 = 0 then ${flags('bad', false)}::int
+          when n % 97 = 0 then ${flags('notDetected', true)}::int else ${flags('notDetected', false)}::int end,
         n % 20, '99914b93-2bd3-7a50-b983-c5e7c90ae93b', '{}'
       from generate_series(1, 60000) n`)
     await db.execute(sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, created_at)

@@ -2,7 +2,9 @@ import 'server-only'
 import { sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { type Database, type InputColumns, type RowOf, selectRows, unnestRows } from '../db/client'
-import { visitors } from '../db/schema'
+import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../db/packed-dictionaries'
+import { packJson } from '../db/packed-json'
+import { flagsOf, visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
 import {
@@ -44,7 +46,7 @@ const eventColumns: InputColumns<Written> = {
   visitor_found: ['boolean', ({ event }) => event.visitorFound],
   confidence: ['real', ({ event }) => event.confidence.score],
   method: ['text', ({ match }) => match.method],
-  evidence: ['jsonb', ({ match }) => json(match.evidence)],
+  evidence: ['bytea', ({ match }) => (match.evidence ? packJson(match.evidence, EVIDENCE_DICTIONARY) : null)],
   comeback: ['boolean', ({ comeback }) => comeback],
   browser_id: ['text', ({ browserId }) => browserId],
   ip: ['text', ({ event }) => event.ip],
@@ -56,7 +58,8 @@ const eventColumns: InputColumns<Written> = {
   site_key: ['text', ({ event }) => event.siteKey],
   tag: ['jsonb', ({ event }) => json(event.tag)],
   linked_id: ['text', ({ event }) => event.linkedId],
-  signals: ['jsonb', ({ event }) => JSON.stringify(event.signals)],
+  signals: ['bytea', ({ event }) => packJson(event.signals, SIGNALS_DICTIONARY)],
+  flags: ['int', ({ event }) => flagsOf(event.signals)],
   suspect_score: ['int', ({ event }) => event.suspectScore],
 }
 

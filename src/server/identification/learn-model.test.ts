@@ -5,6 +5,8 @@ import { asComponents, realisticDevice } from '../../../tests/support/realistic-
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { type Database, queryRows } from '../db/client'
 import { ensureEventPartitions } from '../db/event-partitions'
+import { EVIDENCE_DICTIONARY } from '../db/packed-dictionaries'
+import { packJson } from '../db/packed-json'
 import { identifyVisitor } from './identify-visitor'
 import { learnModel, NETWORK_SHARE, TOKEN_HISTORY_MS } from './learn-model'
 
@@ -44,7 +46,7 @@ async function storeComeback(
   await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method,
       evidence, comeback, browser_id, ip, snapshot, durations)
     values (${`comeback-${counter}`}, ${visitor}, ${event.at.toISOString()}, true, ${event.confidence},
-      ${event.method}, ${JSON.stringify(forged)}::jsonb, true, ${event.browserId}, ${event.ip}, ${EMPTY_SNAPSHOT}, '{}')`)
+      ${event.method}, ${packJson(forged, EVIDENCE_DICTIONARY)}, true, ${event.browserId}, ${event.ip}, ${EMPTY_SNAPSHOT}, '{}')`)
 }
 
 /** Confirmed comebacks learned per bucket of time since their visitor's previous visit. */

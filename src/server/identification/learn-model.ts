@@ -1,9 +1,10 @@
 import 'server-only'
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import { MatchEvidence } from '@/contracts/device'
 import { type Database, selectRows } from '../db/client'
-import { facetChanges, facetPairs, lastSeenShares, returnGaps } from '../db/schema'
+import { events, facetChanges, facetPairs, lastSeenShares, returnGaps } from '../db/schema'
 import { readSetting } from '../settings/read-setting'
 import { writeSetting } from '../settings/write-setting'
 import { type FacetName, facets } from './component-model'
@@ -139,7 +140,7 @@ async function measureLastSeen(db: Database, now: Date) {
 
 interface Comeback {
   createdAt: string
-  evidence: unknown
+  evidence: MatchEvidence | null
   browserId: string | null
   ip: string | null
   browserSince: string | null
@@ -147,12 +148,14 @@ interface Comeback {
   previousAt: string | null
 }
 
+const comebackEvent = alias(events, 'e')
+
 function readComebacks(db: Database, since: string, now: Date): Promise<Comeback[]> {
   return selectRows(
     db,
     {
       createdAt: sql<string>`e.created_at`,
-      evidence: sql<unknown>`e.evidence`,
+      evidence: comebackEvent.evidence,
       browserId: sql<string | null>`e.browser_id`,
       ip: sql<string | null>`e.ip`,
       browserSince: sql<

@@ -1,10 +1,11 @@
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { SmartSignals } from '@/contracts/signals'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { type DatabaseHandle, queryRows } from '../db/client'
 import { ensureEventPartitions } from '../db/event-partitions'
+import { events } from '../db/schema'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { placeOf } from '../identification/network-of'
 import { dailyVisitors, readBatchContext } from '../identification/population'
@@ -136,11 +137,11 @@ describe.each(engines)('ipVelocity from stored events on %s', (engine) => {
   /** The stored event's ipVelocity: the browser's own answer does not carry it. */
   const ipVelocity = async (answer: { requestId: string; signals: Record<string, unknown> }) => {
     expect(answer.signals).not.toHaveProperty('ipVelocity')
-    const [row] = await queryRows<{ result: Result }>(
-      handle.db,
-      sql`select signals->'ipVelocity'->'result' as result from events where request_id = ${answer.requestId}`,
-    )
-    return row?.result as Result
+    const [row] = await handle.db
+      .select({ signals: events.signals })
+      .from(events)
+      .where(eq(events.requestId, answer.requestId))
+    return row?.signals.ipVelocity?.result as Result
   }
 
   it('counts the visitors and accounts of an address and of its /24, and no one else’s', async () => {

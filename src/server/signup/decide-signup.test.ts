@@ -2,7 +2,9 @@ import { solveChallenge } from 'altcha-lib'
 import { deriveKey } from 'altcha-lib/algorithms/sha'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { StoredSignals } from '@/contracts/signals'
 import type { SignupRequest } from '@/contracts/signup'
+import { changeEventSignals } from '../../../tests/support/event-signals'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { findVisitorId } from '../console/look-up-visitor'
@@ -27,16 +29,14 @@ function fields(email = `person${++counter}@example.com`) {
 describe.each(engines)('decideSignup on %s', (engine) => {
   let handle: DatabaseHandle
 
-  async function identify(seed: number, signals: Record<string, unknown> = {}, ip = IP) {
+  async function identify(seed: number, signals: StoredSignals = {}, ip = IP) {
     const event = await identifyVisitor({
       db: handle.db,
       input: { components: syntheticDevice(seed) },
       context: { ip, userAgent: 'test' },
     })
     if (Object.keys(signals).length > 0) {
-      await handle.db.execute(
-        sql`update events set signals = ${JSON.stringify(signals)}::jsonb where request_id = ${event.requestId}`,
-      )
+      await changeEventSignals(handle.db, event.requestId, () => signals)
     }
     return event
   }

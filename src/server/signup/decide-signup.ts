@@ -16,7 +16,7 @@ import { countRecentAccounts, OLDER_BROWSER_LEAD_MINUTES, type SignupDevice } fr
 import { deviceMark } from './device-mark'
 import { mailboxOf } from './mailbox-of'
 import { browserBudgetKey, PER_VISITOR_LIMIT } from './per-visitor-limit'
-import { evaluatePolicy, type SignupFacts } from './policy/evaluate-policy'
+import { evaluatePolicy } from './policy/evaluate-policy'
 import { readSignupPolicy } from './policy/read-policy'
 import { recordSignup } from './record-signup'
 
@@ -37,19 +37,7 @@ function eventFacts(now: Date, ip: string | null) {
     ip: event.ip,
     siteKey: event.siteKey,
     createdAt: event.createdAt,
-    bot: sql<string | null>`e.signals->'bot'->>'result'`,
-    tampered: sql<boolean | null>`(e.signals->'tampering'->>'result')::boolean`,
-    agentProof: sql<string | null>`e.signals->'agentProof'->>'result'`,
-    blocked: sql<boolean | null>`(e.signals->'ipBlocklist'->>'result')::boolean`,
-    datacenter: sql<boolean | null>`(e.signals->'datacenter'->>'result')::boolean`,
-    vpn: sql<
-      boolean | null
-    >`(e.signals->'vpn'->>'result')::boolean and e.signals->'vpn'->>'confidence' <> 'low'`,
-    proxy: sql<boolean | null>`(e.signals->'proxy'->>'result')::boolean`,
-    tor: sql<boolean | null>`(e.signals->'tor'->>'result')::boolean`,
-    addressVisitors: sql<
-      number | null
-    >`(e.signals->'ipVelocity'->'result'->'address'->'visitors'->>'1h')::int`,
+    signals: event.signals,
     suspectScore: event.suspectScore,
     label: sql<string | null>`(select l.label from visitor_labels l where l.visitor_id = e.visitor_id)`,
     used: sql<boolean>`exists(select 1 from signup_decisions d where d.request_id = e.request_id)`,
@@ -128,21 +116,22 @@ export async function decideSignup({
     browserId: event.browserId,
     browserFirstSeen: event.browserFirstSeen,
   }
+  const { signals } = event
   const facts = {
-    bot: event.bot === 'bad' || event.bot === 'good' ? event.bot : 'notDetected',
-    tampered: event.tampered === true,
-    agentProof: agentProofOf(event.agentProof),
+    bot: signals.bot?.result ?? 'notDetected',
+    tampered: signals.tampering?.result === true,
+    agentProof: signals.agentProof?.result ?? 'unchecked',
     suspectScore: event.suspectScore,
     network: {
-      blocked: event.blocked === true,
-      datacenter: event.datacenter === true,
-      vpn: event.vpn === true,
-      proxy: event.proxy === true,
-      tor: event.tor === true,
+      blocked: signals.ipBlocklist?.result === true,
+      datacenter: signals.datacenter?.result === true,
+      vpn: signals.vpn?.result === true && signals.vpn.confidence !== 'low',
+      proxy: signals.proxy?.result === true,
+      tor: signals.tor?.result === true,
     },
     attemptsFromVisitor10m: event.visitorAttempts,
     attemptsFromIp10m: event.ipAttempts,
-    visitorsFromAddress1h: event.addressVisitors ?? 0,
+    visitorsFromAddress1h: signals.ipVelocity?.result?.address.visitors['1h'] ?? 0,
     listed: listedEntries(formSite, {
       visitorId: event.visitorId,
       ip: context.ip,
@@ -220,7 +209,3 @@ function listedEntries(
 }
 
 /** The agent-proof verdict stored on the event (compute-signals.ts); none stored is `unchecked`. */
-function agentProofOf(stored: string | null): SignupFacts['agentProof'] {
-  const verdicts = ['valid', 'missing', 'invalid', 'expired', 'reused'] as const
-  return verdicts.find((verdict) => verdict === stored) ?? 'unchecked'
-}

@@ -14,6 +14,9 @@ import {
 import type { MatchEvidence } from '../../../contracts/device'
 import type { StoredEvent } from '../../../contracts/server-api'
 import type { StoredSignals } from '../../../contracts/signals'
+import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../packed-dictionaries'
+import { packedJson } from '../packed-json'
+import { botIs, flagIs } from './event-flags'
 import { timestamptz } from './timestamptz'
 
 /**
@@ -39,14 +42,14 @@ export const componentSnapshots = pgTable(
  * the same text (search-events.ts), which the planner needs to use the index.
  */
 export const FLAGGED = {
-  bot: sql.raw(`(signals->'bot'->>'result') = 'bad'`),
-  tampering: sql.raw(`(signals->'tampering'->>'result') = 'true'`),
-  vpn: sql.raw(`(signals->'vpn'->>'result') = 'true'`),
-  tor: sql.raw(`(signals->'tor'->>'result') = 'true'`),
-  datacenter: sql.raw(`(signals->'datacenter'->>'result') = 'true'`),
-  proxy: sql.raw(`(signals->'proxy'->>'result') = 'true'`),
-  virtualMachine: sql.raw(`(signals->'virtualMachine'->>'result') = 'true'`),
-  privateMode: sql.raw(`(signals->'privateMode'->>'result') = 'true'`),
+  bot: botIs(['bad']),
+  tampering: flagIs('tampering', true),
+  vpn: flagIs('vpn', true),
+  tor: flagIs('tor', true),
+  datacenter: flagIs('datacenter', true),
+  proxy: flagIs('proxy', true),
+  virtualMachine: flagIs('virtualMachine', true),
+  privateMode: flagIs('privateMode', true),
 } as const satisfies Record<string, SQL>
 
 /** One identification: what the agent sent, what the server decided. */
@@ -64,7 +67,7 @@ export const events = pgTable(
     confidence: real('confidence').notNull(),
     method: text('method').$type<'token' | 'fingerprint' | 'new'>().notNull(),
     /** How the decision was reached: evidence per facet, in bits (see match-visitor.ts). */
-    evidence: jsonb('evidence').$type<MatchEvidence>(),
+    evidence: packedJson<MatchEvidence>('evidence', EVIDENCE_DICTIONARY),
     /** A visit after a while, or from a browser without storage: what learn-model.ts learns change rates from. */
     comeback: boolean('comeback').notNull().default(false),
     /** The browser's own secret ID from its token (see persistent-token.ts): never sent to integrators. */
@@ -86,7 +89,11 @@ export const events = pgTable(
     // lock the snapshot they reference (component-snapshots.ts), which is what keeps it.
     snapshot: uuid('snapshot').notNull(),
     durations: doublePrecision('durations').array().notNull(),
-    signals: jsonb('signals').$type<StoredSignals>().notNull().default({}),
+    /** Packed (packed-json.ts); what SQL asks of them is in `flags` (event-flags.ts). */
+    signals: packedJson<StoredSignals>('signals', SIGNALS_DICTIONARY)
+      .notNull()
+      .default(sql`'\\x7b7d'::bytea`),
+    flags: integer('flags').notNull().default(0),
     suspectScore: integer('suspect_score').notNull().default(0),
     /** Set by the integrator (`PATCH /v4/events/{id}`); NULL until then. */
     suspect: boolean('suspect'),

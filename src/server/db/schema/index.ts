@@ -1,5 +1,6 @@
 export * from './api-keys'
 export * from './audit'
+export * from './event-flags'
 export * from './events'
 export * from './operators'
 export * from './rate-limits'

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { changeEventSignals } from '../../../../tests/support/event-signals'
 import { startSmtpCapture } from '../../../../tests/support/smtp-capture'
 import { describeOnEachEngine } from '../../../../tests/support/test-database'
 import { queryRows } from '../../db/client'
@@ -25,9 +26,10 @@ describeOnEachEngine('the email-code challenge', (database) => {
   async function attempt(device: number, fields: ReturnType<typeof signupFields>, challenge?: string) {
     const ip = '198.51.100.120'
     const event = await identifyDevice(database.db, { seed: device, ip })
-    await database.db.execute(
-      sql`update events set signals = jsonb_set(signals, '{tampering}', '{"result":true}') where request_id = ${event.requestId}`,
-    )
+    await changeEventSignals(database.db, event.requestId, (signals) => ({
+      ...signals,
+      tampering: { result: true, reasons: [] },
+    }))
     return decideSignup({
       db: database.db,
       input: { requestId: event.requestId, fields, ...(challenge && { challenge }) },

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm'
 import { expect, it } from 'vitest'
 import { defaultSignupPolicy } from '@/contracts/signup-policy'
+import { changeEventSignals } from '../../../../tests/support/event-signals'
 import { syntheticDevice } from '../../../../tests/support/synthetic-devices'
 import { describeOnEachEngine } from '../../../../tests/support/test-database'
 import { identifyVisitor } from '../../identification/identify-visitor'
@@ -24,9 +24,10 @@ describeOnEachEngine('sign-up rules per site, with a default the sites inherit',
       input: { components: syntheticDevice(++seed), siteKey },
       context: { ip, userAgent: 'test' },
     })
-    await database.db.execute(
-      sql`update events set signals = jsonb_set(signals, '{bot}', '{"result":"bad"}') where request_id = ${event.requestId}`,
-    )
+    await changeEventSignals(database.db, event.requestId, (signals) => ({
+      ...signals,
+      bot: { result: 'bad', reasons: [] },
+    }))
     return decideSignup({
       db: database.db,
       input: { requestId: event.requestId, fields: signupFields() },

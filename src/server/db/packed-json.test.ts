@@ -1,0 +1,40 @@
+import { expect, it } from 'vitest'
+import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from './packed-dictionaries'
+import { packJson, unpackJson } from './packed-json'
+
+const signals = {
+  bot: { result: 'notDetected', reasons: [] },
+  tampering: { result: false, reasons: [] },
+  ipInfo: { result: { address: '198.51.100.7', countryCode: 'DE', asn: 64_500 }, reasons: [] },
+  velocity: {
+    result: { events: { '5m': 3, '1h': 4, '24h': 9 } },
+    reasons: ['3 identifications in 5 minutes.'],
+  },
+}
+
+it('reads back what it packed, with the dictionary it was packed with', () => {
+  const packed = packJson(signals, SIGNALS_DICTIONARY)
+  expect(packed[0]).toBe(SIGNALS_DICTIONARY.length)
+  expect(unpackJson(packed, SIGNALS_DICTIONARY)).toEqual(signals)
+  // As PGlite hands bytes over: a view into a larger buffer.
+  const view = new Uint8Array(Buffer.concat([Buffer.from('xx'), packed])).subarray(2)
+  expect(unpackJson(view, SIGNALS_DICTIONARY)).toEqual(signals)
+  // A dictionary appended later still reads the rows packed with an older one.
+  expect(unpackJson(packed, [...SIGNALS_DICTIONARY, '{"a newer":"dictionary"}'])).toEqual(signals)
+})
+
+it('packs a typical value well below deflate alone', () => {
+  const text = Buffer.byteLength(JSON.stringify(signals))
+  expect(packJson(signals, SIGNALS_DICTIONARY).length).toBeLessThan(text / 3)
+  const evidence = { bits: 40.2, twinBits: 1.5, facets: [{ facet: 'browser', level: 'exact', bits: 5.3 }] }
+  expect(unpackJson(packJson(evidence, EVIDENCE_DICTIONARY), EVIDENCE_DICTIONARY)).toEqual(evidence)
+})
+
+it('reads JSON text as itself (rows stored before packing), and refuses a dictionary it does not have', () => {
+  expect(unpackJson(Buffer.from('{"tor":{"result":true}}'), SIGNALS_DICTIONARY)).toEqual({
+    tor: { result: true },
+  })
+  expect(unpackJson(Buffer.from('[1,2]'), SIGNALS_DICTIONARY)).toEqual([1, 2])
+  const future = Buffer.concat([Buffer.of(SIGNALS_DICTIONARY.length + 1), Buffer.from('anything')])
+  expect(() => unpackJson(future, SIGNALS_DICTIONARY)).toThrow(`dictionary ${SIGNALS_DICTIONARY.length + 1}`)
+})

@@ -1,0 +1,22 @@
+import { eq } from 'drizzle-orm'
+import type { StoredSignals } from '@/contracts/signals'
+import type { Database } from '@/server/db/client'
+import { events, flagsOf } from '@/server/db/schema'
+
+/** Changes a stored event's signals as identify would have stored them: packed, with their flags. */
+export async function changeEventSignals(
+  db: Database,
+  requestId: string,
+  change: (signals: StoredSignals) => StoredSignals,
+): Promise<void> {
+  const [event] = await db
+    .select({ signals: events.signals })
+    .from(events)
+    .where(eq(events.requestId, requestId))
+  if (!event) throw new Error(`No stored event ${requestId}.`)
+  const signals = change(event.signals)
+  await db
+    .update(events)
+    .set({ signals, flags: flagsOf(signals) })
+    .where(eq(events.requestId, requestId))
+}
