@@ -3,11 +3,12 @@
 // match evidence, sign-up decisions under the default policy. No table layouts (scale-load.ts).
 import type { MatchEvidence } from '../../src/contracts/device'
 import type { ComponentResult } from '../../src/contracts/identify'
-import type { SmartSignals } from '../../src/contracts/signals'
+import type { SmartSignals, StoredSignals } from '../../src/contracts/signals'
 import { defaultSignupPolicy } from '../../src/contracts/signup-policy'
 import { blockingKeys } from '../../src/server/identification/blocking-keys'
 import { facets } from '../../src/server/identification/component-model'
 import { profileComponents } from '../../src/server/identification/fingerprint-profile'
+import { lookUpAddress } from '../../src/server/network/network-data'
 import { computeSignals } from '../../src/server/signals/compute-signals'
 import { detectNetwork } from '../../src/server/signals/detect-network'
 import { ComponentReader } from '../../src/server/signals/read-components'
@@ -85,6 +86,35 @@ export function createDeriver(traffic: Traffic) {
   }
 }
 
+/**
+ * Signals in the key order the server writes them (computeSignals'), which staging them as jsonb
+ * lost: identify packs the JSON as the server wrote it, and a dictionary's matches depend on the order.
+ */
+export function inServerOrder(signals: StoredSignals): StoredSignals {
+  serverOrder ??= computeSignals(BASE_COMPONENTS, {
+    ip: PLACED_ADDRESS,
+    address: lookUpAddress(PLACED_ADDRESS),
+    evidence: requestEvidence(BASE_COMPONENTS),
+  })
+  return reordered(signals, serverOrder) as StoredSignals
+}
+
+/** An address the offline network data places, so that every nested field is in the template. */
+const PLACED_ADDRESS = '81.2.69.142'
+let serverOrder: SmartSignals | undefined
+
+function reordered(value: unknown, template: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
+  const model = typeof template === 'object' && template !== null ? (template as Record<string, unknown>) : {}
+  const entries = Object.entries(value as Record<string, unknown>)
+  const rank = (key: string) => {
+    const at = Object.keys(model).indexOf(key)
+    return at < 0 ? Number.MAX_SAFE_INTEGER : at
+  }
+  entries.sort(([a], [b]) => rank(a) - rank(b))
+  return Object.fromEntries(entries.map(([key, inner]) => [key, reordered(inner, model[key])]))
+}
+
 /** The headers a browser sends with its components, and a valid proof that the agent ran. */
 function requestEvidence(components: Record<string, ComponentResult>): RequestEvidence {
   const read = new ComponentReader(components)
@@ -102,21 +132,34 @@ function requestEvidence(components: Record<string, ComponentResult>): RequestEv
   }
 }
 
-/** Evidence of token and fingerprint matches as the server stores it: every facet, most exact. */
-export function matchEvidence(method: 'token' | 'fingerprint', variant: number): MatchEvidence {
+/**
+ * Evidence as the server stores it: a token's and a fingerprint match's, most facets exact; a new
+ * visitor's, against the nearest stored device it was not (many facets apart, bits below zero).
+ */
+export function matchEvidence(method: 'new' | 'token' | 'fingerprint', variant: number): MatchEvidence {
   const random = seededRandom(variant * 31 + method.length)
   const facetEvidence = Object.keys(facets).map((facet) => {
     const roll = random()
-    const level = method === 'token' || roll < 0.85 ? 'exact' : roll < 0.93 ? 'previous' : 'close'
-    return { facet, level, bits: Math.round((level === 'exact' ? 1 + random() * 6 : random()) * 1e4) / 1e4 }
+    const level =
+      method === 'token' || roll < (method === 'new' ? 0.55 : 0.85)
+        ? 'exact'
+        : roll < 0.93
+          ? method === 'new'
+            ? 'different'
+            : 'previous'
+          : 'close'
+    const bits = level === 'exact' ? 1 + random() * 6 : level === 'different' ? -2 - random() * 5 : random()
+    return { facet, level, bits: Math.round(bits * 1e4) / 1e4 }
   }) satisfies MatchEvidence['facets']
   const bits = facetEvidence.reduce((sum, facet) => sum + facet.bits, 0)
   const contextBits = method === 'token' ? 0 : Math.round(random() * 3e4) / 1e4
   return {
-    bits: bits + contextBits,
-    twinBits: Math.round(random() * 5e4) / 1e4,
-    contextBits,
+    bits: Math.round((bits + contextBits) * 1e4) / 1e4,
+    twinBits: Math.round((random() * 10 - 5) * 1e4) / 1e4,
     facets: facetEvidence,
+    jointBits: method === 'token' ? 0 : Math.round(random() * 6e4) / 1e4,
+    contextBits,
+    recencyBits: Math.round((random() * 6 - 3) * 1e4) / 1e4,
   }
 }
 

@@ -15,7 +15,13 @@ import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../../src/server/db/pac
 import { packJson } from '../../src/server/db/packed-json'
 import { flagsOf } from '../../src/server/db/schema/event-flags'
 import { MODEL_VERSION } from '../../src/server/identification/model-version'
-import { createDeriver, type DerivedVisitor, matchEvidence, signupDecisions } from './scale-derived'
+import {
+  createDeriver,
+  type DerivedVisitor,
+  inServerOrder,
+  matchEvidence,
+  signupDecisions,
+} from './scale-derived'
 import { BASE_COMPONENTS } from './scale-snapshot'
 import type { Traffic } from './scale-traffic'
 
@@ -252,7 +258,7 @@ async function createStaging(client: pg.Client) {
     create unlogged table scale_devices (device_class text primary key, signals jsonb);
     create unlogged table scale_evidence (method text, variant int, evidence bytea, primary key (method, variant));
     create unlogged table scale_decisions (bot boolean, low real, high real, outcome text, reasons jsonb)`)
-  const evidence = (['token', 'fingerprint'] as const).flatMap((method) =>
+  const evidence = (['new', 'token', 'fingerprint'] as const).flatMap((method) =>
     Array.from({ length: 8 }, (_, variant) => [
       method,
       variant,
@@ -460,7 +466,9 @@ async function writeEvents(
         ($4::text[])[s.site + 1],
         case when e.r3 < 0.03 then jsonb_build_object('campaign', 'autumn-' || (e.k % 4)) end,
         case when s.linked_id is not null and e.r2 < 0.6 then s.linked_id end,
-        s.snapshot, s.durations,
+        -- A fresh array, as identify's tessera_durations makes: the staged one is stored compressed,
+        -- which a row under 2 KB never is.
+        s.snapshot, (s.durations::text)::float8[],
         p.signals, p.flags,
         case when e.mobile then s.mobile_score else s.home_score end
       from e join scale_visitors s using (idx) join packed p using (request_id)
@@ -518,7 +526,7 @@ async function packedSignals(client: pg.Client, [from, to]: readonly [Date, Date
     where e.at >= $1 and e.at < $2`,
     [from.toISOString(), to.toISOString()],
   )
-  const signals = rows.map((row) => JSON.parse(row.signals) as StoredSignals)
+  const signals = rows.map((row) => inServerOrder(JSON.parse(row.signals) as StoredSignals))
   return [
     rows.map((row) => row.request_id),
     signals.map((value) => packJson(value, SIGNALS_DICTIONARY)),

@@ -10,6 +10,13 @@ import { customType } from 'drizzle-orm/pg-core'
 /** The dictionaries of one column, oldest first: a value is packed with the last, as version `length`. */
 export type Dictionaries = readonly string[]
 
+const dictionaryBytes = new Map<string, Buffer>()
+const bytesOf = (dictionary: string) => {
+  let bytes = dictionaryBytes.get(dictionary)
+  if (!bytes) dictionaryBytes.set(dictionary, (bytes = Buffer.from(dictionary)))
+  return bytes
+}
+
 const OPEN_OBJECT = 0x7b
 const OPEN_ARRAY = 0x5b
 
@@ -19,7 +26,7 @@ export function packJson(value: unknown, dictionaries: Dictionaries): Buffer {
   const dictionary = dictionaries[version - 1]
   if (dictionary === undefined || version >= OPEN_ARRAY)
     throw new Error('A packed column needs 1 to 90 dictionaries.')
-  const packed = deflateRawSync(JSON.stringify(value), { dictionary: Buffer.from(dictionary) })
+  const packed = deflateRawSync(JSON.stringify(value), { dictionary: bytesOf(dictionary) })
   return Buffer.concat([Buffer.of(version), packed])
 }
 
@@ -32,7 +39,7 @@ export function unpackJson(stored: Uint8Array, dictionaries: Dictionaries): unkn
   if (dictionary === undefined)
     throw new Error(`A packed value names dictionary ${first}, which this server does not have.`)
   return JSON.parse(
-    inflateRawSync(bytes.subarray(1), { dictionary: Buffer.from(dictionary) }).toString('utf8'),
+    inflateRawSync(bytes.subarray(1), { dictionary: bytesOf(dictionary) }).toString('utf8'),
   )
 }
 

@@ -1,6 +1,7 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import type { MatchEvidence } from '@/contracts/device'
 import { type Database, type InputColumns, type RowOf, selectRows, unnestRows } from '../db/client'
 import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../db/packed-dictionaries'
 import { packJson } from '../db/packed-json'
@@ -25,6 +26,24 @@ export type SavedVisitor = RowOf<typeof savedVisitor>
 type Written = BatchDecision['written'][number]
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
 
+/**
+ * Evidence as stored: bits to 1/10 000, which is all an explanation needs (the console shows two
+ * decimals); a double's 17 digits were half of a packed row's bytes.
+ */
+function storedEvidence(evidence: MatchEvidence): MatchEvidence {
+  const round = (bits: number) => Math.round(bits * 1e4) / 1e4
+  const { bits, twinBits, contextBits, recencyBits, jointBits, facets } = evidence
+  // In the order match-visitor.ts writes them, as the dictionary holds them.
+  return {
+    bits: round(bits),
+    twinBits: round(twinBits),
+    facets: facets.map((facet) => ({ ...facet, bits: round(facet.bits) })),
+    ...(jointBits !== undefined && { jointBits: round(jointBits) }),
+    contextBits: round(contextBits),
+    ...(recencyBits !== undefined && { recencyBits: round(recencyBits) }),
+  }
+}
+
 /** What a batch stores of each visitor (the input of the visitors upsert). */
 const visitorColumns: InputColumns<Written> = {
   id: ['text', ({ event }) => event.visitorId],
@@ -46,7 +65,10 @@ const eventColumns: InputColumns<Written> = {
   visitor_found: ['boolean', ({ event }) => event.visitorFound],
   confidence: ['real', ({ event }) => event.confidence.score],
   method: ['text', ({ match }) => match.method],
-  evidence: ['bytea', ({ match }) => (match.evidence ? packJson(match.evidence, EVIDENCE_DICTIONARY) : null)],
+  evidence: [
+    'bytea',
+    ({ match }) => (match.evidence ? packJson(storedEvidence(match.evidence), EVIDENCE_DICTIONARY) : null),
+  ],
   comeback: ['boolean', ({ comeback }) => comeback],
   browser_id: ['text', ({ browserId }) => browserId],
   ip: ['text', ({ event }) => event.ip],
