@@ -466,9 +466,7 @@ async function writeEvents(
         ($4::text[])[s.site + 1],
         case when e.r3 < 0.03 then jsonb_build_object('campaign', 'autumn-' || (e.k % 4)) end,
         case when s.linked_id is not null and e.r2 < 0.6 then s.linked_id end,
-        -- A fresh array, as identify's tessera_durations makes: the staged one is stored compressed,
-        -- which a row under 2 KB never is.
-        s.snapshot, (s.durations::text)::float8[],
+        s.snapshot, tessera_pack_durations(s.durations),
         p.signals, p.flags,
         case when e.mobile then s.mobile_score else s.home_score end
       from e join scale_visitors s using (idx) join packed p using (request_id)

@@ -70,7 +70,7 @@ export const ExportedEvent = StoredEvent.omit({ confidence: true, visitorLabel: 
   confidence: z.number(),
   method: z.enum(['token', 'fingerprint', 'new']),
   evidence: MatchEvidence.nullable(),
-  /** What the agent collected, as identify checked and stored it: each component's value or error, and duration. */
+  /** What the agent collected, as identify checked and stored it: each component's value or error, and duration (to a tenth of a millisecond). */
   components: z.record(z.string(), ComponentResult),
 })
 export type ExportedEvent = z.infer<typeof ExportedEvent>

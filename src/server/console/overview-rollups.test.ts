@@ -77,7 +77,7 @@ describeOnEachEngine('the overview from rollups', (suite) => {
       const ids = rows.map((_, index) => `ov-${batch}-${index}`)
       await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method,
           site_key, flags, country, asn, snapshot, durations)
-        select id, visitor, at, found, 1, 'fingerprint', site, flags, country, asn, ${EMPTY_SNAPSHOT}, '{}'
+        select id, visitor, at, found, 1, 'fingerprint', site, flags, country, asn, ${EMPTY_SNAPSHOT}, ''
         from unnest(${sql.param(ids)}::text[], ${sql.param(rows.map((row) => row.visitor))}::text[],
           ${sql.param(rows.map((row) => new Date(row.at).toISOString()))}::timestamptz[],
           ${sql.param(rows.map((row) => row.found))}::boolean[], ${sql.param(rows.map((row) => row.site))}::text[],

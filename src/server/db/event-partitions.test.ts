@@ -34,7 +34,7 @@ async function insertEvent(db: Database, requestId: string, createdAt: string, s
   )
   expect(stored?.vanished).toBe(0)
   await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, snapshot, durations)
-    values (${requestId}, 'v1', ${createdAt}, true, 1, 'fingerprint', ${snapshot}, '{}')`)
+    values (${requestId}, 'v1', ${createdAt}, true, 1, 'fingerprint', ${snapshot}, '')`)
 }
 
 async function partitionsOf(db: Database): Promise<string[]> {

@@ -191,7 +191,7 @@ describe('migrations 0018–0020 (component snapshots, console rollups)', () => 
       expect(snapshots[0]?.n).toBe(2)
       const rows = await queryRows<{ request_id: string; components: unknown }>(
         db,
-        sql`select request_id, tessera_components(s.components, e.durations) as components
+        sql`select request_id, tessera_components(s.components, tessera_unpack_durations(e.durations)) as components
             from events e join component_snapshots s on s.digest = e.snapshot order by request_id`,
       )
       expect(Object.fromEntries(rows.map((row) => [row.request_id, row.components]))).toEqual(stored)
@@ -304,11 +304,12 @@ describe('migration 0039 (packed signals and evidence, their flags)', () => {
         contextBits: 0.25,
         facets: [{ facet: 'time', level: 'exact', bits: 3 }],
       }
+      const durations = ['{}', '{0.1,1130.9,0,NULL,12.34,1e308}', '{7}', '{0.05}']
       for (const [index, signals] of stored.entries())
         await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, evidence,
             signals, snapshot, durations)
           values (${`r${index}`}, 'v1', true, 1, 'fingerprint', ${index === 1 ? JSON.stringify(evidence) : null}::jsonb,
-            ${JSON.stringify(signals)}::jsonb, '11111111-1111-4111-8111-111111111111', '{}')`)
+            ${JSON.stringify(signals)}::jsonb, '11111111-1111-4111-8111-111111111111', ${durations[index]}::float8[])`)
 
       await migrate(db, { migrationsFolder: migrations })
 
@@ -324,6 +325,19 @@ describe('migration 0039 (packed signals and evidence, their flags)', () => {
       expect(rows.map((row) => row.signals)).toEqual(stored)
       expect(rows.map((row) => row.evidence)).toEqual([null, evidence, null, null])
       expect(rows.map((row) => row.flags)).toEqual(stored.map(flagsOf))
+      // Durations to a tenth of a millisecond (what the agent measures), packed about a byte each.
+      const unpacked = await queryRows<{ durations: (number | null)[]; bytes: number }>(
+        db,
+        sql`select tessera_unpack_durations(durations) as durations, octet_length(durations) as bytes
+          from events order by request_id`,
+      )
+      expect(unpacked.map((row) => row.durations)).toEqual([
+        [],
+        [0.1, 1130.9, 0, null, 12.3, 429_496_729.4],
+        [7],
+        [0.1],
+      ])
+      expect(unpacked.map((row) => row.bytes)).toEqual([0, 1 + 2 + 1 + 1 + 1 + 5, 1, 1])
       // Each partial index's predicate finds the events flagged so.
       const flagged = async (predicate: SQL) =>
         (
@@ -350,7 +364,7 @@ describe('migration 0039 (packed signals and evidence, their flags)', () => {
         signals: packed,
         flags: flagsOf(packed),
         snapshot: '11111111-1111-4111-8111-111111111111',
-        durations: [],
+        durations: Buffer.alloc(0),
       })
       const [sizes] = await queryRows<{ packed: number; text: number }>(
         db,

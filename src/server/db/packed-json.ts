@@ -38,9 +38,7 @@ export function unpackJson(stored: Uint8Array, dictionaries: Dictionaries): unkn
   const dictionary = first === undefined ? undefined : dictionaries[first - 1]
   if (dictionary === undefined)
     throw new Error(`A packed value names dictionary ${first}, which this server does not have.`)
-  return JSON.parse(
-    inflateRawSync(bytes.subarray(1), { dictionary: bytesOf(dictionary) }).toString('utf8'),
-  )
+  return JSON.parse(inflateRawSync(bytes.subarray(1), { dictionary: bytesOf(dictionary) }).toString('utf8'))
 }
 
 /**

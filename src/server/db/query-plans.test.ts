@@ -116,7 +116,7 @@ describe.runIf(postgresUrl)('query plans on PostgreSQL', () => {
           'ipInfo', jsonb_build_object('result', jsonb_build_object('asn', 64500 + n % 40, 'countryCode', 'DE')))::text, 'UTF8'),
         case when n % 50 = 0 and n % 97 = 0 then ${flags('bad', true)}::int when n % 50 = 0 then ${flags('bad', false)}::int
           when n % 97 = 0 then ${flags('notDetected', true)}::int else ${flags('notDetected', false)}::int end,
-        n % 20, '99914b93-2bd3-7a50-b983-c5e7c90ae93b', '{}'
+        n % 20, '99914b93-2bd3-7a50-b983-c5e7c90ae93b', ''
       from generate_series(1, 60000) n`)
     await db.execute(sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, created_at)
       select 'plan-e' || n, 'plan-v' || (1 + (n * 7919) % 8000), '198.51.' || (n % 200) || '.1', 'user' || n || '@example.com',

@@ -154,7 +154,7 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
           where w.enabled and w.deleted_at is null and 'identification' = any(w.events)),
         event as (
           insert into events (${eventNames}, snapshot, durations)
-          select ${eventNames}, snapshot, tessera_durations(components) from new_events)
+          select ${eventNames}, snapshot, tessera_pack_durations(tessera_durations(components)) from new_events)
         select ${select} from visitor`,
   )
   if (saved.some((row) => row.vanished > 0)) throw new SnapshotVanished()

@@ -48,7 +48,7 @@ async function writeReference(
   expect(stored.rows[0]?.vanished).toBe(0)
   await client.query(
     `insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, snapshot, durations)
-     values ($1, $2, $3, true, 1, 'fingerprint', $4, '{}')`,
+     values ($1, $2, $3, true, 1, 'fingerprint', $4, '')`,
     [requestId, visitorId, at.toISOString(), snapshot],
   )
 }
@@ -79,6 +79,28 @@ describeOnEachEngine('component snapshots', (suite) => {
     expect(await storedComponents(db, a.requestId)).toEqual(first)
     expect(await storedComponents(db, b.requestId)).toEqual(again)
     expect(await storedComponents(db, c.requestId)).toEqual(other)
+  })
+
+  it('keep durations to a tenth of a millisecond, however long a client says a component took', async () => {
+    const db = suite.db
+    const components = syntheticDevice(504)
+    const [first, second] = Object.keys(components)
+    const sent = Object.fromEntries(
+      Object.entries(components).map(([name, result]) => [
+        name,
+        { ...result, duration: name === first ? 1e308 : name === second ? 12.34 : result.duration },
+      ]),
+    )
+    const answer = await identifyVisitor({ db, input: { components: sent }, context })
+    const stored = (await storedComponents(db, answer.requestId)) as Record<string, ComponentResult>
+    expect(stored[first ?? '']?.duration).toBe(429_496_729.4)
+    expect(stored[second ?? '']?.duration).toBe(12.3)
+    const [size] = await queryRows<{ bytes: number }>(
+      db,
+      sql`select octet_length(durations) as bytes from events where request_id = ${answer.requestId}`,
+    )
+    // About a byte for each component the device sent.
+    expect(size?.bytes).toBeLessThan(Object.keys(sent).length * 2)
   })
 
   it('go with the last event that references them, whoever deletes it', async () => {

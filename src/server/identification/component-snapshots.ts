@@ -9,7 +9,7 @@ import { type Database, selectRows } from '../db/client'
 /** The components of the event aliased `event`, as sent (a subquery: no join needed). */
 export function eventComponents(event: string): SQL {
   const alias = sql.raw(event)
-  return sql`(select tessera_components(s.components, ${alias}.durations) from component_snapshots s
+  return sql`(select tessera_components(s.components, tessera_unpack_durations(${alias}.durations)) from component_snapshots s
     where s.digest = ${alias}.snapshot)`
 }
 

@@ -56,7 +56,7 @@ describeOnEachEngine('forgetVisitor', (handle) => {
         )
         await identifying.query(
           `insert into events (request_id, visitor_id, visitor_found, confidence, method, snapshot, durations)
-           select 'late-visit', visitor_id, true, 0.9, 'fingerprint', snapshot, '{}' from events
+           select 'late-visit', visitor_id, true, 0.9, 'fingerprint', snapshot, '' from events
            where visitor_id = $1 limit 1`,
           [person.visitorId],
         )

@@ -41,12 +41,12 @@ async function storeComeback(
     // The browser's first event: when its token was minted.
     await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence,
         method, browser_id, snapshot, durations) values (${`first-${counter}`}, ${visitor}, ${event.browserSince.toISOString()},
-        false, 0.99, 'new', ${event.browserId}, ${EMPTY_SNAPSHOT}, '{}')`)
+        false, 0.99, 'new', ${event.browserId}, ${EMPTY_SNAPSHOT}, '')`)
   }
   await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method,
       evidence, comeback, browser_id, ip, snapshot, durations)
     values (${`comeback-${counter}`}, ${visitor}, ${event.at.toISOString()}, true, ${event.confidence},
-      ${event.method}, ${packJson(forged, EVIDENCE_DICTIONARY)}, true, ${event.browserId}, ${event.ip}, ${EMPTY_SNAPSHOT}, '{}')`)
+      ${event.method}, ${packJson(forged, EVIDENCE_DICTIONARY)}, true, ${event.browserId}, ${event.ip}, ${EMPTY_SNAPSHOT}, '')`)
 }
 
 /** Confirmed comebacks learned per bucket of time since their visitor's previous visit. */

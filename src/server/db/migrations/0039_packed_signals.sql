@@ -24,9 +24,53 @@ DROP INDEX "events_datacenter_created";--> statement-breakpoint
 DROP INDEX "events_proxy_created";--> statement-breakpoint
 DROP INDEX "events_virtual_machine_created";--> statement-breakpoint
 DROP INDEX "events_private_mode_created";--> statement-breakpoint
+-- Durations, packed: each in tenths of a millisecond (what the agent measures), as a base-128 varint
+-- of tenths + 1 (0: none), about a byte each where 60 doubles took 504 bytes of a row too short for
+-- PostgreSQL to compress. Identify packs what tessera_durations reads; tessera_components takes them unpacked.
+CREATE FUNCTION tessera_pack_durations(durations double precision[]) RETURNS bytea LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  packed bytea := '';
+  duration double precision;
+  code bigint;
+BEGIN
+  FOREACH duration IN ARRAY coalesce(durations, '{}') LOOP
+    code := CASE WHEN duration IS NULL THEN 0 ELSE round((least(greatest(duration, 0), 429496729.4) * 10)::numeric) + 1 END;
+    WHILE code >= 128 LOOP
+      packed := packed || set_byte('\x00'::bytea, 0, ((code & 127) | 128)::integer);
+      code := code >> 7;
+    END LOOP;
+    packed := packed || set_byte('\x00'::bytea, 0, code::integer);
+  END LOOP;
+  RETURN packed;
+END
+$$;
+--> statement-breakpoint
+CREATE FUNCTION tessera_unpack_durations(packed bytea) RETURNS double precision[] LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  durations double precision[] := '{}';
+  code bigint := 0;
+  shift integer := 0;
+  byte integer;
+BEGIN
+  FOR at IN 0 .. coalesce(length(packed), 0) - 1 LOOP
+    byte := get_byte(packed, at);
+    code := code | ((byte & 127)::bigint << shift);
+    IF byte < 128 THEN
+      durations := durations || CASE WHEN code = 0 THEN NULL ELSE (code - 1) / 10.0::double precision END;
+      code := 0;
+      shift := 0;
+    ELSE
+      shift := shift + 7;
+    END IF;
+  END LOOP;
+  RETURN durations;
+END
+$$;
+--> statement-breakpoint
 ALTER TABLE "events" ALTER COLUMN "signals" DROP DEFAULT;--> statement-breakpoint
 ALTER TABLE "events" ALTER COLUMN "signals" SET DATA TYPE bytea USING convert_to("signals"::text, 'UTF8'),
-  ALTER COLUMN "evidence" SET DATA TYPE bytea USING convert_to("evidence"::text, 'UTF8');--> statement-breakpoint
+  ALTER COLUMN "evidence" SET DATA TYPE bytea USING convert_to("evidence"::text, 'UTF8'),
+  ALTER COLUMN "durations" SET DATA TYPE bytea USING tessera_pack_durations("durations");--> statement-breakpoint
 ALTER TABLE "events" ALTER COLUMN "signals" SET DEFAULT '\x7b7d'::bytea;--> statement-breakpoint
 CREATE INDEX "events_bot_created" ON "events" USING btree ("created_at","request_id") WHERE (flags & 786432) = 786432;--> statement-breakpoint
 CREATE INDEX "events_tampering_created" ON "events" USING btree ("created_at","request_id") WHERE (flags & 2) <> 0;--> statement-breakpoint

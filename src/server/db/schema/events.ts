@@ -1,8 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm'
 import {
   boolean,
+  customType,
   date,
-  doublePrecision,
   index,
   integer,
   jsonb,
@@ -18,6 +18,8 @@ import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../packed-dictionaries'
 import { packedJson } from '../packed-json'
 import { botIs, flagIs } from './event-flags'
 import { timestamptz } from './timestamptz'
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })
 
 /**
  * What the agent collected, stored once however many events repeat it: each component's value or
@@ -84,11 +86,14 @@ export const events = pgTable(
     siteKey: text('site_key'),
     tag: jsonb('tag').$type<NonNullable<StoredEvent['tag']>>(),
     linkedId: text('linked_id'),
-    /** The components as collected: their snapshot, and each one's duration in the snapshot's key order. */
+    /**
+     * The components as collected: their snapshot, and each one's duration in the snapshot's key order,
+     * packed in tenths of a millisecond (tessera_pack_durations, migration 0039).
+     */
     // No foreign key: checking one on each deleted snapshot would read every day's table. Writes
     // lock the snapshot they reference (component-snapshots.ts), which is what keeps it.
     snapshot: uuid('snapshot').notNull(),
-    durations: doublePrecision('durations').array().notNull(),
+    durations: bytea('durations').notNull(),
     /** Packed (packed-json.ts); what SQL asks of them is in `flags` (event-flags.ts). */
     signals: packedJson<StoredSignals>('signals', SIGNALS_DICTIONARY)
       .notNull()
