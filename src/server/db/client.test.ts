@@ -6,7 +6,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest'
 import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { readSetting } from '../settings/read-setting'
 import { writeSetting } from '../settings/write-setting'
-import { openDatabase, queryRows } from './client'
+import { type Database, openDatabase, queryRows, withGenericPlans } from './client'
 
 const postgresUrl = inject('postgresUrl')
 const engines: Engine[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite']
@@ -43,6 +43,19 @@ describe.each(engines)('storage on %s', (engine) => {
       await writeSetting({ db: handle.db, key: 'greeting', value: { text: 'hello' } })
       await writeSetting({ db: handle.db, key: 'greeting', value: { text: 'héllo ✓' } })
       expect(await readSetting({ db: handle.db, key: 'greeting' })).toEqual({ text: 'héllo ✓' })
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it('plans prepared reads generically inside withGenericPlans only', async () => {
+    const handle = await openTestDatabase(engine, postgresUrl)
+    const mode = async (db: Database) =>
+      (await queryRows<{ mode: string }>(db, sql`select current_setting('plan_cache_mode') as mode`))[0]?.mode
+    try {
+      expect(await withGenericPlans(handle.db, mode)).toBe('force_generic_plan')
+      // SET LOCAL: the connection goes back to the pool with PostgreSQL's own choice.
+      for (let read = 0; read < 4; read++) expect(await mode(handle.db)).toBe('auto')
     } finally {
       await handle.close()
     }

@@ -11,9 +11,11 @@ import { customType } from 'drizzle-orm/pg-core'
 export type Dictionaries = readonly string[]
 
 const dictionaryBytes = new Map<string, Buffer>()
-const bytesOf = (dictionary: string) => {
-  let bytes = dictionaryBytes.get(dictionary)
-  if (!bytes) dictionaryBytes.set(dictionary, (bytes = Buffer.from(dictionary)))
+function bytesOf(dictionary: string): Buffer {
+  const known = dictionaryBytes.get(dictionary)
+  if (known) return known
+  const bytes = Buffer.from(dictionary)
+  dictionaryBytes.set(dictionary, bytes)
   return bytes
 }
 

@@ -6,7 +6,7 @@ import type { StoredEvent } from '@/contracts/server-api'
 import type { ApiCaller } from '../api/authenticate-api-key'
 import { readEvent } from '../api/read-event'
 import { type EventFilter, searchEvents } from '../api/search-events'
-import { type Database, selectRows } from '../db/client'
+import { type Database, selectRows, withGenericPlans } from '../db/client'
 import { events } from '../db/schema'
 import { type EventContext, toFingerprintEvent } from './to-fingerprint-event'
 
@@ -66,27 +66,29 @@ export async function readEventContexts(
 ): Promise<Map<string, EventContext>> {
   if (requestIds.length === 0) return new Map()
   const event = alias(events, 'e')
-  const rows = await selectRows(
-    db,
-    {
-      requestId: event.requestId,
-      suspect: event.suspect,
-      visitorLabel: sql<
-        'fraud' | 'good' | null
-      >`(select l.label from visitor_labels l where l.visitor_id = e.visitor_id)`,
-      // In time order with a limit, not min()/max(): PostgreSQL then reads the visitor's index in
-      // each day's table in turn and stops at the first event on the site, however busy the visitor.
-      firstSeenAt: sql<string | null>`(select x.created_at from events x
+  const rows = await withGenericPlans(db, (tx) =>
+    selectRows(
+      tx,
+      {
+        requestId: event.requestId,
+        suspect: event.suspect,
+        visitorLabel: sql<
+          'fraud' | 'good' | null
+        >`(select l.label from visitor_labels l where l.visitor_id = e.visitor_id)`,
+        // In time order with a limit, not min()/max(): PostgreSQL then reads the visitor's index in
+        // each day's table in turn and stops at the first event on the site, however busy the visitor.
+        firstSeenAt: sql<string | null>`(select x.created_at from events x
         where x.visitor_id = e.visitor_id and x.site_key = e.site_key and x.created_at <= e.created_at
         order by x.created_at limit 1)`,
-      lastSeenAt: sql<string | null>`(select x.created_at from events x
+        lastSeenAt: sql<string | null>`(select x.created_at from events x
         where x.visitor_id = e.visitor_id and x.site_key = e.site_key and x.created_at <= e.created_at
           and (x.created_at, x.request_id) < (e.created_at, e.request_id)
         order by x.created_at desc, x.request_id desc limit 1)`,
-    },
-    (select) =>
-      sql`select ${select} from events e where e.request_id = any(${sql.param(requestIds)}::text[])`,
-    { prepared: true },
+      },
+      (select) =>
+        sql`select ${select} from events e where e.request_id = any(${sql.param(requestIds)}::text[])`,
+      { prepared: true },
+    ),
   )
   return new Map(rows.map(({ requestId, ...context }) => [requestId, context]))
 }
