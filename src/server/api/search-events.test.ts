@@ -8,6 +8,29 @@ import { searchEvents } from './search-events'
 import { updateEvent } from './update-event'
 
 describeOnEachEngine('the search filters of both faces', (handle) => {
+  it('matches an operator by its AS number, and one no event can have as nothing, without failing', async () => {
+    const db = handle.db
+    const site = await createSite({ db, name: 'Operators', allowedOrigins: [] })
+    const caller = { sitePublicKey: site.publicKey }
+    // An address the offline network data places, with its operator.
+    const placed = await identifyVisitor({
+      db,
+      input: { components: syntheticDevice(40), siteKey: site.publicKey },
+      context: { ip: '81.2.69.142', userAgent: null },
+    })
+    const asn = placed.signals.ipInfo.result?.asn
+    if (!asn) throw new Error('The test address has no operator in the network data.')
+    const found = async (number: number) =>
+      (await searchEvents({ db, caller, filter: { asn: number, limit: 10 } })).events.map(
+        (event) => event.requestId,
+      )
+    expect(await found(asn)).toEqual([placed.requestId])
+    expect(await found(asn + 1)).toEqual([])
+    // Private-use and beyond a 32-bit column: v4 accepts ten digits.
+    expect(await found(4_200_000_000)).toEqual([])
+    expect(await found(9_999_999_999)).toEqual([])
+  })
+
   it('matches IP ranges, reading addresses that are not addresses as no match', async () => {
     const db = handle.db
     const site = await createSite({ db, name: 'Shop', allowedOrigins: [] })

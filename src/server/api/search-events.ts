@@ -77,6 +77,9 @@ export async function searchEvents({
   return toPage(rows, filter.limit)
 }
 
+/** The largest AS number events.asn can hold (a PostgreSQL integer). */
+const MAX_ASN = 2_147_483_647
+
 /** The SQL conditions of a filter's fields (all but paging and order), on `events` unaliased. */
 export function eventConditions(filter: Omit<EventFilter, 'limit' | 'cursor' | 'oldestFirst'>): SQL[] {
   const filters: SQL[] = []
@@ -105,6 +108,9 @@ export function eventConditions(filter: Omit<EventFilter, 'limit' | 'cursor' | '
     if (value !== undefined) filters.push(flagIs(name as FlagSignalName, value))
   }
   if (filter.vpnConfidence) filters.push(vpnConfidenceIs(filter.vpnConfidence))
-  if (filter.asn !== undefined) filters.push(sql`asn = ${filter.asn}`)
+  // The event's operator (network-of.ts placeOf): private-use numbers, and any beyond what the column
+  // holds, are no operator and match nothing.
+  if (filter.asn !== undefined)
+    filters.push(Number.isInteger(filter.asn) && filter.asn <= MAX_ASN ? sql`asn = ${filter.asn}` : sql`false`)
   return filters
 }

@@ -276,6 +276,23 @@ describe('migration 0039 (packed signals and evidence, their flags)', () => {
           methods: { timezoneMismatch: result, publicVpn: false, relay: false },
         },
       })
+      const ipInfo = (asn: number, countryCode: string) => ({
+        result: {
+          address: '198.51.100.7',
+          version: 4 as const,
+          countryCode,
+          countryName: null,
+          region: null,
+          city: null,
+          latitude: null,
+          longitude: null,
+          timezone: null,
+          asn,
+          asnOrganization: null,
+          asnType: 'isp' as const,
+        },
+        reasons: [],
+      })
       const stored: StoredSignals[] = [
         {},
         {
@@ -286,8 +303,10 @@ describe('migration 0039 (packed signals and evidence, their flags)', () => {
           bot: { result: 'good', reasons: [] },
           vpn: vpn(true, 'medium'),
           tampering: { result: false, reasons: [] },
+          ipInfo: ipInfo(3320, 'DE'),
         },
         {
+          ipInfo: ipInfo(65_000, 'FR'),
           bot: { result: 'notDetected', reasons: [] },
           vpn: vpn(false, 'low'),
           privateMode: { result: true, reasons: ['y'] },
@@ -325,6 +344,17 @@ describe('migration 0039 (packed signals and evidence, their flags)', () => {
       expect(rows.map((row) => row.signals)).toEqual(stored)
       expect(rows.map((row) => row.evidence)).toEqual([null, evidence, null, null])
       expect(rows.map((row) => row.flags)).toEqual(stored.map(flagsOf))
+      // Operator and country from the ipInfo signal where the row had none (a private-use AS is none).
+      const places = await queryRows<{ asn: number | null; country: string | null }>(
+        db,
+        sql`select asn, country from events order by request_id`,
+      )
+      expect(places).toEqual([
+        { asn: null, country: null },
+        { asn: null, country: null },
+        { asn: 3320, country: 'DE' },
+        { asn: null, country: 'FR' },
+      ])
       // Durations to a tenth of a millisecond (what the agent measures), packed about a byte each.
       const unpacked = await queryRows<{ durations: (number | null)[]; bytes: number }>(
         db,

@@ -208,4 +208,3 @@ function listedEntries(
   }
 }
 
-/** The agent-proof verdict stored on the event (compute-signals.ts); none stored is `unchecked`. */

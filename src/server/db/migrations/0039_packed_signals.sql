@@ -14,7 +14,15 @@ CREATE FUNCTION tessera_flags_0039(signals jsonb) RETURNS integer LANGUAGE sql I
 $$;
 --> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "flags" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-UPDATE "events" SET "flags" = tessera_flags_0039("signals") WHERE "signals" <> '{}'::jsonb;--> statement-breakpoint
+-- The same pass gives events stored before their operator and country columns (0016, 0017 filled only
+-- the last day's) those of their ipInfo signal, as identify places them (network-of.ts placeOf:
+-- private-use and reserved AS numbers are no operator): searches and rollups now read the columns.
+UPDATE "events" SET "flags" = tessera_flags_0039("signals"),
+  "asn" = coalesce("asn", (SELECT CASE WHEN number >= 4200000000 OR number BETWEEN 64512 AND 65535 OR number > 2147483647
+      OR number < 1 THEN NULL ELSE number::integer END
+    FROM (SELECT ("signals"->'ipInfo'->'result'->>'asn')::numeric AS number) AS stored)),
+  "country" = coalesce("country", "signals"->'ipInfo'->'result'->>'countryCode')
+  WHERE "signals" <> '{}'::jsonb;--> statement-breakpoint
 DROP FUNCTION tessera_flags_0039(jsonb);--> statement-breakpoint
 DROP INDEX "events_bot_created";--> statement-breakpoint
 DROP INDEX "events_tampering_created";--> statement-breakpoint

@@ -33,7 +33,8 @@ export function flagsOf(signals: StoredSignals): number {
   let flags = 0
   for (const [name, shift] of Object.entries(FLAG_BITS)) {
     const result = signals[name as FlagName]?.result
-    if (result === undefined) continue
+    // As the SQL of migration 0039 reads stored JSON: only a yes or a no is known.
+    if (typeof result !== 'boolean') continue
     flags |= (result ? 3 : 1) << shift
   }
   if (signals.bot) flags |= BOT_CODES[signals.bot.result] << BOT_SHIFT
