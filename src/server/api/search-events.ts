@@ -111,6 +111,8 @@ export function eventConditions(filter: Omit<EventFilter, 'limit' | 'cursor' | '
   // The event's operator (network-of.ts placeOf): private-use numbers, and any beyond what the column
   // holds, are no operator and match nothing.
   if (filter.asn !== undefined)
-    filters.push(Number.isInteger(filter.asn) && filter.asn <= MAX_ASN ? sql`asn = ${filter.asn}` : sql`false`)
+    filters.push(
+      Number.isInteger(filter.asn) && filter.asn <= MAX_ASN ? sql`asn = ${filter.asn}` : sql`false`,
+    )
   return filters
 }

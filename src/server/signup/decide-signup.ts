@@ -207,4 +207,3 @@ function listedEntries(
     allow: site ? matchingListEntry(site.allowList, subject) : null,
   }
 }
-
