@@ -3,9 +3,7 @@ import { sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { MatchEvidence } from '@/contracts/device'
 import { type Database, type InputColumns, type RowOf, selectRows, unnestRows } from '../db/client'
-import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../db/packed-dictionaries'
-import { packJson } from '../db/packed-json'
-import { flagsOf, visitors } from '../db/schema'
+import { events, flagsOf, visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
 import {
@@ -67,7 +65,7 @@ const eventColumns: InputColumns<Written> = {
   method: ['text', ({ match }) => match.method],
   evidence: [
     'bytea',
-    ({ match }) => (match.evidence ? packJson(storedEvidence(match.evidence), EVIDENCE_DICTIONARY) : null),
+    ({ match }) => (match.evidence ? events.evidence.mapToDriverValue(storedEvidence(match.evidence)) : null),
   ],
   comeback: ['boolean', ({ comeback }) => comeback],
   browser_id: ['text', ({ browserId }) => browserId],
@@ -80,7 +78,7 @@ const eventColumns: InputColumns<Written> = {
   site_key: ['text', ({ event }) => event.siteKey],
   tag: ['jsonb', ({ event }) => json(event.tag)],
   linked_id: ['text', ({ event }) => event.linkedId],
-  signals: ['bytea', ({ event }) => packJson(event.signals, SIGNALS_DICTIONARY)],
+  signals: ['bytea', ({ event }) => events.signals.mapToDriverValue(event.signals)],
   flags: ['int', ({ event }) => flagsOf(event.signals)],
   suspect_score: ['int', ({ event }) => event.suspectScore],
 }

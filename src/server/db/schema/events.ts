@@ -1,25 +1,13 @@
 import { type SQL, sql } from 'drizzle-orm'
-import {
-  boolean,
-  customType,
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  real,
-  text,
-  uuid,
-} from 'drizzle-orm/pg-core'
+import { boolean, date, index, integer, jsonb, pgTable, real, text, uuid } from 'drizzle-orm/pg-core'
 import type { MatchEvidence } from '../../../contracts/device'
 import type { StoredEvent } from '../../../contracts/server-api'
 import type { StoredSignals } from '../../../contracts/signals'
 import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../packed-dictionaries'
 import { packedJson } from '../packed-json'
+import { bytea } from './bytea'
 import { botIs, flagIs } from './event-flags'
 import { timestamptz } from './timestamptz'
-
-const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })
 
 /**
  * What the agent collected, stored once however many events repeat it: each component's value or

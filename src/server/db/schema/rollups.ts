@@ -1,16 +1,6 @@
-import {
-  bigserial,
-  customType,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-} from 'drizzle-orm/pg-core'
+import { bigserial, index, integer, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core'
+import { bytea } from './bytea'
 import { timestamptz } from './timestamptz'
-
-const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })
 
 /**
  * The console's figures, kept as identifications and sign-up decisions are stored (triggers of
