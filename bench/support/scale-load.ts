@@ -14,6 +14,7 @@ import type { StoredSignals } from '../../src/contracts/signals'
 import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../../src/server/db/packed-dictionaries'
 import { packJson } from '../../src/server/db/packed-json'
 import { flagsOf } from '../../src/server/db/schema/event-flags'
+import { type SnapshotOfEvent, snapshotOfEvent } from '../../src/server/identification/component-snapshots'
 import { MODEL_VERSION } from '../../src/server/identification/model-version'
 import {
   createDeriver,
@@ -249,7 +250,7 @@ async function createStaging(client: pg.Client) {
   await client.query(`
     create unlogged table scale_visitors (idx int primary key, id text, kind text, events int, gone boolean,
       signs_up boolean, browser_id text, linked_id text, site int, device_class text, user_agent text, email text,
-      snapshot uuid, durations float8[], profile jsonb, parts jsonb, home_ip text, home_network text, home_asn int, home_country text,
+      snapshot uuid, durations bytea, profile jsonb, parts jsonb, home_ip text, home_network text, home_asn int, home_country text,
       home_signals jsonb, home_score int, mobile_ip text, mobile_network text, mobile_asn int, mobile_country text,
       mobile_signals jsonb, mobile_score int);
     create unlogged table scale_visits (idx int, at timestamptz, k int, r1 float8, r2 float8, r3 float8,
@@ -291,6 +292,10 @@ async function createStaging(client: pg.Client) {
 
 /** Writes a chunk's visitors to the staging table, their device signals, and their blocking keys. */
 async function stageVisitors(client: pg.Client, rows: DerivedVisitor[], traffic: Traffic) {
+  const snapshots = new Map(
+    rows.map((row) => [row, snapshotOfEvent({ ...BASE_COMPONENTS, ...row.visitor.variation })]),
+  )
+  const sent = (row: DerivedVisitor) => snapshots.get(row) as SnapshotOfEvent
   const columns: [string, string, (row: DerivedVisitor) => unknown][] = [
     ['idx', 'int', (row) => row.visitor.index],
     ['id', 'text', (row) => row.visitor.id],
@@ -305,8 +310,10 @@ async function stageVisitors(client: pg.Client, rows: DerivedVisitor[], traffic:
     ['user_agent', 'text', (row) => componentValue(row.visitor.variation.userAgent)],
     ['email', 'text', (row) => row.visitor.email],
     // What the visitor's browser sends (the base snapshot under its own values), stored once as a
-    // component snapshot by the server's digest; its events reference it and keep the durations.
-    ['components', 'jsonb', (row) => JSON.stringify(row.visitor.variation)],
+    // component snapshot as identify stores it; its events reference it and keep the durations.
+    ['snapshot', 'uuid', (row) => sent(row).digest],
+    ['stored', 'bytea', (row) => sent(row).stored],
+    ['durations', 'bytea', (row) => sent(row).durations],
     ['profile', 'jsonb', (row) => JSON.stringify(row.digests)],
     ['parts', 'jsonb', (row) => JSON.stringify(row.parts)],
     ['home_ip', 'text', (row) => row.visitor.home.ip],
@@ -323,21 +330,16 @@ async function stageVisitors(client: pg.Client, rows: DerivedVisitor[], traffic:
     ['mobile_score', 'int', (row) => row.mobile?.score ?? null],
   ]
   const names = columns.map(([name]) => name)
-  const staged = names.filter((name) => name !== 'components')
+  const staged = names.filter((name) => name !== 'stored')
   await client.query(
     `with input as (
       select * from unnest(${columns.map(([, type], at) => `$${at + 1}::${type}[]`).join(', ')}) as input(${names.join(', ')})),
-    sent as (
-      select input.*, tessera_snapshot($${columns.length + 1}::jsonb || input.components) as value,
-        tessera_durations($${columns.length + 1}::jsonb || input.components) as times from input),
-    digested as (select sent.*, tessera_snapshot_digest(value) as digest from sent),
     snapshots as (
       -- Last used never, until its visitor's events are written (writeEvents moves it, as identify does).
       insert into component_snapshots (digest, components, last_day)
-      select distinct on (digest) digest, value, '-infinity'::date from digested order by digest on conflict do nothing)
-    insert into scale_visitors (${staged.join(', ')}, snapshot, durations)
-    select ${staged.join(', ')}, digest, times from digested`,
-    [...columns.map(([, , value]) => rows.map(value)), JSON.stringify(BASE_COMPONENTS)],
+      select distinct on (snapshot) snapshot, stored, '-infinity'::date from input order by snapshot on conflict do nothing)
+    insert into scale_visitors (${staged.join(', ')}) select ${staged.join(', ')} from input`,
+    columns.map(([, , value]) => rows.map(value)),
   )
   const devices = new Map(rows.map((row) => [row.visitor.deviceClass, JSON.stringify(row.device)]))
   await client.query(
@@ -466,7 +468,7 @@ async function writeEvents(
         ($4::text[])[s.site + 1],
         case when e.r3 < 0.03 then jsonb_build_object('campaign', 'autumn-' || (e.k % 4)) end,
         case when s.linked_id is not null and e.r2 < 0.6 then s.linked_id end,
-        s.snapshot, tessera_pack_durations(s.durations),
+        s.snapshot, s.durations,
         p.signals, p.flags,
         case when e.mobile then s.mobile_score else s.home_score end
       from e join scale_visitors s using (idx) join packed p using (request_id)

@@ -1,7 +1,7 @@
 import 'server-only'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
-import { Column, is, type SQL, sql } from 'drizzle-orm'
+import { Column, type DriverValueDecoder, is, noopDecoder, SQL, sql } from 'drizzle-orm'
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types'
 import { getEnv } from '../env'
@@ -166,17 +166,26 @@ export function selectRows<List extends SelectList>(
     Object.entries(columns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
     sql`, `,
   )
-  // A packed column (../db/packed-json.ts) is bytes to the drivers: read it as the builder does.
-  const packed: [string, Column][] = []
-  for (const [name, column] of Object.entries(columns as SelectList))
-    if (is(column, Column) && column.getSQLType() === 'bytea') packed.push([name, column])
-  if (packed.length === 0) return queryRows<RowOf<List>>(db, query(select), options)
+  // A packed column (../db/packed-json.ts) is bytes to the drivers, and an expression may name its
+  // own decoder (`sql\`…\`.mapWith(…)`): read either as the builder does.
+  const decoded: [string, (stored: unknown) => unknown][] = []
+  for (const [name, field] of Object.entries(columns as SelectList)) {
+    if (is(field, Column) && field.getSQLType() === 'bytea')
+      decoded.push([
+        name,
+        (stored) => (stored instanceof Uint8Array ? field.mapFromDriverValue(stored) : stored),
+      ])
+    const decoder = is(field, SQL)
+      ? (field as SQL & { decoder?: DriverValueDecoder<unknown, unknown> }).decoder
+      : undefined
+    if (decoder && decoder !== noopDecoder)
+      decoded.push([name, (stored) => decoder.mapFromDriverValue(stored)])
+  }
+  if (decoded.length === 0) return queryRows<RowOf<List>>(db, query(select), options)
   return queryRows<Record<string, unknown>>(db, query(select), options).then((rows) => {
     for (const row of rows)
-      for (const [name, column] of packed) {
-        const stored = row[name]
-        if (stored instanceof Uint8Array) row[name] = column.mapFromDriverValue(stored)
-      }
+      for (const [name, decode] of decoded)
+        if (row[name] !== null && row[name] !== undefined) row[name] = decode(row[name])
     return rows as RowOf<List>[]
   })
 }

@@ -28,7 +28,7 @@ async function insertEvent(db: Database, requestId: string, createdAt: string, s
   const [stored] = await queryRows<{ vanished: number }>(
     db,
     storeSnapshots(
-      sql`(select ${snapshot}::uuid as digest, jsonb_build_object('d', ${snapshot}::text) as stored,
+      sql`(select ${snapshot}::uuid as digest, convert_to(json_build_object('d', ${snapshot}::text)::text, 'UTF8') as stored,
         ${createdAt}::timestamptz as created_at) as written`,
     ),
   )

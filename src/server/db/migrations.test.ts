@@ -7,8 +7,9 @@ import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { StoredSignals } from '@/contracts/signals'
+import { eventComponents, snapshotOfEvent } from '../identification/component-snapshots'
 import { networkOf } from '../identification/network-of'
-import { queryRows, violatedConstraint } from './client'
+import { queryRows, selectRows, violatedConstraint } from './client'
 import * as schema from './schema'
 import { flagsOf } from './schema'
 
@@ -189,19 +190,20 @@ describe('migrations 0018–0020 (component snapshots, console rollups)', () => 
         sql`select count(*)::int as n from component_snapshots`,
       )
       expect(snapshots[0]?.n).toBe(2)
-      const rows = await queryRows<{ request_id: string; components: unknown }>(
+      const rows = await selectRows(
         db,
-        sql`select request_id, tessera_components(s.components, tessera_unpack_durations(e.durations)) as components
-            from events e join component_snapshots s on s.digest = e.snapshot order by request_id`,
+        {
+          requestId: sql<string>`e.request_id`,
+          components: eventComponents('e'),
+          snapshot: sql<string>`e.snapshot`,
+        },
+        (select) => sql`select ${select} from events e order by request_id`,
       )
-      expect(Object.fromEntries(rows.map((row) => [row.request_id, row.components]))).toEqual(stored)
-      // A snapshot written by identification now has the digest the migration gave the same values.
-      const [again] = await queryRows<{ same: boolean }>(
-        db,
-        sql`select tessera_snapshot_digest(tessera_snapshot(${JSON.stringify(device(99, [1920, 1080]))}::jsonb))
-              = (select snapshot from events where request_id = 'r1') as same`,
-      )
-      expect(again?.same).toBe(true)
+      expect(Object.fromEntries(rows.map((row) => [row.requestId, row.components]))).toEqual(stored)
+      // Identification (migration 0040: the server digests, not SQL) gives the same values the digest
+      // the migration gave them, so a returning device reuses its snapshot.
+      expect(snapshotOfEvent(device(99, [1920, 1080])).digest).toBe(rows[0]?.snapshot)
+      expect(snapshotOfEvent(device(99, [1280, 800])).digest).toBe(rows[2]?.snapshot)
       // Migration 0020: what was stored is in the console's rollups: three identifications, two visitors.
       const [rolled] = await queryRows<{ identifications: number; sketch: number }>(
         db,
@@ -407,6 +409,68 @@ describe('migration 0039 (packed signals and evidence, their flags)', () => {
         .from(schema.events)
         .where(sql`request_id = 'r4'`)
       expect(read?.signals).toEqual(packed)
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+describe('migration 0040 (packed component snapshots)', () => {
+  it('keeps stored snapshots readable as they were, and packs new ones in a fraction of the bytes', async () => {
+    const client = await PGlite.create('memory://')
+    const db = drizzle({ client, schema })
+    try {
+      await migrate(db, { migrationsFolder: migrationsUpTo('0039_packed_signals') })
+      await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
+      const sent = {
+        screen: { value: [1920, 1080], duration: 0.1 },
+        fonts: { value: ['Arial', 'ü—€'], duration: 93.6 },
+        mathQuirks: { value: [1.9275814160560206e-50, 2.5], duration: 0.5 },
+        audio: { error: 'Timeout: no answer within 400 ms', duration: 400.1 },
+      }
+      // As identification stored them before: the snapshot as jsonb, digested and stripped in SQL.
+      await db.execute(sql`insert into component_snapshots (digest, components)
+        select tessera_snapshot_digest(tessera_snapshot(${JSON.stringify(sent)}::jsonb)), tessera_snapshot(${JSON.stringify(sent)}::jsonb)`)
+      await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, snapshot, durations)
+        select 'r1', 'v1', true, 1, 'fingerprint', digest,
+          tessera_pack_durations(tessera_durations(${JSON.stringify(sent)}::jsonb)) from component_snapshots`)
+
+      await migrate(db, { migrationsFolder: migrations })
+
+      const read = async (requestId: string) =>
+        (
+          await selectRows(
+            db,
+            { components: eventComponents('e'), snapshot: sql<string>`e.snapshot` },
+            (select) => sql`select ${select} from events e where request_id = ${requestId}`,
+          )
+        )[0]
+      const before = await read('r1')
+      expect(before?.components).toEqual(sent)
+      // The same values collected again are the same snapshot.
+      expect(snapshotOfEvent(sent).digest).toBe(before?.snapshot)
+      // A new snapshot is packed: a fraction of its JSON, and read back through the same path.
+      const other = { ...sent, screen: { value: [1280, 800], duration: 2 } }
+      const made = snapshotOfEvent(other)
+      await db.execute(
+        sql`insert into component_snapshots (digest, components) values (${made.digest}, ${made.stored})`,
+      )
+      await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, snapshot, durations)
+        values ('r2', 'v1', true, 1, 'fingerprint', ${made.digest}, ${made.durations})`)
+      expect((await read('r2'))?.components).toEqual(other)
+      const sizes = await queryRows<{ bytes: number; first: number }>(
+        db,
+        sql`select octet_length(components) as bytes, get_byte(components, 0) as first from component_snapshots order by digest = ${made.digest}`,
+      )
+      expect(sizes[0]?.first).toBe('{'.charCodeAt(0))
+      expect(sizes[1]?.first).toBe(1)
+      expect(sizes[1]?.bytes).toBeLessThan((sizes[0]?.bytes ?? 0) * 0.7)
+      // The SQL that digested and rebuilt snapshots is gone: nothing may make a digest another way.
+      const functions = await queryRows<{ name: string }>(
+        db,
+        sql`select proname as name from pg_proc where proname in ('tessera_snapshot', 'tessera_snapshot_digest', 'tessera_components', 'tessera_durations')`,
+      )
+      expect(functions).toEqual([])
     } finally {
       await client.close()
     }

@@ -1,7 +1,6 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import type { ComponentResult } from '@/contracts/identify'
 import { type Database, selectRows } from '../db/client'
 import { visitors } from '../db/schema'
 import { getEnv } from '../env'
@@ -151,7 +150,7 @@ async function readBrowsers(
       visitorId: sql<string>`latest.visitor_id`,
       since: sql<string>`first.created_at`,
       created: sql<boolean>`coalesce(first.method = 'new' and first.visitor_id = latest.visitor_id, false)`,
-      components: sql<Record<string, ComponentResult> | null>`${eventComponents('latest')}`,
+      components: eventComponents('latest'),
       velocity: sql<VelocityRow>`activity.velocity`,
     },
     (select) => sql`select ${select}

@@ -7,9 +7,9 @@ import { events, flagsOf, visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
 import {
+  type SnapshotOfEvent,
   SnapshotVanished,
-  snapshotDigest,
-  snapshotOf,
+  snapshotOfEvent,
   snapshotWrites,
   VANISHED_SNAPSHOTS,
 } from './component-snapshots'
@@ -94,11 +94,15 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
     .flatMap(({ event, keys }) => keys.map((key) => [key, event.visitorId] as const))
     .sort(([a], [b]) => byText(a, b))
   const visitorInput = unnestRows(written, visitorColumns, 'input')
+  const snapshots = new Map(written.map((row) => [row, snapshotOfEvent(row.job.input.components)]))
+  const snapshotOf = (row: Written) => snapshots.get(row) as SnapshotOfEvent
   const eventInput = unnestRows(
     written,
     {
       ...eventColumns,
-      components: ['jsonb', ({ job }) => JSON.stringify(job.input.components)],
+      snapshot: ['text', (row) => snapshotOf(row).digest],
+      stored: ['bytea', (row) => snapshotOf(row).stored],
+      durations: ['bytea', (row) => snapshotOf(row).durations],
       webhook_payload: ['jsonb', ({ event }) => JSON.stringify({ type: 'identification', event })],
     },
     'input',
@@ -141,10 +145,8 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
           insert into component_stats (component, digest, visitors)
           select * from ${changeInput}
           on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
-        -- Each event's snapshot is made once, and its digest from it.
-        stripped as (select *, ${snapshotOf(sql`components`)} as stored from ${eventInput}),
-        new_events as (select *, ${snapshotDigest(sql`stored`)} as snapshot from stripped),
-        ${snapshotWrites(sql`(select snapshot as digest, stored, created_at from new_events) as written`)},
+        new_events as (select * from ${eventInput}),
+        ${snapshotWrites(sql`(select snapshot::uuid as digest, stored, created_at from new_events) as written`)},
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)
           select e.request_id || ':' || w.id, w.id, 'identification', e.webhook_payload
@@ -152,7 +154,7 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
           where w.enabled and w.deleted_at is null and 'identification' = any(w.events)),
         event as (
           insert into events (${eventNames}, snapshot, durations)
-          select ${eventNames}, snapshot, tessera_pack_durations(tessera_durations(components)) from new_events)
+          select ${eventNames}, snapshot::uuid, durations from new_events)
         select ${select} from visitor`,
   )
   if (saved.some((row) => row.vanished > 0)) throw new SnapshotVanished()

@@ -5,10 +5,16 @@ import { expect, it } from 'vitest'
 import type { ComponentResult } from '@/contracts/identify'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
-import { type Database, queryRows } from '../db/client'
+import { type Database, queryRows, selectRows } from '../db/client'
 import { ensureEventPartitions } from '../db/event-partitions'
+import { COMPONENTS_DICTIONARY } from '../db/packed-dictionaries'
 import { purgeExpiredData } from '../retention/purge-expired-data'
-import { deleteExpiredSnapshots, eventComponents, storeSnapshots } from './component-snapshots'
+import {
+  deleteExpiredSnapshots,
+  eventComponents,
+  snapshotOfEvent,
+  storeSnapshots,
+} from './component-snapshots'
 import { forgetVisitor } from './forget-visitor'
 import { identifyVisitor } from './identify-visitor'
 
@@ -41,7 +47,7 @@ async function writeReference(
 ) {
   const stored = await drizzle({ client }).execute<{ vanished: number }>(
     storeSnapshots(
-      sql`(select ${snapshot}::uuid as digest, '{}'::jsonb as stored, ${at.toISOString()}::timestamptz as created_at) as written`,
+      sql`(select ${snapshot}::uuid as digest, '\\x7b7d'::bytea as stored, ${at.toISOString()}::timestamptz as created_at) as written`,
     ),
   )
   // Reused or inserted, never lost between the look and the lock.
@@ -54,9 +60,10 @@ async function writeReference(
 }
 
 async function storedComponents(db: Database, requestId: string) {
-  const [row] = await queryRows<{ components: unknown }>(
+  const [row] = await selectRows(
     db,
-    sql`select ${eventComponents('events')} as components from events where request_id = ${requestId}`,
+    { components: eventComponents('events') },
+    (select) => sql`select ${select} from events where request_id = ${requestId}`,
   )
   return row?.components
 }
@@ -79,6 +86,22 @@ describeOnEachEngine('component snapshots', (suite) => {
     expect(await storedComponents(db, a.requestId)).toEqual(first)
     expect(await storedComponents(db, b.requestId)).toEqual(again)
     expect(await storedComponents(db, c.requestId)).toEqual(other)
+  })
+
+  it('are stored packed, in a fraction of their JSON, and their digest is the values not their order', async () => {
+    const db = suite.db
+    const components = recollected(syntheticDevice(507), 6)
+    const answer = await identifyVisitor({ db, input: { components }, context })
+    const [row] = await queryRows<{ first: number; bytes: number; digest: string }>(
+      db,
+      sql`select get_byte(s.components, 0) as first, octet_length(s.components) as bytes, s.digest
+        from events e join component_snapshots s on s.digest = e.snapshot where e.request_id = ${answer.requestId}`,
+    )
+    expect(row?.first).toBe(COMPONENTS_DICTIONARY.length)
+    expect(row?.bytes).toBeLessThan(JSON.stringify(stripped(components)).length / 3)
+    // The same values sent in another order, with other durations, are the same snapshot.
+    const reversed = Object.fromEntries(Object.entries(recollected(components, 7)).reverse())
+    expect(snapshotOfEvent(reversed).digest).toBe(row?.digest)
   })
 
   it('keep durations to a tenth of a millisecond, however long a client says a component took', async () => {
@@ -182,7 +205,7 @@ describeOnEachEngine('component snapshots', (suite) => {
       await db.execute(sql`delete from events where request_id = ${old.requestId}`)
       await db.execute(
         sql`insert into component_snapshots (digest, components, last_day)
-            values (${row?.snapshot}, ${JSON.stringify(stripped(components))}::jsonb, current_date - 100)`,
+            values (${row?.snapshot}, convert_to(${JSON.stringify(stripped(components))}, 'UTF8'), current_date - 100)`,
       )
       const reuser = new Client({ connectionString: url })
       await reuser.connect()

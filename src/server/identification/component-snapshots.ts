@@ -1,26 +1,73 @@
 import 'server-only'
+
+import { createHash } from 'node:crypto'
 import { type SQL, sql } from 'drizzle-orm'
+import type { ComponentResult } from '@/contracts/identify'
 import { type Database, selectRows } from '../db/client'
+import { byJsonbKey, jsonbText } from '../db/jsonb-text'
+import { packDurations, unpackDurations } from '../db/packed-durations'
+import { componentSnapshots, type StoredComponents } from '../db/schema'
 
-// An event's components live in a content-addressed snapshot (db/schema/events.ts, migration 0018):
-// the values once, however many events repeat them, and each event's durations beside it. These
-// are the only places that know it; readers get the components exactly as the agent sent them.
+// An event's components live in a content-addressed snapshot (db/schema/events.ts, migrations 0018
+// and 0040): the values once, however many events repeat them, packed, and each event's durations
+// beside it. These are the only places that know it; readers get the components as the agent sent them.
 
-/** The components of the event aliased `event`, as sent (a subquery: no join needed). */
-export function eventComponents(event: string): SQL {
+/** What a write stores of an event's components: its snapshot (by digest) and its own durations. */
+export interface SnapshotOfEvent {
+  /** SHA-256 of the snapshot's jsonb text (16 bytes, as a uuid): the digest SQL gave it before. */
+  digest: string
+  /** The snapshot as its column stores it (packed). */
+  stored: Buffer
+  /** Each component's duration, in the snapshot's key order (packed-durations.ts). */
+  durations: Buffer
+}
+
+export function snapshotOfEvent(components: Record<string, ComponentResult>): SnapshotOfEvent {
+  const snapshot: StoredComponents = {}
+  const durations: number[] = []
+  for (const name of Object.keys(components).sort(byJsonbKey)) {
+    const { duration, ...rest } = components[name] as ComponentResult
+    snapshot[name] = rest
+    durations.push(duration)
+  }
+  const hex = createHash('sha256').update(jsonbText(snapshot)).digest('hex')
+  return {
+    digest: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`,
+    stored: componentSnapshots.components.mapToDriverValue(snapshot) as Buffer,
+    durations: packDurations(durations),
+  }
+}
+
+/** The components as sent: the snapshot's entries, each with its duration put back. */
+function withDurations(
+  snapshot: StoredComponents,
+  durations: (number | null)[],
+): Record<string, ComponentResult> {
+  const components: Record<string, ComponentResult> = {}
+  Object.entries(snapshot).forEach(([name, entry], at) => {
+    const duration = durations[at]
+    components[name] = (
+      duration === null || duration === undefined ? entry : { ...entry, duration }
+    ) as ComponentResult
+  })
+  return components
+}
+
+/**
+ * The components of the event aliased `event`, as sent (a subquery: no join needed). Read as one
+ * value: the durations' length (4 bytes), the durations, then the packed snapshot.
+ */
+export function eventComponents(event: string): SQL<Record<string, ComponentResult> | null> {
   const alias = sql.raw(event)
-  return sql`(select tessera_components(s.components, tessera_unpack_durations(${alias}.durations)) from component_snapshots s
-    where s.digest = ${alias}.snapshot)`
-}
-
-/** What a write stores of components (jsonb, as sent): the values without their durations. */
-export function snapshotOf(components: SQL): SQL {
-  return sql`tessera_snapshot(${components})`
-}
-
-/** A snapshot's digest (tessera_snapshot_digest: SHA-256 of its jsonb text). */
-export function snapshotDigest(snapshot: SQL): SQL {
-  return sql`tessera_snapshot_digest(${snapshot})`
+  return sql`(select int4send(length(${alias}.durations)) || ${alias}.durations || s.components
+    from component_snapshots s where s.digest = ${alias}.snapshot)`.mapWith((value: Uint8Array) => {
+    const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+    const length = bytes.readInt32BE(0)
+    const snapshot = componentSnapshots.components.mapFromDriverValue(
+      bytes.subarray(4 + length),
+    ) as StoredComponents
+    return withDurations(snapshot, unpackDurations(bytes.subarray(4, 4 + length)))
+  })
 }
 
 /**

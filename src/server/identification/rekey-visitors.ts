@@ -1,6 +1,5 @@
 import 'server-only'
 import { sql } from 'drizzle-orm'
-import type { ComponentResult } from '@/contracts/identify'
 import { type Database, selectRows } from '../db/client'
 import { deviceKeys } from './blocking-keys'
 import { eventComponents } from './component-snapshots'
@@ -27,7 +26,7 @@ export async function rekeyVisitors({ db }: { db: Database }): Promise<{ rebuilt
         previous: sql<Record<string, string[]>>`v.previous`,
         workspace: sql<string>`v.workspace`,
         counted: sql<boolean>`v.counted`,
-        components: sql<Record<string, ComponentResult> | null>`${eventComponents('latest')}`,
+        components: eventComponents('latest'),
       },
       (select) => sql`select ${select} from (
           select id, profile, parts, previous, workspace, counted from visitors where model_version < ${MODEL_VERSION}

@@ -1,9 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm'
 import { boolean, date, index, integer, jsonb, pgTable, real, text, uuid } from 'drizzle-orm/pg-core'
 import type { MatchEvidence } from '../../../contracts/device'
+import type { ComponentResult } from '../../../contracts/identify'
 import type { StoredEvent } from '../../../contracts/server-api'
 import type { StoredSignals } from '../../../contracts/signals'
-import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../packed-dictionaries'
+import { COMPONENTS_DICTIONARY, EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../packed-dictionaries'
 import { packedJson } from '../packed-json'
 import { bytea } from './bytea'
 import { botIs, flagIs } from './event-flags'
@@ -11,17 +12,22 @@ import { timestamptz } from './timestamptz'
 
 /**
  * What the agent collected, stored once however many events repeat it: each component's value or
- * error, without its duration (an event keeps its own). `digest` is SHA-256 of the jsonb's text (16 bytes), as a
- * uuid (component-snapshots.ts). `lastDay` is the latest UTC day an event referenced it, moved by
+ * error, without its duration (an event keeps its own), packed (packed-json.ts; a snapshot stored
+ * before migration 0040 keeps its JSON text). `digest` is SHA-256 of the snapshot's jsonb text (16
+ * bytes), as a uuid (component-snapshots.ts). `lastDay` is the latest UTC day an event referenced it, moved by
  * every write that references it (migration 0022): retention deletes the snapshots whose last day is
  * older than every stored event without looking for their events. Forgetting deletes a snapshot
  * with its last event (the trigger of migration 0018).
  */
+/** A snapshot's components: each one's value or error, without its duration. */
+export type StoredComponents = Record<string, DistributiveOmit<ComponentResult, 'duration'>>
+type DistributiveOmit<Type, Key extends PropertyKey> = Type extends unknown ? Omit<Type, Key> : never
+
 export const componentSnapshots = pgTable(
   'component_snapshots',
   {
     digest: uuid('digest').primaryKey(),
-    components: jsonb('components').notNull(),
+    components: packedJson<StoredComponents>('components', COMPONENTS_DICTIONARY).notNull(),
     lastDay: date('last_day', { mode: 'string' }).notNull().default(sql`((now() at time zone 'UTC')::date)`),
   },
   (table) => [index('component_snapshots_last_day').on(table.lastDay)],
@@ -76,7 +82,7 @@ export const events = pgTable(
     linkedId: text('linked_id'),
     /**
      * The components as collected: their snapshot, and each one's duration in the snapshot's key order,
-     * packed in tenths of a millisecond (tessera_pack_durations, migration 0039).
+     * packed in tenths of a millisecond (packed-durations.ts).
      */
     // No foreign key: checking one on each deleted snapshot would read every day's table. Writes
     // lock the snapshot they reference (component-snapshots.ts), which is what keeps it.
