@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { classifyNetwork } from './hosting-networks'
-import { loadNetworkData, lookUpAddress, NETWORK_FILES, parseTorExitList } from './network-data'
+import {
+  loadNetworkData,
+  lookUpAddress,
+  NETWORK_FILES,
+  parseTorExitList,
+  writtenCoordinate,
+} from './network-data'
 
 // The databases the packages ship, read as the server reads them.
 const data = loadNetworkData({})
@@ -20,6 +26,19 @@ describe('lookUpAddress over the shipped databases', () => {
     expect(hetzner?.geolocation?.countryCode).toBe('DE')
     expect(hetzner?.autonomousSystem?.asn).toBe(24940)
     expect(lookUpAddress('2600:1f18::1', data)?.autonomousSystem?.asn).toBe(14618)
+  })
+
+  it('gives coordinates as the database wrote them, not as their 32-bit float reads', () => {
+    expect(writtenCoordinate(Math.fround(51.5072))).toBe(51.5072)
+    expect(writtenCoordinate(Math.fround(-0.1276))).toBe(-0.1276)
+    expect(writtenCoordinate(Math.fround(112.983))).toBe(112.983)
+    // A double that is no float is kept as it is.
+    expect(writtenCoordinate(51.50721)).toBe(51.50721)
+    const { latitude, longitude } = lookUpAddress('8.8.8.8', data)?.geolocation ?? {}
+    for (const coordinate of [latitude, longitude]) {
+      expect(typeof coordinate).toBe('number')
+      expect(String(coordinate).replace(/^-?\d+\.?/, '').length).toBeLessThanOrEqual(6)
+    }
   })
 
   it('reads an IPv4-mapped IPv6 address as the IPv4 one', () => {

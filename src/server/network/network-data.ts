@@ -14,6 +14,21 @@ import { type AsnTable, type AutonomousSystem, findAutonomousSystem, loadAsnTabl
 // exit list (TESSERA_TOR_EXIT_LIST). Nothing is ever fetched at run time.
 
 /**
+ * A coordinate as the city database wrote it: the file keeps it as a 32-bit float, which read as a
+ * double shows digits nobody wrote (51.507198333740234 for 51.5072). The shortest decimal that is
+ * the same float is the value written, and a third of the bytes an event stores for it.
+ */
+export function writtenCoordinate(stored: number): number {
+  const single = Math.fround(stored)
+  if (single !== stored || !Number.isFinite(stored)) return stored
+  for (let digits = 1; digits < 9; digits++) {
+    const written = Number(stored.toPrecision(digits))
+    if (Math.fround(written) === single) return written
+  }
+  return stored
+}
+
+/**
  * What the city database holds for an address (ip-location-db's own MMDB fields, not MaxMind's
  * nested ones: the reader's types do not describe them, so each field is read by its type).
  */
@@ -21,13 +36,14 @@ function cityRecord(value: unknown) {
   const record = (value ?? {}) as Record<string, unknown>
   const text = (key: string) =>
     typeof record[key] === 'string' && record[key] ? (record[key] as string) : null
-  const number = (key: string) => (typeof record[key] === 'number' ? (record[key] as number) : null)
+  const coordinate = (key: string) =>
+    typeof record[key] === 'number' ? writtenCoordinate(record[key] as number) : null
   return {
     countryCode: text('country_code'),
     region: text('state1'),
     city: text('city'),
-    latitude: number('latitude'),
-    longitude: number('longitude'),
+    latitude: coordinate('latitude'),
+    longitude: coordinate('longitude'),
   }
 }
 
