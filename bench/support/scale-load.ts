@@ -14,6 +14,7 @@ import type { StoredSignals } from '../../src/contracts/signals'
 import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../../src/server/db/packed-dictionaries'
 import { packJson } from '../../src/server/db/packed-json'
 import { flagsOf } from '../../src/server/db/schema/event-flags'
+import { events } from '../../src/server/db/schema/events'
 import { type SnapshotOfEvent, snapshotOfEvent } from '../../src/server/identification/component-snapshots'
 import { MODEL_VERSION } from '../../src/server/identification/model-version'
 import {
@@ -249,7 +250,7 @@ async function dropSecondaryIndexes(client: pg.Client): Promise<{ name: string; 
 async function createStaging(client: pg.Client) {
   await client.query(`
     create unlogged table scale_visitors (idx int primary key, id text, kind text, events int, gone boolean,
-      signs_up boolean, browser_id text, linked_id text, site int, device_class text, user_agent text, email text,
+      signs_up boolean, browser_id text, linked_id text, site int, device_class text, user_agent bytea, email text,
       snapshot uuid, durations bytea, profile jsonb, parts jsonb, home_ip text, home_network text, home_asn int, home_country text,
       home_signals jsonb, home_score int, mobile_ip text, mobile_network text, mobile_asn int, mobile_country text,
       mobile_signals jsonb, mobile_score int);
@@ -307,7 +308,12 @@ async function stageVisitors(client: pg.Client, rows: DerivedVisitor[], traffic:
     ['linked_id', 'text', (row) => row.visitor.linkedId],
     ['site', 'int', (row) => row.visitor.site],
     ['device_class', 'text', (row) => row.visitor.deviceClass],
-    ['user_agent', 'text', (row) => componentValue(row.visitor.variation.userAgent)],
+    // As identify stores it (the header is the agent's own user agent here).
+    [
+      'user_agent',
+      'bytea',
+      (row) => events.userAgent.mapToDriverValue(componentValue(row.visitor.variation.userAgent) as string),
+    ],
     ['email', 'text', (row) => row.visitor.email],
     // What the visitor's browser sends (the base snapshot under its own values), stored once as a
     // component snapshot as identify stores it; its events reference it and keep the durations.

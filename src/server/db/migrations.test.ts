@@ -476,3 +476,40 @@ describe('migration 0040 (packed component snapshots)', () => {
     }
   })
 })
+
+describe('migration 0041 (packed user agents)', () => {
+  it('keeps every stored user agent readable, and packs a new one in a fraction of its bytes', async () => {
+    const client = await PGlite.create('memory://')
+    const db = drizzle({ client, schema })
+    try {
+      await migrate(db, { migrationsFolder: migrationsUpTo('0040_packed_snapshots') })
+      await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
+      const agents = [
+        'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
+        'curl "quoted" \\ ü',
+        null,
+      ]
+      for (const [index, agent] of agents.entries())
+        await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, snapshot, durations, user_agent)
+          values (${`r${index}`}, 'v1', true, 1, 'fingerprint', '11111111-1111-4111-8111-111111111111', '', ${agent})`)
+
+      await migrate(db, { migrationsFolder: migrations })
+
+      const read = () =>
+        db.select({ userAgent: schema.events.userAgent }).from(schema.events).orderBy(schema.events.requestId)
+      expect((await read()).map((row) => row.userAgent)).toEqual(agents)
+      const chrome =
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36'
+      await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, snapshot, durations, user_agent)
+        values ('r3', 'v1', true, 1, 'fingerprint', '11111111-1111-4111-8111-111111111111', '', ${schema.events.userAgent.mapToDriverValue(chrome)})`)
+      expect((await read()).map((row) => row.userAgent)).toEqual([...agents, chrome])
+      const [size] = await queryRows<{ bytes: number }>(
+        db,
+        sql`select octet_length(user_agent) as bytes from events where request_id = 'r3'`,
+      )
+      expect(size?.bytes).toBeLessThan(chrome.length / 4)
+    } finally {
+      await client.close()
+    }
+  })
+})

@@ -35,6 +35,14 @@ it('reads JSON text as itself (rows stored before packing), and refuses a dictio
     tor: { result: true },
   })
   expect(unpackJson(Buffer.from('[1,2]'), SIGNALS_DICTIONARY)).toEqual([1, 2])
+  expect(unpackJson(Buffer.from('"Mozilla/5.0 \\"x\\""'), SIGNALS_DICTIONARY)).toBe('Mozilla/5.0 "x"')
+  // A version is never a byte that opens JSON text.
+  expect(() =>
+    packJson(
+      1,
+      Array.from({ length: 34 }, () => '{}'),
+    ),
+  ).toThrow('1 to 33 dictionaries')
   const future = Buffer.concat([Buffer.of(SIGNALS_DICTIONARY.length + 1), Buffer.from('anything')])
   expect(() => unpackJson(future, SIGNALS_DICTIONARY)).toThrow(`dictionary ${SIGNALS_DICTIONARY.length + 1}`)
 })

@@ -5,7 +5,8 @@ import { customType } from 'drizzle-orm/pg-core'
 // against a preset dictionary of what a typical value says: most of a value's bytes are its keys,
 // enums and empty reasons, which the dictionary already holds (issue 28). A packed value's first byte
 // names its dictionary; a dictionary is never edited (a better one is appended, and the older ones
-// still read what they wrote). JSON text (`{` or `[` first: rows stored before migration 0039) reads as itself.
+// still read what they wrote). JSON text (`{`, `[` or `"` first: rows stored before their column was
+// packed, migrations 0039 to 0041) reads as itself.
 
 /** The dictionaries of one column, oldest first: a value is packed with the last, as version `length`. */
 export type Dictionaries = readonly string[]
@@ -21,13 +22,14 @@ function bytesOf(dictionary: string): Buffer {
 
 const OPEN_OBJECT = 0x7b
 const OPEN_ARRAY = 0x5b
+const OPEN_STRING = 0x22
 
 /** `value` as its column stores it: the dictionary's version, then the JSON deflated against it. */
 export function packJson(value: unknown, dictionaries: Dictionaries): Buffer {
   const version = dictionaries.length
   const dictionary = dictionaries[version - 1]
-  if (dictionary === undefined || version >= OPEN_ARRAY)
-    throw new Error('A packed column needs 1 to 90 dictionaries.')
+  if (dictionary === undefined || version >= OPEN_STRING)
+    throw new Error('A packed column needs 1 to 33 dictionaries.')
   const packed = deflateRawSync(JSON.stringify(value), { dictionary: bytesOf(dictionary) })
   return Buffer.concat([Buffer.of(version), packed])
 }
@@ -36,7 +38,8 @@ export function packJson(value: unknown, dictionaries: Dictionaries): Buffer {
 export function unpackJson(stored: Uint8Array, dictionaries: Dictionaries): unknown {
   const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength)
   const first = bytes[0]
-  if (first === OPEN_OBJECT || first === OPEN_ARRAY) return JSON.parse(bytes.toString('utf8'))
+  if (first === OPEN_OBJECT || first === OPEN_ARRAY || first === OPEN_STRING)
+    return JSON.parse(bytes.toString('utf8'))
   const dictionary = first === undefined ? undefined : dictionaries[first - 1]
   if (dictionary === undefined)
     throw new Error(`A packed value names dictionary ${first}, which this server does not have.`)

@@ -73,7 +73,10 @@ const eventColumns: InputColumns<Written> = {
   network: ['text', ({ event }) => (event.ip ? networkOf(event.ip) : null)],
   asn: ['int', ({ place }) => place.asn],
   country: ['text', ({ place }) => place.country],
-  user_agent: ['text', ({ event }) => event.userAgent],
+  user_agent: [
+    'bytea',
+    ({ event }) => (event.userAgent === null ? null : events.userAgent.mapToDriverValue(event.userAgent)),
+  ],
   url: ['text', ({ event }) => event.url],
   site_key: ['text', ({ event }) => event.siteKey],
   tag: ['jsonb', ({ event }) => json(event.tag)],
