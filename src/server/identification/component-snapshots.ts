@@ -55,7 +55,9 @@ function withDurations(
 
 /**
  * The components of the event aliased `event`, as sent (a subquery: no join needed). Read as one
- * value: the durations' length (4 bytes), the durations, then the packed snapshot.
+ * value: the durations' length (4 bytes), the durations, then the packed snapshot, which its decoder
+ * turns into the components: select it as a field of its own (selectRows and the builder decode it;
+ * wrapped in another sql`` it reads as bytes).
  */
 export function eventComponents(event: string): SQL<Record<string, ComponentResult> | null> {
   const alias = sql.raw(event)
