@@ -447,8 +447,16 @@ describe('migration 0040 (packed component snapshots)', () => {
         )[0]
       const before = await read('r1')
       expect(before?.components).toEqual(sent)
-      // The same values collected again are the same snapshot.
-      expect(snapshotOfEvent(sent).digest).toBe(before?.snapshot)
+      // The same values collected again are the same snapshot: a new event written as identify writes
+      // it reads its own durations against the snapshot's stored text.
+      const recollected = Object.fromEntries(
+        Object.entries(sent).map(([name, result], at) => [name, { ...result, duration: 10 + at }]),
+      )
+      const again = snapshotOfEvent(recollected)
+      expect(again.digest).toBe(before?.snapshot)
+      await db.execute(sql`insert into events (request_id, visitor_id, visitor_found, confidence, method, snapshot, durations)
+        values ('r0', 'v1', true, 1, 'fingerprint', ${again.digest}, ${again.durations})`)
+      expect((await read('r0'))?.components).toEqual(recollected)
       // A new snapshot is packed: a fraction of its JSON, and read back through the same path.
       const other = { ...sent, screen: { value: [1280, 800], duration: 2 } }
       const made = snapshotOfEvent(other)

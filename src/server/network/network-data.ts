@@ -21,7 +21,7 @@ import { type AsnTable, type AutonomousSystem, findAutonomousSystem, loadAsnTabl
 export function writtenCoordinate(stored: number): number {
   const single = Math.fround(stored)
   if (single !== stored || !Number.isFinite(stored)) return stored
-  for (let digits = 1; digits < 9; digits++) {
+  for (let digits = 1; digits <= 9; digits++) {
     const written = Number(stored.toPrecision(digits))
     if (Math.fround(written) === single) return written
   }

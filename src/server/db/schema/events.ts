@@ -15,6 +15,10 @@ import { bytea } from './bytea'
 import { botIs, flagIs } from './event-flags'
 import { timestamptz } from './timestamptz'
 
+/** A snapshot's components: each one's value or error, without its duration. */
+export type StoredComponents = Record<string, DistributiveOmit<ComponentResult, 'duration'>>
+type DistributiveOmit<Type, Key extends PropertyKey> = Type extends unknown ? Omit<Type, Key> : never
+
 /**
  * What the agent collected, stored once however many events repeat it: each component's value or
  * error, without its duration (an event keeps its own), packed (packed-json.ts; a snapshot stored
@@ -24,10 +28,6 @@ import { timestamptz } from './timestamptz'
  * older than every stored event without looking for their events. Forgetting deletes a snapshot
  * with its last event (the trigger of migration 0018).
  */
-/** A snapshot's components: each one's value or error, without its duration. */
-export type StoredComponents = Record<string, DistributiveOmit<ComponentResult, 'duration'>>
-type DistributiveOmit<Type, Key extends PropertyKey> = Type extends unknown ? Omit<Type, Key> : never
-
 export const componentSnapshots = pgTable(
   'component_snapshots',
   {
