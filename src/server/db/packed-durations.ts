@@ -1,6 +1,6 @@
 // Durations as events store them (migration 0039): each in tenths of a millisecond (what the agent
 // measures), as a base-128 varint of tenths + 1, 0 for none. The SQL twins tessera_pack_durations and
-// tessera_unpack_durations write and read the same bytes (migrations and bench:scale's loader use them).
+// tessera_unpack_durations write and read the same bytes (migration 0039 packed the stored ones with them).
 
 /** Largest duration kept, in milliseconds (about five days; the code then fits in 32 bits). */
 const LONGEST = 429_496_729.4
