@@ -5,16 +5,19 @@
 // production build: each console answer and the Server API and /v4 searches (p50, p95); identify
 // throughput on one and on two app servers over that database, against bench:identify's floor;
 // the console's CSV export (first byte, rows a second, the server's memory while it streams); a
-// retention pass, and identify latency while it runs; bytes per event on disk.
+// retention pass, and identify latency while it runs; packing a past day's indexes, and identify
+// latency while it runs; bytes per event on disk.
 // BENCH_QUICK=1: 100 k events. BENCH_EVENTS, BENCH_VISITORS (default: a tenth of the events),
 // BENCH_SECONDS (per identify measurement), BENCH_PORT (three ports from it), BENCH_POSTGRES_PORT;
 // BENCH_KEEP=1 leaves the loaded PostgreSQL running at the end, for EXPLAIN and the like.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { sql } from 'drizzle-orm'
 import { EventPage } from '../src/contracts/server-api'
 import { compactVisitorSketches, foldRollupsIntoDays } from '../src/server/console/compact-sketches'
-import { openDatabase } from '../src/server/db/client'
+import { openDatabase, queryRows } from '../src/server/db/client'
+import { packPastDayIndexes } from '../src/server/db/event-partitions'
 import { networkOf } from '../src/server/identification/network-of'
 import { purgeExpiredData } from '../src/server/retention/purge-expired-data'
 import { ensureDefaultSite } from '../src/server/sites/ensure-default-site'
@@ -27,7 +30,7 @@ import { type ExportRun, timeExport } from './support/scale-export'
 import { driveIdentify, type IdentifyRun, identifyBodies, pinToCpus } from './support/scale-identify'
 import { loadTraffic } from './support/scale-load'
 import { tunePostgres } from './support/scale-postgres'
-import { printReport, type RetentionPass, shortCount } from './support/scale-report'
+import { type PackPass, printReport, type RetentionPass, shortCount } from './support/scale-report'
 import { createKey, type Defer, startAppServer, startFloor, waitQuiet } from './support/scale-servers'
 import { measureStorage } from './support/scale-storage'
 import { createTraffic } from './support/scale-traffic'
@@ -95,6 +98,16 @@ async function main() {
     pass = await foldRollupsIntoDays(handle.db)
   log(
     `Rollups compacted and folded into days as a running server's timer does: ${((performance.now() - folding) / 1000).toFixed(1)} s`,
+  )
+  // And its hourly timer has packed each past day's indexes (db/event-partitions.ts). The loader
+  // built them in bulk, 90% full; identify's writes, row by row, leave those of keys that arrive in
+  // random order (visitor, browser, address) about 70% full until their day is packed.
+  const packing = performance.now()
+  let packedDays = 0
+  while (await packPastDayIndexes(handle.db, now.getTime())) packedDays++
+  const packed = { days: packedDays, seconds: (performance.now() - packing) / 1000 }
+  log(
+    `Past days' indexes packed as a running server's hourly timer does: ${packed.days} days, ${packed.seconds.toFixed(1)} s`,
   )
   const storage = await measureStorage(handle)
   const bytesPerEvent = storage.tables.reduce((sum, row) => sum + Number(row.total), 0) / loaded.events
@@ -189,6 +202,30 @@ async function main() {
   const oneDay = await timedPass(RETENTION_DAYS + EXPIRED_DAYS - 1)
   const rest = await timedPass(RETENTION_DAYS)
 
+  // Yesterday's indexes packed again under identify load, as the first hourly pass after midnight
+  // meets them (its mark undone: the rebuild is the same work whether they were packed or not).
+  const yesterday = `events_${new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10).replaceAll('-', '')}`
+  await handle.db.execute(sql`alter table ${sql.identifier(yesterday)} reset (fillfactor)`)
+  const [dayRows] = await queryRows<{ rows: number }>(
+    handle.db,
+    sql`select count(*)::int as rows from ${sql.identifier(yesterday)}`,
+  )
+  const packStarted = performance.now()
+  let packEnded = packStarted
+  const packingDay = packPastDayIndexes(handle.db, now.getTime()).finally(() => {
+    packEnded = performance.now()
+  })
+  const packDuring = await driveIdentify([identifyUrl(first)], bodies, {
+    seconds: SECONDS,
+    until: packingDay,
+  })
+  const packDay: PackPass = {
+    table: (await packingDay) ?? 'none',
+    rows: dayRows?.rows ?? 0,
+    seconds: (packEnded - packStarted) / 1000,
+    during: packDuring,
+  }
+
   printReport({
     quick,
     loaded,
@@ -198,6 +235,7 @@ async function main() {
     exports,
     identify: { floor: floorRun, one, two, unpinned, pinned },
     retention: { before, oneDay, rest },
+    packing: { ...packed, oneDay: packDay },
     log,
   })
 }

@@ -12,6 +12,14 @@ export interface RetentionPass {
   during: IdentifyRun
 }
 
+/** One past day's indexes packed under identify load (db/event-partitions.ts). */
+export interface PackPass {
+  table: string
+  rows: number
+  seconds: number
+  during: IdentifyRun
+}
+
 import type { ColumnSize, TableSize } from './scale-storage'
 
 /** 10M, 1.5M, 100k, 950. */
@@ -48,6 +56,7 @@ export function printReport({
   exports,
   identify,
   retention,
+  packing,
   log,
 }: {
   quick: boolean
@@ -59,6 +68,8 @@ export function printReport({
   identify: { floor: IdentifyRun; one: IdentifyRun; two: IdentifyRun; unpinned: IdentifyRun; pinned: boolean }
   /** The oldest expired day's pass alone, then the rest of the expired days in one pass. */
   retention: { before: IdentifyRun; oneDay: RetentionPass; rest: RetentionPass }
+  /** Every past day packed after the load, then yesterday's again under identify load. */
+  packing: { days: number; seconds: number; oneDay: PackPass }
   log: (line: string) => void
 }) {
   log('')
@@ -136,6 +147,7 @@ export function printReport({
       run('one server (both CPUs), before retention', retention.before),
       run("one server (both CPUs), during the oldest day's retention", retention.oneDay.during),
       run('one server (both CPUs), during the other days', retention.rest.during),
+      run("one server (both CPUs), while a past day's indexes are packed", packing.oneDay.during),
     ],
   )
   log('')
@@ -171,6 +183,9 @@ export function printReport({
   log('')
   pass("Retention, the oldest expired day's table alone (as an hourly pass meets each day)", retention.oneDay)
   pass('Retention, the other expired days at once', retention.rest)
+  log(
+    `Packing a past day's indexes (${packing.oneDay.table}, ${packing.oneDay.rows.toLocaleString('en')} events) as the first hourly pass after midnight does: ${packing.oneDay.seconds.toFixed(2)} s; identify p99 ${retention.before.p99} → ${packing.oneDay.during.p99} ms while it ran (all ${packing.days} past days after the load: ${packing.seconds.toFixed(1)} s)`,
+  )
   log('')
   const slowest = (group: Timed['group']) =>
     timed

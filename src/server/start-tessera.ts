@@ -85,7 +85,10 @@ async function bootTessera() {
   if (engine === 'postgres') {
     const { runEventPartitioning } = await import('./db/event-partitions')
     runEventPartitioning(db, (error) =>
-      log.warn({ err: error }, "making the coming days' event tables failed"),
+      log.warn(
+        { err: error },
+        "keeping the days' event tables (the coming ones made, a past one packed) failed",
+      ),
     )
   }
   const { runRetention } = await import('./retention/purge-expired-data')

@@ -12,7 +12,12 @@ import { forgetVisitor } from '../identification/forget-visitor'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { purgeExpiredData } from '../retention/purge-expired-data'
 import { type Database, queryRows } from './client'
-import { dropEventPartitionsBefore, ensureEventPartitions, isMissingDayTable } from './event-partitions'
+import {
+  dropEventPartitionsBefore,
+  ensureEventPartitions,
+  isMissingDayTable,
+  packPastDayIndexes,
+} from './event-partitions'
 import * as schema from './schema'
 
 const DAY = 86_400_000
@@ -104,6 +109,8 @@ describeOnEachEngine('events by day', (suite) => {
     }
     // The day after, the cut-off's day goes too.
     expect((await purgeExpiredData({ db, days: 30, now: new Date(noon.getTime() + DAY) })).events).toBe(1)
+    // One plain table has no past day to pack.
+    if (suite.engine === 'pglite') expect(await packPastDayIndexes(db, noon.getTime())).toBeNull()
   })
 
   it('drops no day that is not yet wholly past', async () => {
@@ -277,6 +284,80 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
       expect(await count(db, sql`select count(*) from component_snapshots where digest = ${SHARED}`)).toBe(1)
       expect(await count(db, sql`select count(*) from component_snapshots where digest = ${ALONE}`)).toBe(0)
       expect(await count(db, sql`select count(*) from events`)).toBe(1)
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it("packs a past day's indexes full, newest day first, once each, and leaves today's as they grow", async () => {
+    const handle = await openTestDatabase('postgres', postgresUrl)
+    try {
+      const { db } = handle
+      await ensureEventPartitions(db, new Date(noon.getTime() - 3 * DAY), noon)
+      const table = (days: number) => `events_${at(days).slice(0, 10).replaceAll('-', '')}`
+      // Rows in random visitor order, as a day of identifications writes them.
+      const fill = (days: number, rows: number) =>
+        db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, snapshot, durations)
+          select 'r' || ${days} || '-' || n, md5(n::text), ${at(days)}::timestamptz + n * interval '1 second', true, 1,
+            'fingerprint', ${SHARED}, '' from generate_series(1, ${rows}) as n order by random()`)
+      await fill(2, 4_000)
+      await fill(1, 4_000)
+      await fill(0, 100)
+      // A rebuild a crash cut short: an invalid index named as REINDEX CONCURRENTLY names its new one.
+      const yesterday = table(1)
+      const failed = await db
+        .execute(sql`create unique index concurrently ${sql.identifier(`${yesterday}_visitor_ccnew`)}
+          on ${sql.identifier(yesterday)} (snapshot)`)
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        )
+      expect(failed).toBeInstanceOf(Error)
+      const indexesOf = (name: string) =>
+        queryRows<{
+          name: string
+          bytes: number
+          valid: boolean
+          options: string[] | null
+          parent: string | null
+        }>(
+          db,
+          sql`select c.relname as name, pg_relation_size(c.oid)::int as bytes, x.indisvalid as valid,
+              c.reloptions as options, (select inhparent::regclass::text from pg_inherits where inhrelid = c.oid) as parent
+            from pg_index x join pg_class c on c.oid = x.indexrelid where x.indrelid = ${name}::regclass order by 1`,
+        )
+      const before = await indexesOf(yesterday)
+      expect(before.filter((index) => !index.valid).map((index) => index.name)).toEqual([
+        `${yesterday}_visitor_ccnew`,
+      ])
+      const visitorIndex = (indexes: { name: string; bytes: number }[]) =>
+        indexes.find((index) => index.name.includes('visitor_id_created_at'))?.bytes ?? 0
+
+      expect(await packPastDayIndexes(db, noon.getTime())).toBe(yesterday)
+      const after = await indexesOf(yesterday)
+      // The leftover is gone; every other index is rebuilt full, valid, still the parent's.
+      expect(after.map((index) => index.name)).toEqual(
+        before.filter((index) => index.valid).map((index) => index.name),
+      )
+      for (const index of after) {
+        expect(index.valid).toBe(true)
+        expect(index.options).toEqual(['fillfactor=100'])
+        expect(index.parent).toMatch(/^events_/)
+      }
+      // Keys written in random order leave pages part full; packed, the same keys take less room.
+      expect(visitorIndex(after)).toBeLessThan(visitorIndex(before) * 0.85)
+      // Read through the rebuilt indexes, the day holds what it held.
+      expect(await count(db, sql`select count(*) from events where visitor_id = md5('7')`)).toBe(3)
+      expect(await count(db, sql`select count(*) from ${sql.identifier(yesterday)}`)).toBe(4_000)
+
+      // The next passes pack the days before (an empty one too); then none is left, and today's
+      // table grows as it is.
+      expect(await packPastDayIndexes(db, noon.getTime())).toBe(table(2))
+      expect(await packPastDayIndexes(db, noon.getTime())).toBe(table(3))
+      expect(await packPastDayIndexes(db, noon.getTime())).toBeNull()
+      for (const index of await indexesOf(table(0))) expect(index.options).toBeNull()
+      // Tomorrow, today is past.
+      expect(await packPastDayIndexes(db, noon.getTime() + DAY)).toBe(table(0))
     } finally {
       await handle.close()
     }
