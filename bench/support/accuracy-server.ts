@@ -4,8 +4,7 @@
 import { cpSync, mkdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { EVIDENCE_DICTIONARY } from '../../src/server/db/packed-dictionaries'
-import { unpackJson } from '../../src/server/db/packed-json'
+import { unpackEvidence } from '../../src/server/db/packed-evidence'
 import { type RunningServer, startTesseraServer } from '../../tests/support/tessera-server'
 
 export interface StoredEvent {
@@ -63,8 +62,7 @@ export class BenchServer {
           {
             ip: row.ip,
             method: row.method,
-            evidence:
-              row.evidence instanceof Uint8Array ? unpackJson(row.evidence, EVIDENCE_DICTIONARY) : null,
+            evidence: row.evidence instanceof Uint8Array ? unpackEvidence(row.evidence) : null,
           },
         ]),
       )

@@ -149,17 +149,17 @@ export function matchEvidence(method: 'new' | 'token' | 'fingerprint', variant: 
             : 'previous'
           : 'close'
     const bits = level === 'exact' ? 1 + random() * 6 : level === 'different' ? -2 - random() * 5 : random()
-    return { facet, level, bits: Math.round(bits * 1e4) / 1e4 }
+    return { facet, level, bits: Math.round(bits * 1e3) / 1e3 }
   }) satisfies MatchEvidence['facets']
   const bits = facetEvidence.reduce((sum, facet) => sum + facet.bits, 0)
-  const contextBits = method === 'token' ? 0 : Math.round(random() * 3e4) / 1e4
+  const contextBits = method === 'token' ? 0 : Math.round(random() * 3e3) / 1e3
   return {
-    bits: Math.round((bits + contextBits) * 1e4) / 1e4,
-    twinBits: Math.round((random() * 10 - 5) * 1e4) / 1e4,
+    bits: Math.round((bits + contextBits) * 1e3) / 1e3,
+    twinBits: Math.round((random() * 10 - 5) * 1e3) / 1e3,
     facets: facetEvidence,
-    jointBits: method === 'token' ? 0 : Math.round(random() * 6e4) / 1e4,
+    jointBits: method === 'token' ? 0 : Math.round(random() * 6e3) / 1e3,
     contextBits,
-    recencyBits: Math.round((random() * 6 - 3) * 1e4) / 1e4,
+    recencyBits: Math.round((random() * 6 - 3) * 1e3) / 1e3,
   }
 }
 

@@ -11,7 +11,8 @@
 import pg from 'pg'
 import type { ComponentResult } from '../../src/contracts/identify'
 import type { StoredSignals } from '../../src/contracts/signals'
-import { EVIDENCE_DICTIONARY, SIGNALS_DICTIONARY } from '../../src/server/db/packed-dictionaries'
+import { SIGNALS_DICTIONARY } from '../../src/server/db/packed-dictionaries'
+import { packEvidence } from '../../src/server/db/packed-evidence'
 import { packJson } from '../../src/server/db/packed-json'
 import { flagsOf } from '../../src/server/db/schema/event-flags'
 import { events } from '../../src/server/db/schema/events'
@@ -264,7 +265,7 @@ async function createStaging(client: pg.Client) {
     Array.from({ length: 8 }, (_, variant) => [
       method,
       variant,
-      packJson(matchEvidence(method, variant), EVIDENCE_DICTIONARY),
+      packEvidence(matchEvidence(method, variant)),
     ]),
   )
   await client.query(

@@ -50,6 +50,29 @@ export const EVIDENCE_DICTIONARY: Dictionaries = [
 ]
 
 /**
+ * events.evidence written as numbers (packed-evidence.ts): each facet by its place here, so a name
+ * is only ever appended (a facet this list lacks is stored as packed JSON).
+ */
+export const EVIDENCE_FACETS: readonly string[] = [
+  'browser',
+  'locale',
+  'time',
+  'screen',
+  'zoom',
+  'hardware',
+  'graphics',
+  'webgpu',
+  'audio',
+  'rendering',
+  'voices',
+  'engine',
+  'accessibility',
+  'colorScheme',
+  'window',
+  'privacySettings',
+]
+
+/**
  * component_snapshots.components: what a browser's agent collects (contracts/components.ts), top-level
  * keys in jsonb's order as the server writes them. The vocabulary any browser shares: WebGL's extension
  * and parameter names, common user agents, the HTML standard's five PDF viewers, and the agent's

@@ -25,11 +25,11 @@ type Written = BatchDecision['written'][number]
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
 
 /**
- * Evidence as stored: bits to 1/10 000, which is all an explanation needs (the console shows two
- * decimals); a double's 17 digits were half of a packed row's bytes.
+ * Evidence as stored: bits to a thousandth, which is all an explanation needs (the console shows two
+ * decimals), and what lets a facet's bits take two bytes (db/packed-evidence.ts).
  */
 function storedEvidence(evidence: MatchEvidence): MatchEvidence {
-  const round = (bits: number) => Math.round(bits * 1e4) / 1e4
+  const round = (bits: number) => Math.round(bits * 1e3) / 1e3
   const { bits, twinBits, contextBits, recencyBits, jointBits, facets } = evidence
   // In the order match-visitor.ts writes them, as the dictionary holds them.
   return {

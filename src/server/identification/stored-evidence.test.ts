@@ -8,7 +8,7 @@ import { events } from '../db/schema'
 import { identifyVisitor } from './identify-visitor'
 
 describeOnEachEngine('the evidence an event stores', (suite) => {
-  it('keeps every facet and total to 1/10 000 of a bit, packed in a few hundred bytes', async () => {
+  it('keeps every facet and total to a thousandth of a bit, written as numbers in under 80 bytes', async () => {
     const { db } = suite
     await ensureComingEventPartitions(db)
     const identify = (seed: number) =>
@@ -34,11 +34,11 @@ describeOnEachEngine('the evidence an event stores', (suite) => {
       ...evidence.facets.map((facet) => facet.bits),
     ]
     expect(evidence.facets.length).toBeGreaterThan(10)
-    for (const bits of numbers) expect(Math.abs(bits * 1e4 - Math.round(bits * 1e4))).toBeLessThan(1e-6)
+    for (const bits of numbers) expect(Math.abs(bits * 1e3 - Math.round(bits * 1e3))).toBeLessThan(1e-6)
     const [size] = await queryRows<{ bytes: number }>(
       db,
       sql`select octet_length(evidence) as bytes from events where request_id = ${again.requestId}`,
     )
-    expect(size?.bytes).toBeLessThan(300)
+    expect(size?.bytes).toBeLessThan(80)
   })
 })

@@ -1,15 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm'
 import { boolean, date, index, integer, jsonb, pgTable, real, text, uuid } from 'drizzle-orm/pg-core'
-import type { MatchEvidence } from '../../../contracts/device'
 import type { ComponentResult } from '../../../contracts/identify'
 import type { StoredEvent } from '../../../contracts/server-api'
 import type { StoredSignals } from '../../../contracts/signals'
-import {
-  COMPONENTS_DICTIONARY,
-  EVIDENCE_DICTIONARY,
-  SIGNALS_DICTIONARY,
-  USER_AGENT_DICTIONARY,
-} from '../packed-dictionaries'
+import { COMPONENTS_DICTIONARY, SIGNALS_DICTIONARY, USER_AGENT_DICTIONARY } from '../packed-dictionaries'
+import { packedEvidence } from '../packed-evidence'
 import { packedJson } from '../packed-json'
 import { bytea } from './bytea'
 import { botIs, flagIs } from './event-flags'
@@ -68,7 +63,7 @@ export const events = pgTable(
     confidence: real('confidence').notNull(),
     method: text('method').$type<'token' | 'fingerprint' | 'new'>().notNull(),
     /** How the decision was reached: evidence per facet, in bits (see match-visitor.ts). */
-    evidence: packedJson<MatchEvidence>('evidence', EVIDENCE_DICTIONARY),
+    evidence: packedEvidence('evidence'),
     /** A visit after a while, or from a browser without storage: what learn-model.ts learns change rates from. */
     comeback: boolean('comeback').notNull().default(false),
     /** The browser's own secret ID from its token (see persistent-token.ts): never sent to integrators. */
