@@ -19,6 +19,7 @@ import StealthPlugin from 'puppeteer-extra-plugin-stealth'
 import { Builder } from 'selenium-webdriver'
 import { Options as ChromeOptions, ServiceBuilder } from 'selenium-webdriver/chrome.js'
 import { openDatabase, type RowOf, selectRows } from '../src/server/db/client'
+import { eventSignals } from '../src/server/db/packed-signals'
 import * as schema from '../src/server/db/schema'
 import { chromiumArgs, findChromium } from '../tests/support/chromium'
 import { assertProductionBuild, removeServerFiles, startTesseraServer } from '../tests/support/tessera-server'
@@ -321,7 +322,7 @@ function watchEvents(url: string, cookie: string) {
   }
 }
 
-type StoredEvent = RowOf<{ url: typeof schema.events.url; signals: typeof schema.events.signals }>
+type StoredEvent = RowOf<{ url: typeof schema.events.url; signals: ReturnType<typeof eventSignals> }>
 
 async function main() {
   assertProductionBuild()
@@ -360,7 +361,7 @@ async function main() {
     try {
       events = await selectRows(
         handle.db,
-        { url: schema.events.url, signals: schema.events.signals },
+        { url: schema.events.url, signals: eventSignals() },
         (select) => sql`select ${select} from events where url like '%bench=%' order by created_at`,
       )
     } finally {

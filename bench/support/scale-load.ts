@@ -11,9 +11,8 @@
 import pg from 'pg'
 import type { ComponentResult } from '../../src/contracts/identify'
 import type { StoredSignals } from '../../src/contracts/signals'
-import { SIGNALS_DICTIONARY } from '../../src/server/db/packed-dictionaries'
 import { packEvidence } from '../../src/server/db/packed-evidence'
-import { packJson } from '../../src/server/db/packed-json'
+import { packSignals, type SignalsRow } from '../../src/server/db/packed-signals'
 import { flagsOf } from '../../src/server/db/schema/event-flags'
 import { events } from '../../src/server/db/schema/events'
 import { type SnapshotOfEvent, snapshotOfEvent } from '../../src/server/identification/component-snapshots'
@@ -522,13 +521,17 @@ async function writeEvents(
 }
 
 /**
- * The signals of the visits in [from, to), packed as identify packs them (packed-json.ts), and their
+ * The signals of the visits in [from, to), packed as identify packs them (packed-signals.ts), and their
  * flags: composed in SQL from the visitor's device and network signals and the visit's velocities,
  * packed here (PostgreSQL cannot deflate against a dictionary).
  */
 async function packedSignals(client: pg.Client, [from, to]: readonly [Date, Date]) {
-  const { rows } = await client.query<{ request_id: string; signals: string }>(
-    `select e.request_id, (${EVENT_SIGNALS})::text as signals
+  const { rows } = await client.query<{ request_id: string; signals: string } & SignalsRow>(
+    `select e.request_id, (${EVENT_SIGNALS})::text as signals,
+      case when e.mobile then s.mobile_ip else s.home_ip end as ip,
+      case when e.mobile then s.mobile_network else s.home_network end as network,
+      case when e.mobile then s.mobile_asn else s.home_asn end as asn,
+      case when e.mobile then s.mobile_country else s.home_country end as country
     from scale_visits e join scale_visitors s using (idx) join scale_devices d using (device_class)
     where e.at >= $1 and e.at < $2`,
     [from.toISOString(), to.toISOString()],
@@ -536,7 +539,7 @@ async function packedSignals(client: pg.Client, [from, to]: readonly [Date, Date
   const signals = rows.map((row) => inServerOrder(JSON.parse(row.signals) as StoredSignals))
   return [
     rows.map((row) => row.request_id),
-    signals.map((value) => packJson(value, SIGNALS_DICTIONARY)),
+    signals.map((value, index) => packSignals(value, rows[index] as SignalsRow)),
     signals.map(flagsOf),
   ]
 }

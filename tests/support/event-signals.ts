@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { StoredSignals } from '@/contracts/signals'
 import type { Database } from '@/server/db/client'
+import { eventSignals } from '@/server/db/packed-signals'
 import { events, flagsOf } from '@/server/db/schema'
 
 /** Changes a stored event's signals as identify would have stored them: packed, with their flags. */
@@ -10,7 +11,7 @@ export async function changeEventSignals(
   change: (signals: StoredSignals) => StoredSignals,
 ): Promise<void> {
   const [event] = await db
-    .select({ signals: events.signals })
+    .select({ signals: eventSignals() })
     .from(events)
     .where(eq(events.requestId, requestId))
   if (!event) throw new Error(`No stored event ${requestId}.`)

@@ -2,6 +2,7 @@ import 'server-only'
 import { sql } from 'drizzle-orm'
 import { isStorableInstant, type StoredEvent } from '@/contracts/server-api'
 import type { RowOf } from '../db/client'
+import { eventSignals } from '../db/packed-signals'
 import { events } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { isStorableText } from '../http/storable-text'
@@ -19,7 +20,7 @@ export const eventColumns = {
   siteKey: events.siteKey,
   tag: events.tag,
   linkedId: events.linkedId,
-  signals: events.signals,
+  signals: eventSignals(),
   suspectScore: events.suspectScore,
   // Qualified by hand: Drizzle writes a lone table's columns unqualified, which inside this
   // subquery would name the label's own column. Every reader selects `from events` unaliased.

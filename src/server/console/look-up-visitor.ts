@@ -4,6 +4,7 @@ import { RECENT_EVENTS_READ, type SubjectLabel, type VisitorPanel } from '@/cont
 import { normaliseEmail } from '@/contracts/signup'
 import { eventSiteName } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
+import { eventSignals } from '../db/packed-signals'
 import { accounts, events, visitors } from '../db/schema'
 import { visitColumns } from '../identification/read-device-report'
 import { explainSuspectScore } from '../signals/suspect-score'
@@ -62,7 +63,7 @@ export async function readVisitorPanel({
       userAgent: events.userAgent,
       siteName: eventSiteName,
       suspectScore: events.suspectScore,
-      signals: events.signals,
+      signals: eventSignals(),
     },
     (select) =>
       sql`select ${select} from events where visitor_id = ${visitorId}

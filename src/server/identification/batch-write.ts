@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { MatchEvidence } from '@/contracts/device'
 import { type Database, type InputColumns, type RowOf, selectRows, unnestRows } from '../db/client'
+import { packSignals } from '../db/packed-signals'
 import { events, flagsOf, visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
@@ -81,7 +82,16 @@ const eventColumns: InputColumns<Written> = {
   site_key: ['text', ({ event }) => event.siteKey],
   tag: ['jsonb', ({ event }) => json(event.tag)],
   linked_id: ['text', ({ event }) => event.linkedId],
-  signals: ['bytea', ({ event }) => events.signals.mapToDriverValue(event.signals)],
+  signals: [
+    'bytea',
+    ({ event, place }) =>
+      packSignals(event.signals, {
+        ip: event.ip,
+        network: event.ip ? networkOf(event.ip) : null,
+        asn: place.asn,
+        country: place.country,
+      }),
+  ],
   flags: ['int', ({ event }) => flagsOf(event.signals)],
   suspect_score: ['int', ({ event }) => event.suspectScore],
 }

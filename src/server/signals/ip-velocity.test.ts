@@ -5,6 +5,7 @@ import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { type DatabaseHandle, queryRows } from '../db/client'
 import { ensureEventPartitions } from '../db/event-partitions'
+import { eventSignals } from '../db/packed-signals'
 import { events } from '../db/schema'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { placeOf } from '../identification/network-of'
@@ -138,7 +139,7 @@ describe.each(engines)('ipVelocity from stored events on %s', (engine) => {
   const ipVelocity = async (answer: { requestId: string; signals: Record<string, unknown> }) => {
     expect(answer.signals).not.toHaveProperty('ipVelocity')
     const [row] = await handle.db
-      .select({ signals: events.signals })
+      .select({ signals: eventSignals() })
       .from(events)
       .where(eq(events.requestId, answer.requestId))
     return row?.signals.ipVelocity?.result as Result

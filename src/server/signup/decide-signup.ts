@@ -6,6 +6,7 @@ import { fieldErrors } from '@/contracts/field-errors'
 import { type ListSubject, matchingListEntry } from '@/contracts/list-entry'
 import { SignupFields, type SignupOutcome, type SignupRequest } from '@/contracts/signup'
 import { type Database, selectRows } from '../db/client'
+import { eventSignals } from '../db/packed-signals'
 import { events } from '../db/schema'
 import { HttpError } from '../http/errors'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
@@ -37,7 +38,7 @@ function eventFacts(now: Date, ip: string | null) {
     ip: event.ip,
     siteKey: event.siteKey,
     createdAt: event.createdAt,
-    signals: event.signals,
+    signals: eventSignals('e'),
     suspectScore: event.suspectScore,
     label: sql<string | null>`(select l.label from visitor_labels l where l.visitor_id = e.visitor_id)`,
     used: sql<boolean>`exists(select 1 from signup_decisions d where d.request_id = e.request_id)`,

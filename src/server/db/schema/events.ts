@@ -2,10 +2,10 @@ import { type SQL, sql } from 'drizzle-orm'
 import { boolean, date, index, integer, jsonb, pgTable, real, text, uuid } from 'drizzle-orm/pg-core'
 import type { ComponentResult } from '../../../contracts/identify'
 import type { StoredEvent } from '../../../contracts/server-api'
-import type { StoredSignals } from '../../../contracts/signals'
-import { COMPONENTS_DICTIONARY, SIGNALS_DICTIONARY, USER_AGENT_DICTIONARY } from '../packed-dictionaries'
+import { COMPONENTS_DICTIONARY, USER_AGENT_DICTIONARY } from '../packed-dictionaries'
 import { packedEvidence } from '../packed-evidence'
 import { packedJson } from '../packed-json'
+import { packedSignals } from '../packed-signals'
 import { bytea } from './bytea'
 import { botIs, flagIs } from './event-flags'
 import { timestamptz } from './timestamptz'
@@ -89,10 +89,11 @@ export const events = pgTable(
     // lock the snapshot they reference (component-snapshots.ts), which is what keeps it.
     snapshot: uuid('snapshot').notNull(),
     durations: bytea('durations').notNull(),
-    /** Packed (packed-json.ts); what SQL asks of them is in `flags` (event-flags.ts). */
-    signals: packedJson<StoredSignals>('signals', SIGNALS_DICTIONARY)
-      .notNull()
-      .default(sql`'\\x7b7d'::bytea`),
+    /**
+     * Packed without what the row holds (packed-signals.ts: read them through eventSignals); what SQL
+     * asks of them is in `flags` (event-flags.ts).
+     */
+    signals: packedSignals('signals').notNull().default(sql`'\\x7b7d'::bytea`),
     flags: integer('flags').notNull().default(0),
     suspectScore: integer('suspect_score').notNull().default(0),
     /** Set by the integrator (`PATCH /v4/events/{id}`); NULL until then. */

@@ -1,0 +1,103 @@
+import { type SQL, sql } from 'drizzle-orm'
+import { customType } from 'drizzle-orm/pg-core'
+import type { StoredSignals } from '../../contracts/signals'
+import { SIGNALS_DICTIONARY } from './packed-dictionaries'
+import { packJson, unpackJson } from './packed-json'
+
+// events.signals as the server writes it (issue 28): packed JSON (packed-json.ts), without what the
+// row itself holds. The address, its network's prefix, its AS number and country code are columns
+// of the event; the signals repeat them (in ipInfo and ipVelocity), about 30 bytes an event once
+// packed. Each that equals its column is written as the dictionary's typical value, and a leading
+// marker byte and a byte of flags say which: a reader puts the row's own value back
+// (`eventSignals`). Signals that repeat none are packed JSON as before, and so are stored rows.
+
+/** The columns of an event that its signals repeat. */
+export interface SignalsRow {
+  ip: string | null
+  network: string | null
+  asn: number | null
+  country: string | null
+}
+
+/** The first byte of signals without the row's own values: neither a dictionary's version nor JSON text's first byte. */
+const ELIDED = 0xf1
+
+type Info = NonNullable<NonNullable<StoredSignals['ipInfo']>['result']>
+type Network = NonNullable<NonNullable<StoredSignals['ipVelocity']>['result']>['network']
+
+/** Each repeated value: where it is in the signals, its column, what stands in its place (the dictionary's). */
+const REPEATED = [
+  { column: 'ip', place: 'info', key: 'address', stand: '0.0.0.0' },
+  { column: 'country', place: 'info', key: 'countryCode', stand: 'US' },
+  { column: 'asn', place: 'info', key: 'asn', stand: 0 },
+  { column: 'network', place: 'network', key: 'prefix', stand: '0.0.0.0/24' },
+] as const
+
+function placesOf(signals: StoredSignals): { info?: Info; network?: Network } {
+  return { info: signals.ipInfo?.result ?? undefined, network: signals.ipVelocity?.result?.network }
+}
+
+/** The signals as events.signals stores them beside `row`. */
+export function packSignals(signals: StoredSignals, row: SignalsRow): Buffer {
+  const places = placesOf(signals)
+  let flags = 0
+  REPEATED.forEach((repeated, bit) => {
+    const holder = places[repeated.place] as Record<string, unknown> | undefined
+    const value = row[repeated.column]
+    if (holder && value !== null && holder[repeated.key] === value) flags |= 1 << bit
+  })
+  if (flags === 0) return packJson(signals, SIGNALS_DICTIONARY)
+  const copy = structuredClone(signals)
+  const copied = placesOf(copy)
+  REPEATED.forEach((repeated, bit) => {
+    if (flags & (1 << bit)) (copied[repeated.place] as Record<string, unknown>)[repeated.key] = repeated.stand
+  })
+  return Buffer.concat([Buffer.of(ELIDED, flags), packJson(copy, SIGNALS_DICTIONARY)])
+}
+
+/** The signals events.signals holds, with the row's own values back where they were left out. */
+export function unpackSignals(stored: Uint8Array, row: SignalsRow): StoredSignals {
+  if (stored[0] !== ELIDED) return unpackJson(stored, SIGNALS_DICTIONARY) as StoredSignals
+  const flags = stored[1] ?? 0
+  const signals = unpackJson(stored.subarray(2), SIGNALS_DICTIONARY) as StoredSignals
+  const places = placesOf(signals)
+  REPEATED.forEach((repeated, bit) => {
+    const holder = places[repeated.place] as Record<string, unknown> | undefined
+    if (flags & (1 << bit) && holder) holder[repeated.key] = row[repeated.column]
+  })
+  return signals
+}
+
+/**
+ * The events.signals column: written as plain packed JSON when a statement sets it alone (it cannot
+ * see the row); read only through `eventSignals`, which brings the row's own values with it.
+ */
+export function packedSignals(name: string) {
+  return customType<{ data: StoredSignals; driverData: Uint8Array }>({
+    dataType: () => 'bytea',
+    toDriver: (signals) => packJson(signals, SIGNALS_DICTIONARY),
+    fromDriver: (stored) => {
+      if (stored[0] === ELIDED)
+        throw new Error('events.signals leaves out what its row holds: read it through eventSignals().')
+      return unpackJson(stored, SIGNALS_DICTIONARY) as StoredSignals
+    },
+  })(name)
+}
+
+/**
+ * An event's signals, for a select list: one value (the packed signals' length, the signals, then the
+ * row's address, network, AS number and country as a JSON array) that this decodes. Selected as a
+ * field itself: wrapped in another `sql` it would lose its decoder and read bytes.
+ */
+export function eventSignals(alias = 'events'): SQL<StoredSignals> {
+  const event = sql.identifier(alias)
+  return sql<StoredSignals>`int4send(length(${event}.signals)) || ${event}.signals
+    || convert_to(json_build_array(${event}.ip, ${event}.network, ${event}.asn, ${event}.country)::text, 'UTF8')`.mapWith(
+    (value: Uint8Array) => {
+      const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+      const length = bytes.readInt32BE(0)
+      const [ip, network, asn, country] = JSON.parse(bytes.subarray(4 + length).toString('utf8'))
+      return unpackSignals(bytes.subarray(4, 4 + length), { ip, network, asn, country })
+    },
+  )
+}
