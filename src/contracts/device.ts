@@ -2,7 +2,10 @@ import { z } from 'zod'
 import { ComponentResult } from './identify'
 import { StoredEvent } from './server-api'
 
-/** How a facet of a visit compares with a stored device's, from best to worst. */
+/**
+ * How a facet of a visit compares with a stored device's, from best to worst. Stored events name a
+ * level by its place here (db/packed-evidence.ts): never reorder, and a fifth would not fit its bits.
+ */
 export const Level = z.enum(['exact', 'previous', 'close', 'different'])
 export type Level = z.infer<typeof Level>
 

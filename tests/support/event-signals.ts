@@ -4,7 +4,10 @@ import type { Database } from '@/server/db/client'
 import { eventSignals } from '@/server/db/packed-signals'
 import { events, flagsOf } from '@/server/db/schema'
 
-/** Changes a stored event's signals as identify would have stored them: packed, with their flags. */
+/**
+ * Changes a stored event's signals, with their flags: read as every reader does (eventSignals), written
+ * packed whole (a statement that sets them alone cannot see the row they could leave out).
+ */
 export async function changeEventSignals(
   db: Database,
   requestId: string,

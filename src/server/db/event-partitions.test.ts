@@ -333,7 +333,15 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
       const visitorIndex = (indexes: { name: string; bytes: number }[]) =>
         indexes.find((index) => index.name.includes('visitor_id_created_at'))?.bytes ?? 0
 
-      expect(await packPastDayIndexes(db, noon.getTime())).toBe(yesterday)
+      // Two servers at once: one packs, and the other finds it packing (or, started after it, packs
+      // the day before): never the same day twice, never waiting on each other.
+      const both = await Promise.all([
+        packPastDayIndexes(db, noon.getTime()),
+        packPastDayIndexes(db, noon.getTime()),
+      ])
+      expect(both).toContain(yesterday)
+      const other = both.find((name) => name !== yesterday) ?? null
+      expect([null, table(2)]).toContain(other)
       const after = await indexesOf(yesterday)
       // The leftover is gone; every other index is rebuilt full, valid, still the parent's.
       expect(after.map((index) => index.name)).toEqual(
@@ -352,9 +360,14 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
 
       // The next passes pack the days before (an empty one too); then none is left, and today's
       // table grows as it is.
-      expect(await packPastDayIndexes(db, noon.getTime())).toBe(table(2))
-      expect(await packPastDayIndexes(db, noon.getTime())).toBe(table(3))
-      expect(await packPastDayIndexes(db, noon.getTime())).toBeNull()
+      const rest: string[] = []
+      for (
+        let name = await packPastDayIndexes(db, noon.getTime());
+        name;
+        name = await packPastDayIndexes(db, noon.getTime())
+      )
+        rest.push(name)
+      expect([other, ...rest].filter((name) => name !== null)).toEqual([table(2), table(3)])
       for (const index of await indexesOf(table(0))) expect(index.options).toBeNull()
       // Tomorrow, today is past.
       expect(await packPastDayIndexes(db, noon.getTime() + DAY)).toBe(table(0))

@@ -149,17 +149,43 @@ export async function dropEmptiedStoredEvents(db: Database): Promise<void> {
 /** A past day's table whose indexes are packed says so itself: its fillfactor set, to the heap's default. */
 const PACKED = 'fillfactor=100'
 
+/** The advisory lock a server holds while it packs: another server's pass meanwhile does nothing. */
+const PACKING_LOCK = 0x7e55_0028
+
 /**
  * Rebuilds the indexes of the newest wholly past day not packed yet full (fillfactor 100), and
- * returns its table's name, or null when every past day is packed (and always on the embedded
- * database). Identify writes only today's table; built row by row, an index whose keys arrive in
- * random order (visitor, browser, address) is left about 70% full, and once its day is past it only
- * meets the odd update (a re-key, a label) or deletion, so rebuilt full it stays so: about a quarter
- * of an event's index bytes (bench:scale). Concurrently, so reads and writes go on; a rebuild a crash
- * cut short leaves invalid `_ccnew` or `_ccold` indexes, dropped first. Two servers packing the same
- * day at once only do the work twice.
+ * returns its table's name, or null when every past day is packed, another server is packing, or
+ * the database is the embedded one (one plain table). Identify writes only today's table; built row
+ * by row, an index whose keys arrive in random order (visitor, browser, address) is left about 70%
+ * full, and once its day is past it only meets the odd update (a re-key, a label) or deletion, so
+ * rebuilt full it stays so: about a tenth to a quarter of an event's index bytes (bench:scale).
+ * Every step takes locks that reads and writes do not wait for (REINDEX and DROP INDEX
+ * CONCURRENTLY, reloptions), on a connection of its own holding PACKING_LOCK, so no two servers
+ * rebuild at once and an invalid `_ccnew` or `_ccold` index found under the lock is a crash's
+ * leftover, dropped first.
  */
 export async function packPastDayIndexes(db: Database, now = Date.now()): Promise<string | null> {
+  const { Pool } = await import('pg')
+  const pool: unknown = (db as unknown as { $client?: unknown }).$client
+  if (!(pool instanceof Pool)) return null
+  const connection = await pool.connect()
+  try {
+    const locked = await connection.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
+      PACKING_LOCK,
+    ])
+    if (!locked.rows[0]?.locked) return null
+    try {
+      const { drizzle } = await import('drizzle-orm/node-postgres')
+      return await packNewestPastDay(drizzle({ client: connection }) as unknown as Database, now)
+    } finally {
+      await connection.query('select pg_advisory_unlock($1)', [PACKING_LOCK])
+    }
+  } finally {
+    connection.release()
+  }
+}
+
+async function packNewestPastDay(db: Database, now: number): Promise<string | null> {
   const [day] = await selectRows(
     db,
     { name: sql<string>`c.relname::text` },
@@ -178,7 +204,8 @@ export async function packPastDayIndexes(db: Database, now = Date.now()): Promis
   )
   for (const index of indexes) {
     const name = sql.identifier(index.name)
-    if (!index.valid && /_cc(new|old)[0-9]*$/.test(index.name)) await db.execute(sql`drop index ${name}`)
+    if (!index.valid && /_cc(new|old)[0-9]*$/.test(index.name))
+      await db.execute(sql`drop index concurrently ${name}`)
     else await db.execute(sql`alter index ${name} set (fillfactor = 100)`)
   }
   const table = sql.identifier(day.name)
@@ -189,15 +216,15 @@ export async function packPastDayIndexes(db: Database, now = Date.now()): Promis
 
 /**
  * Every hour: keeps day tables made from yesterday to a week ahead (each start makes them too,
- * client.ts), then packs one past day's indexes (packPastDayIndexes; a backlog goes a day an hour).
+ * client.ts), and packs one past day's indexes (packPastDayIndexes; a backlog goes a day an hour).
+ * Each has its own guard: a rebuild that waits on a long reader never holds back the coming days.
  */
 export function runEventPartitioning(db: Database, failed: (error: unknown) => void) {
-  let running = false
-  const pass = async () => {
-    if (running) return
-    running = true
+  let packing = false
+  const pack = async () => {
+    if (packing) return
+    packing = true
     try {
-      await ensureComingEventPartitions(db)
       const started = performance.now()
       const packed = await packPastDayIndexes(db)
       if (packed)
@@ -206,10 +233,13 @@ export function runEventPartitioning(db: Database, failed: (error: unknown) => v
           "packed a past day's indexes",
         )
     } finally {
-      running = false
+      packing = false
     }
   }
-  const timer = setInterval(() => void pass().catch(failed), 3_600_000)
+  const timer = setInterval(() => {
+    void ensureComingEventPartitions(db).catch(failed)
+    void pack().catch(failed)
+  }, 3_600_000)
   timer.unref()
   return () => clearInterval(timer)
 }

@@ -71,6 +71,7 @@ it('stores what numbers cannot say exactly as packed JSON, and reads it back who
     { ...base, facets: [{ facet: 'time', level: 'exact', bits: 1, note: 'more' }] },
     { ...base, rarity: 3 },
     { ...base, bits: 2 ** 45 },
+    { ...base, facets: [null] },
   ]
   for (const value of unlike) {
     const packed = packEvidence(value as MatchEvidence)
@@ -98,6 +99,10 @@ it('refuses cut-short bytes and a facet it does not know, rather than read somet
     facets: [{ facet: 'audio', level: 'close', bits: 9.999 }],
   })
   expect(() => unpackEvidence(packed.subarray(0, packed.length - 1))).toThrow(/ends inside a number/)
+  expect(() => unpackEvidence(Buffer.concat([packed, Buffer.of(0)]))).toThrow(/bytes after its last facet/)
+  // Continuation bytes past any written number's length.
+  const endless = Buffer.concat([Buffer.of(0xf0, 0), Buffer.alloc(12, 0xff), Buffer.of(1)])
+  expect(() => unpackEvidence(endless)).toThrow(/longer than any written/)
   const unknown = Buffer.from(packed)
   // The facet's byte, before its bits (9 999 thousandths: three bytes): place 63, which the list lacks.
   unknown[packed.length - 4] = 63 * 4

@@ -60,17 +60,11 @@ function numbersOf(evidence: MatchEvidence): Buffer | undefined {
   if (!Array.isArray(evidence.facets)) return undefined
   pushNumber(bytes, evidence.facets.length)
   for (const facet of evidence.facets) {
+    if (typeof facet !== 'object' || facet === null || Object.keys(facet).length !== 3) return undefined
     const place = EVIDENCE_FACETS.indexOf(facet.facet)
     const level = LEVELS.indexOf(facet.level)
     const count = thousandths(facet.bits)
-    if (
-      Object.keys(facet).length !== 3 ||
-      place < 0 ||
-      place >= MAX_FACETS ||
-      level < 0 ||
-      count === undefined
-    )
-      return undefined
+    if (place < 0 || place >= MAX_FACETS || level < 0 || level > 3 || count === undefined) return undefined
     bytes.push(place * 4 + level)
     pushNumber(bytes, count)
   }
@@ -95,6 +89,8 @@ export function unpackEvidence(stored: Uint8Array): MatchEvidence {
       code += (byte & 127) * scale
       if (byte < 128) break
       scale *= 128
+      // A written number takes at most 6 bytes (2^41 at most, zigzagged).
+      if (scale >= 128 ** 6) throw new Error('Stored evidence holds a number longer than any written.')
     }
     return code % 2 === 0 ? code / 2 : -(code + 1) / 2
   }
@@ -115,6 +111,7 @@ export function unpackEvidence(stored: Uint8Array): MatchEvidence {
       throw new Error(`Stored evidence names facet ${byte >> 2}, which this server does not have.`)
     facets.push({ facet, level, bits: next() })
   }
+  if (at !== stored.length) throw new Error('Stored evidence has bytes after its last facet.')
   // In the order batch-write.ts writes them.
   return {
     bits,
