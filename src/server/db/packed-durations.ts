@@ -5,19 +5,25 @@
 /** Largest duration kept, in milliseconds (about five days; the code then fits in 32 bits). */
 const LONGEST = 429_496_729.4
 
+/** Appends `code` (a non-negative safe integer) as a base-128 varint, low bits first. */
+export function pushVarint(bytes: number[], code: number) {
+  let rest = code
+  while (rest >= 128) {
+    bytes.push((rest % 128) | 128)
+    rest = Math.floor(rest / 128)
+  }
+  bytes.push(rest)
+}
+
 export function packDurations(durations: readonly (number | null | undefined)[]): Buffer {
   const bytes: number[] = []
   for (const duration of durations) {
     // The SQL twin rounds the tenths as `numeric`, from a double's 15 significant digits.
-    let code =
+    const code =
       typeof duration === 'number'
         ? Math.round(Number((Math.min(Math.max(duration, 0), LONGEST) * 10).toPrecision(15))) + 1
         : 0
-    while (code >= 128) {
-      bytes.push((code % 128) | 128)
-      code = Math.floor(code / 128)
-    }
-    bytes.push(code)
+    pushVarint(bytes, code)
   }
   return Buffer.from(bytes)
 }

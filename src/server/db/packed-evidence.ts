@@ -1,6 +1,7 @@
 import { customType } from 'drizzle-orm/pg-core'
 import { Level, type MatchEvidence } from '../../contracts/device'
 import { EVIDENCE_DICTIONARY, EVIDENCE_FACETS } from './packed-dictionaries'
+import { pushVarint } from './packed-durations'
 import { packJson, unpackJson } from './packed-json'
 
 // events.evidence as the server writes it (issue 28): a match's evidence is always the same few
@@ -29,13 +30,9 @@ function thousandths(bits: unknown): number | undefined {
   return Math.abs(count) <= 2 ** 40 && count / SCALE === bits ? count : undefined
 }
 
+/** A count of thousandths, zigzagged (0, -1, 1, -2 … as 0, 1, 2, 3 …) and written as a varint. */
 function pushNumber(bytes: number[], count: number) {
-  let code = count >= 0 ? count * 2 : -count * 2 - 1
-  while (code >= 128) {
-    bytes.push((code % 128) | 128)
-    code = Math.floor(code / 128)
-  }
-  bytes.push(code)
+  pushVarint(bytes, count >= 0 ? count * 2 : -count * 2 - 1)
 }
 
 /** The evidence's numbers-only bytes, or undefined when it does not fit them exactly. */

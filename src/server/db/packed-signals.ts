@@ -33,24 +33,29 @@ const REPEATED = [
   { column: 'network', place: 'network', key: 'prefix', stand: '0.0.0.0/24' },
 ] as const
 
-function placesOf(signals: StoredSignals): { info?: Info; network?: Network } {
-  return { info: signals.ipInfo?.result ?? undefined, network: signals.ipVelocity?.result?.network }
+/** Where in `signals` each repeated value sits (undefined: the signals have no such part). */
+function holdersOf(signals: StoredSignals): (Record<string, unknown> | undefined)[] {
+  const places: { info?: Info; network?: Network } = {
+    info: signals.ipInfo?.result ?? undefined,
+    network: signals.ipVelocity?.result?.network,
+  }
+  return REPEATED.map((repeated) => places[repeated.place] as Record<string, unknown> | undefined)
 }
 
 /** The signals as events.signals stores them beside `row`. */
 export function packSignals(signals: StoredSignals, row: SignalsRow): Buffer {
-  const places = placesOf(signals)
+  const holders = holdersOf(signals)
   let flags = 0
   REPEATED.forEach((repeated, bit) => {
-    const holder = places[repeated.place] as Record<string, unknown> | undefined
     const value = row[repeated.column]
-    if (holder && value !== null && holder[repeated.key] === value) flags |= 1 << bit
+    if (value !== null && holders[bit]?.[repeated.key] === value) flags |= 1 << bit
   })
   if (flags === 0) return packJson(signals, SIGNALS_DICTIONARY)
   const copy = structuredClone(signals)
-  const copied = placesOf(copy)
+  const copied = holdersOf(copy)
   REPEATED.forEach((repeated, bit) => {
-    if (flags & (1 << bit)) (copied[repeated.place] as Record<string, unknown>)[repeated.key] = repeated.stand
+    const holder = copied[bit]
+    if (flags & (1 << bit) && holder) holder[repeated.key] = repeated.stand
   })
   return Buffer.concat([Buffer.of(ELIDED, flags), packJson(copy, SIGNALS_DICTIONARY)])
 }
@@ -60,9 +65,9 @@ export function unpackSignals(stored: Uint8Array, row: SignalsRow): StoredSignal
   if (stored[0] !== ELIDED) return unpackJson(stored, SIGNALS_DICTIONARY) as StoredSignals
   const flags = stored[1] ?? 0
   const signals = unpackJson(stored.subarray(2), SIGNALS_DICTIONARY) as StoredSignals
-  const places = placesOf(signals)
+  const holders = holdersOf(signals)
   REPEATED.forEach((repeated, bit) => {
-    const holder = places[repeated.place] as Record<string, unknown> | undefined
+    const holder = holders[bit]
     if (flags & (1 << bit) && holder) holder[repeated.key] = row[repeated.column]
   })
   return signals
