@@ -12,7 +12,7 @@ import pg from 'pg'
 import type { ComponentResult } from '../../src/contracts/identify'
 import type { StoredSignals } from '../../src/contracts/signals'
 import { packEvidence } from '../../src/server/db/packed-evidence'
-import { packSignals, type SignalsRow } from '../../src/server/db/packed-signals'
+import { ipDetailsOf, packSignals, type SignalsRow } from '../../src/server/db/packed-signals'
 import { flagsOf } from '../../src/server/db/schema/event-flags'
 import { events } from '../../src/server/db/schema/events'
 import { type SnapshotOfEvent, snapshotOfEvent } from '../../src/server/identification/component-snapshots'
@@ -28,7 +28,7 @@ import { BASE_COMPONENTS } from './scale-snapshot'
 import type { Traffic } from './scale-traffic'
 
 /** The tables an event's storage is made of: bytes per event sums their total size. */
-export const EVENT_STORAGE_TABLES = ['events', 'component_snapshots']
+export const EVENT_STORAGE_TABLES = ['events', 'component_snapshots', 'ip_details']
 /** The tables this loader fills (their secondary indexes are rebuilt after the load). */
 const LOADED_TABLES = [
   'events',
@@ -456,11 +456,16 @@ async function writeEvents(
 ): Promise<{ events: number; signups: number }> {
   const { rows } = await client.query<Row>(
     `with e as materialized (select * from scale_visits where at >= $1 and at < $2),
-    packed as (select * from unnest($5::text[], $6::bytea[], $7::int[]) as p(request_id, signals, flags)),
+    packed as (select * from unnest($5::text[], $6::bytea[], $7::int[], $8::bytea[], $9::jsonb[])
+      as p(request_id, signals, flags, ip_details, details)),
+    new_details as (
+      insert into ip_details (digest, details)
+      select distinct on (ip_details) ip_details, details from packed where ip_details is not null
+      on conflict do nothing),
     new_events as (
       insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method, evidence, comeback,
         browser_id, ip, network, asn, country, user_agent, url, site_key, tag, linked_id, snapshot, durations, signals,
-        flags, suspect_score)
+        ip_details, flags, suspect_score)
       select e.request_id, s.id, e.at, e.k > 1,
         case e.method when 'token' then 1 when 'fingerprint' then 0.9 + e.r1 * 0.09 else 0.96 + e.r1 * 0.04 end,
         e.method, x.evidence, e.k > 1 and e.r2 < 0.2, s.browser_id,
@@ -475,7 +480,7 @@ async function writeEvents(
         case when e.r3 < 0.03 then jsonb_build_object('campaign', 'autumn-' || (e.k % 4)) end,
         case when s.linked_id is not null and e.r2 < 0.6 then s.linked_id end,
         s.snapshot, s.durations,
-        p.signals, p.flags,
+        p.signals, p.ip_details, p.flags,
         case when e.mobile then s.mobile_score else s.home_score end
       from e join scale_visitors s using (idx) join packed p using (request_id)
       left join scale_evidence x on x.method = e.method and x.variant = (e.idx + e.k) % 8
@@ -537,10 +542,18 @@ async function packedSignals(client: pg.Client, [from, to]: readonly [Date, Date
     [from.toISOString(), to.toISOString()],
   )
   const signals = rows.map((row) => inServerOrder(JSON.parse(row.signals) as StoredSignals))
+  const details = signals.map(ipDetailsOf)
   return [
     rows.map((row) => row.request_id),
-    signals.map((value, index) => packSignals(value, rows[index] as SignalsRow)),
+    signals.map((value, index) =>
+      packSignals(value, {
+        ...(rows[index] as Omit<SignalsRow, 'details'>),
+        details: details[index]?.details ?? null,
+      }),
+    ),
     signals.map(flagsOf),
+    details.map((found) => found?.digest ?? null),
+    details.map((found) => (found ? JSON.stringify(found.details) : null)),
   ]
 }
 

@@ -9,14 +9,15 @@ import { queryRows } from './client'
 import { ensureComingEventPartitions } from './event-partitions'
 import { SIGNALS_DICTIONARY } from './packed-dictionaries'
 import { packJson } from './packed-json'
-import { packSignals, unpackSignals } from './packed-signals'
-import { events } from './schema'
+import { ipDetailsOf, packSignals, unpackSignals } from './packed-signals'
+import { events, ipDetails } from './schema'
 
 const row = {
   ip: '2a02:8071:9a0:3f00:d8e1:4c2b:11f0:9a71',
   network: '2a02:8071:9a0:3f00::/56',
   asn: 3209,
   country: 'DE',
+  details: null,
 }
 const signals: StoredSignals = {
   bot: { result: 'notDetected', reasons: [] },
@@ -63,7 +64,7 @@ it('keeps what differs from the row, and packs signals that repeat nothing as be
   const otherAsn = { ...row, asn: 64_500 }
   const packed = packSignals(signals, otherAsn)
   expect(unpackSignals(packed, otherAsn)).toEqual(signals)
-  const nothing = { ip: null, network: null, asn: null, country: null }
+  const nothing = { ip: null, network: null, asn: null, country: null, details: null }
   const plain = packSignals(signals, nothing)
   expect(plain[0]).toBe(SIGNALS_DICTIONARY.length)
   expect(unpackSignals(plain, nothing)).toEqual(signals)
@@ -76,10 +77,52 @@ it('keeps what differs from the row, and packs signals that repeat nothing as be
   expect(unpackSignals(packSignals(placeless, row), row)).toEqual(placeless)
 })
 
+it('leaves out the network details its ip_details row holds, and reads them back from it', () => {
+  const found = ipDetailsOf(signals)
+  if (!found) throw new Error('The signals’ address has details.')
+  expect(found.details).toEqual({
+    countryName: 'Germany',
+    region: 'Berlin',
+    city: 'Berlin',
+    latitude: 52.52,
+    longitude: 13.405,
+    timezone: 'Europe/Berlin',
+    asnOrganization: 'Vodafone GmbH',
+    asnType: 'isp',
+  })
+  expect(found.digest).toHaveLength(8)
+  const withDetails = { ...row, details: found.details }
+  const packed = packSignals(signals, withDetails)
+  expect(unpackSignals(packed, withDetails)).toEqual(signals)
+  // The city, coordinates and operator are most of what is left of an ordinary visit's signals.
+  expect(packSignals(signals, row).length - packed.length).toBeGreaterThan(20)
+  // The same details read from JSON that holds more (a stored row edited by hand) bring only their own fields.
+  const padded = { ...row, details: { ...found.details, address: '192.0.2.1' } as typeof found.details }
+  expect(unpackSignals(packed, padded)).toEqual(signals)
+  // A row whose details are gone (a partial restore) reads as an address the data knew nothing more of.
+  const gone = unpackSignals(packed, row).ipInfo?.result
+  expect(gone).toMatchObject({ address: row.ip, asn: 3209, countryCode: 'DE', city: null, latitude: null })
+  // Details that differ from the row's (the network data changed between lookups) stay in the signals.
+  const moved = { ...row, details: { ...found.details, city: 'Potsdam' } }
+  expect(unpackSignals(packSignals(signals, moved), moved)).toEqual(signals)
+  // Same details, same digest; other details, another.
+  expect(ipDetailsOf(structuredClone(signals))?.digest).toEqual(found.digest)
+  const elsewhere = structuredClone(signals)
+  if (elsewhere.ipInfo?.result) elsewhere.ipInfo.result.city = 'Potsdam'
+  expect(ipDetailsOf(elsewhere)?.digest).not.toEqual(found.digest)
+  // An address the data knows nothing more of has no details to store.
+  const bare = structuredClone(signals)
+  const info = bare.ipInfo?.result
+  if (info) for (const key of Object.keys(found.details)) (info as Record<string, unknown>)[key] = null
+  expect(ipDetailsOf(bare)).toBeNull()
+})
+
 it('refuses to read signals without their row, rather than answer the placeholders', () => {
   const decode = (bytes: Buffer) => events.signals.mapFromDriverValue(bytes)
   expect(() => decode(packSignals(signals, row))).toThrow(/eventSignals/)
-  expect(decode(packSignals(signals, { ip: null, network: null, asn: null, country: null }))).toEqual(signals)
+  expect(
+    decode(packSignals(signals, { ip: null, network: null, asn: null, country: null, details: null })),
+  ).toEqual(signals)
 })
 
 describeOnEachEngine('signals as identify stores them', (suite) => {
@@ -92,11 +135,24 @@ describeOnEachEngine('signals as identify stores them', (suite) => {
       input: { components: syntheticDevice(3) },
       context: { ip, userAgent: 'test' },
     })
-    const [stored] = await queryRows<{ first: number; asn: number | null }>(
+    // Another device from the same range: its event keeps the same details' digest, stored once.
+    const neighbour = await identifyVisitor({
       db,
-      sql`select get_byte(signals, 0) as first, asn from events where request_id = ${answer.requestId}`,
+      input: { components: syntheticDevice(4) },
+      context: { ip: '85.214.132.118', userAgent: 'test' },
+    })
+    const [stored] = await queryRows<{ first: number; asn: number | null; details: number; shared: boolean }>(
+      db,
+      sql`select get_byte(signals, 0) as first, asn, (select count(*)::int from ip_details) as details,
+        ip_details = (select ip_details from events where request_id = ${neighbour.requestId}) as shared
+        from events where request_id = ${answer.requestId}`,
     )
     expect(stored?.first).toBe(0xf1)
+    expect(answer.signals.ipInfo.result?.city).toEqual(expect.any(String))
+    expect(stored?.details).toBe(1)
+    expect(stored?.shared).toBe(true)
+    const [details] = await db.select().from(ipDetails)
+    expect(details?.details.city).toBe(answer.signals.ipInfo.result?.city)
     // As every Server API answer reads an event (event-rows.ts).
     const [event] = await db.select(eventColumns).from(events).where(eq(events.requestId, answer.requestId))
     if (!event) throw new Error('The identification stored no event.')

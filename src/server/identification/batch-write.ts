@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { MatchEvidence } from '@/contracts/device'
 import { type Database, type InputColumns, type RowOf, selectRows, unnestRows } from '../db/client'
-import { packSignals } from '../db/packed-signals'
+import { ipDetailsOf, packSignals } from '../db/packed-signals'
 import { events, flagsOf, visitors } from '../db/schema'
 import { type BatchDecision, byText } from './batch-decision'
 import { DEFAULT_WORKSPACE } from './blocking-keys'
@@ -41,6 +41,13 @@ function storedEvidence(evidence: MatchEvidence): MatchEvidence {
     contextBits: round(contextBits),
     ...(recencyBits !== undefined && { recencyBits: round(recencyBits) }),
   }
+}
+
+/** The network details of an event's signals, worked out once for the three columns that use them. */
+const eventDetails = new WeakMap<object, ReturnType<typeof ipDetailsOf>>()
+function detailsOf({ event }: Written): ReturnType<typeof ipDetailsOf> {
+  if (!eventDetails.has(event)) eventDetails.set(event, ipDetailsOf(event.signals))
+  return eventDetails.get(event) ?? null
 }
 
 /** What a batch stores of each visitor (the input of the visitors upsert). */
@@ -84,21 +91,23 @@ const eventColumns: InputColumns<Written> = {
   linked_id: ['text', ({ event }) => event.linkedId],
   signals: [
     'bytea',
-    ({ event, place }) =>
-      packSignals(event.signals, {
-        ip: event.ip,
-        network: event.ip ? networkOf(event.ip) : null,
-        asn: place.asn,
-        country: place.country,
+    (row) =>
+      packSignals(row.event.signals, {
+        ip: row.event.ip,
+        network: row.event.ip ? networkOf(row.event.ip) : null,
+        asn: row.place.asn,
+        country: row.place.country,
+        details: detailsOf(row)?.details ?? null,
       }),
   ],
+  ip_details: ['bytea', (row) => detailsOf(row)?.digest ?? null],
   flags: ['int', ({ event }) => flagsOf(event.signals)],
   suspect_score: ['int', ({ event }) => event.suspectScore],
 }
 
 /**
  * Stores a batch's decision in one statement: visitors, their blocking keys, value statistics,
- * component snapshots (each once), events and the sites' webhook outbox rows (so an acknowledged event is
+ * component snapshots and network details (each once), events and the sites' webhook outbox rows (so an acknowledged event is
  * never without its deliveries). Returns each stored visitor's first and last visit.
  */
 export async function writeBatch(tx: Database, { written, changes }: BatchDecision): Promise<SavedVisitor[]> {
@@ -116,6 +125,7 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
       snapshot: ['text', (row) => snapshotOf(row).digest],
       stored: ['bytea', (row) => snapshotOf(row).stored],
       durations: ['bytea', (row) => snapshotOf(row).durations],
+      details: ['jsonb', (row) => json(detailsOf(row)?.details)],
       webhook_payload: ['jsonb', ({ event }) => JSON.stringify({ type: 'identification', event })],
     },
     'input',
@@ -159,6 +169,12 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
           select * from ${changeInput}
           on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
         new_events as (select * from ${eventInput}),
+        -- Sorted, so two batches wait on each other's new details in one order, never in a cycle.
+        new_details as (
+          insert into ip_details (digest, details)
+          select distinct on (ip_details) ip_details, details from new_events
+          where ip_details is not null order by ip_details
+          on conflict do nothing),
         ${snapshotWrites(sql`(select snapshot::uuid as digest, stored, created_at from new_events) as written`)},
         outbox as (
           insert into webhook_deliveries (id, webhook_id, event_type, payload)

@@ -5,7 +5,7 @@ import type { StoredEvent } from '../../../contracts/server-api'
 import { COMPONENTS_DICTIONARY, USER_AGENT_DICTIONARY } from '../packed-dictionaries'
 import { packedEvidence } from '../packed-evidence'
 import { packedJson } from '../packed-json'
-import { packedSignals } from '../packed-signals'
+import { type IpDetails, packedSignals } from '../packed-signals'
 import { bytea } from './bytea'
 import { botIs, flagIs } from './event-flags'
 import { timestamptz } from './timestamptz'
@@ -32,6 +32,17 @@ export const componentSnapshots = pgTable(
   },
   (table) => [index('component_snapshots_last_day').on(table.lastDay)],
 )
+
+/**
+ * What the network data said of a range of addresses beyond an event's own columns (city,
+ * coordinates, operator: packed-signals.ts), stored once for every event from that range; `digest`
+ * is the first 8 bytes of SHA-256 of the details' JSON. Never deleted: a row says nothing of any
+ * visitor, and there are only as many as the network data has distinct ranges.
+ */
+export const ipDetails = pgTable('ip_details', {
+  digest: bytea('digest').primaryKey(),
+  details: jsonb('details').$type<IpDetails>().notNull(),
+})
 
 /**
  * The flags events are searched by, each as the predicate of its partial index; a search writes
@@ -94,6 +105,8 @@ export const events = pgTable(
      * asks of them is in `flags` (event-flags.ts).
      */
     signals: packedSignals('signals').notNull().default(sql`'\\x7b7d'::bytea`),
+    /** The digest of the signals' ip_details row, where their ipInfo's details were left out for it. */
+    ipDetails: bytea('ip_details'),
     flags: integer('flags').notNull().default(0),
     suspectScore: integer('suspect_score').notNull().default(0),
     /** Set by the integrator (`PATCH /v4/events/{id}`); NULL until then. */
