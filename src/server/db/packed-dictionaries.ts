@@ -79,70 +79,99 @@ export const EVIDENCE_FACETS: readonly string[] = [
  * registry with a typical desktop value where one is common to many browsers (no value of one device:
  * fonts, canvas, audio and math results are left empty).
  */
-export const COMPONENTS_DICTIONARY: Dictionaries = [
+const COMPONENTS_V1 =
   '"ANGLE_instanced_arrays","EXT_blend_minmax","EXT_clip_control","EXT_color_buffer_float",' +
-    '"EXT_color_buffer_half_float","EXT_depth_clamp","EXT_disjoint_timer_query",' +
-    '"EXT_disjoint_timer_query_webgl2","EXT_float_blend","EXT_frag_depth","EXT_polygon_offset_clamp",' +
-    '"EXT_render_snorm","EXT_sRGB","EXT_shader_texture_lod","EXT_texture_compression_bptc",' +
-    '"EXT_texture_compression_rgtc","EXT_texture_filter_anisotropic","EXT_texture_mirror_clamp_to_edge",' +
-    '"EXT_texture_norm16","KHR_parallel_shader_compile","OES_draw_buffers_indexed",' +
-    '"OES_element_index_uint","OES_fbo_render_mipmap","OES_sample_variables",' +
-    '"OES_shader_multisample_interpolation","OES_standard_derivatives","OES_texture_float",' +
-    '"OES_texture_float_linear","OES_texture_half_float","OES_texture_half_float_linear",' +
-    '"OES_vertex_array_object","OVR_multiview2","WEBGL_blend_func_extended","WEBGL_clip_cull_distance",' +
-    '"WEBGL_color_buffer_float","WEBGL_compressed_texture_astc","WEBGL_compressed_texture_etc",' +
-    '"WEBGL_compressed_texture_etc1","WEBGL_compressed_texture_pvrtc","WEBGL_compressed_texture_s3tc",' +
-    '"WEBGL_compressed_texture_s3tc_srgb","WEBGL_debug_renderer_info","WEBGL_debug_shaders",' +
-    '"WEBGL_depth_texture","WEBGL_draw_buffers","WEBGL_lose_context","WEBGL_multi_draw",' +
-    '"WEBGL_polygon_mode","WEBGL_provoking_vertex",' +
-    '"WEBKIT_WEBGL_compressed_texture_pvrtc""Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML,' +
-    ' like Gecko) Version/18.0 Safari/605.1.15""Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0""Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML,' +
-    ' like Gecko) Version/18.0 Mobile/15E148 Safari/604.1""Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML,' +
-    ' like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36""Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML,' +
-    ' like Gecko) Chrome/142.0.0.0 Safari/537.36"{"MAX_TEXTURE_SIZE":16384,' +
-    '"MAX_CUBE_MAP_TEXTURE_SIZE":16384,"MAX_RENDERBUFFER_SIZE":16384,"MAX_VIEWPORT_DIMS":[32767,32767],' +
-    '"MAX_VERTEX_ATTRIBS":16,"MAX_VERTEX_UNIFORM_VECTORS":4096,"MAX_FRAGMENT_UNIFORM_VECTORS":1024,' +
-    '"MAX_VARYING_VECTORS":30,"MAX_TEXTURE_IMAGE_UNITS":16,"MAX_VERTEX_TEXTURE_IMAGE_UNITS":16,' +
-    '"MAX_COMBINED_TEXTURE_IMAGE_UNITS":32,"ALIASED_LINE_WIDTH_RANGE":[1,1],' +
-    '"ALIASED_POINT_SIZE_RANGE":[1,1024],"RED_BITS":8,"GREEN_BITS":8,"BLUE_BITS":8,"ALPHA_BITS":8,' +
-    '"DEPTH_BITS":24,"STENCIL_BITS":8,"SUBPIXEL_BITS":4,"VERTEX_SHADER.LOW_FLOAT":[127,127,23],' +
-    '"VERTEX_SHADER.MEDIUM_FLOAT":[127,127,23],"VERTEX_SHADER.HIGH_FLOAT":[127,127,23],' +
-    '"VERTEX_SHADER.HIGH_INT":[31,30,0],"FRAGMENT_SHADER.LOW_FLOAT":[127,127,23],' +
-    '"FRAGMENT_SHADER.MEDIUM_FLOAT":[127,127,23],"FRAGMENT_SHADER.HIGH_FLOAT":[127,127,23],' +
-    '"FRAGMENT_SHADER.HIGH_INT":[31,30,0]}{"hdr":{"value":"standard"},"audio":{"value":""},' +
-    '"fonts":{"value":""},"canvas":{"value":{"winding":true,"text":"","geometry":""}},' +
-    '"codecs":{"value":""},"screen":{"value":[1920,1080]},"vendor":{"value":"Google Inc."},' +
-    '"webgpu":{"value":"unsupported"},"plugins":{"value":["PDF Viewer|application/pdf,text/pdf",' +
-    '"Chrome PDF Viewer|application/pdf,text/pdf","Chromium PDF Viewer|application/pdf,text/pdf",' +
-    '"Microsoft Edge PDF Viewer|application/pdf,text/pdf","WebKit built-in PDF|application/pdf,' +
-    'text/pdf"]},"applePay":{"value":"unsupported"},"contrast":{"value":"no-preference"},' +
-    '"platform":{"value":"Win32"},"timezone":{"value":"America/New_York"},"indexedDb":{"value":true},' +
-    '"languages":{"value":["en-US","en"]},"pdfViewer":{"value":true},"userAgent":{"value":""},' +
-    '"webdriver":{"value":false},"colorDepth":{"value":[24,24]},"colorGamut":{"value":"srgb"},' +
-    '"connection":{"value":{"rtt":50,"type":"4g","saveData":false}},"doNotTrack":{"value":"unsupported"},' +
-    '"errorStack":{"value":{"message":"","frame":"v8"}},"intlLocale":{"value":{"locale":"en-US",' +
-    '"calendar":"gregory","numberingSystem":"latn","hourCycle":"h12","number":"1,234,567.891"}},' +
-    '"jsFeatures":{"value":""},"mathQuirks":{"value":""},"monochrome":{"value":0},' +
-    '"colorScheme":{"value":"light"},"permissions":{"value":{"notification":"default","query":"prompt"}},' +
-    '"webglBasics":{"value":{"version":"WebGL 1.0 (OpenGL ES 2.0 Chromium)",' +
-    '"shadingLanguage":"WebGL GLSL ES 1.0 (OpenGL ES GLSL ES 1.0 Chromium)","vendor":"WebKit",' +
-    '"renderer":"WebKit WebGL","unmaskedVendor":"Google Inc. (","unmaskedRenderer":"ANGLE ("}},' +
-    '"architecture":{"value":255},"audioLatency":{"value":{"baseLatency":0.01,"sampleRate":48000}},' +
-    '"deviceMemory":{"value":8},"forcedColors":{"value":"none"},"hoverPointer":{"value":["hover","fine",' +
-    '"hover","fine"]},"localStorage":{"value":true},"speechVoices":{"value":[]},' +
-    '"storageQuota":{"value":"unsupported"},"touchSupport":{"value":{"maxTouchPoints":0,' +
-    '"touchEvent":false,"touchStart":false}},"reducedMotion":{"value":"no-preference"},' +
-    '"stealthTraces":{"value":[]},"userAgentData":{"value":"unsupported"},' +
-    '"vendorFlavors":{"value":["chrome"]},"cookiesEnabled":{"value":true},' +
-    '"invertedColors":{"value":"none"},"paymentRequest":{"value":true},"sessionStorage":{"value":true},' +
-    '"timezoneOffset":{"value":0},"windowGeometry":{"value":{"outer":[1920,1040],"inner":[1920,937],' +
-    '"position":[0,0],"viewport":1}},"availableScreen":{"value":[1920,1040,0,0]},' +
-    '"fontPreferences":{"value":{"default":0,"serif":0,"sans":0,"mono":0,"system":0,"min":0}},' +
-    '"nativeFunctions":{"value":[]},"webglExtensions":{"value":""},"webglParameters":{"value":""},' +
-    '"devicePixelRatio":{"value":1},"automationGlobals":{"value":[]},"hardwareConcurrency":{"value":8},' +
-    '"reducedTransparency":{"value":"no-preference"},"globalPrivacyControl":{"value":"unsupported"},' +
-    '"privateClickMeasurement":{"value":"unsupported"}}',
-]
+  '"EXT_color_buffer_half_float","EXT_depth_clamp","EXT_disjoint_timer_query",' +
+  '"EXT_disjoint_timer_query_webgl2","EXT_float_blend","EXT_frag_depth","EXT_polygon_offset_clamp",' +
+  '"EXT_render_snorm","EXT_sRGB","EXT_shader_texture_lod","EXT_texture_compression_bptc",' +
+  '"EXT_texture_compression_rgtc","EXT_texture_filter_anisotropic","EXT_texture_mirror_clamp_to_edge",' +
+  '"EXT_texture_norm16","KHR_parallel_shader_compile","OES_draw_buffers_indexed",' +
+  '"OES_element_index_uint","OES_fbo_render_mipmap","OES_sample_variables",' +
+  '"OES_shader_multisample_interpolation","OES_standard_derivatives","OES_texture_float",' +
+  '"OES_texture_float_linear","OES_texture_half_float","OES_texture_half_float_linear",' +
+  '"OES_vertex_array_object","OVR_multiview2","WEBGL_blend_func_extended","WEBGL_clip_cull_distance",' +
+  '"WEBGL_color_buffer_float","WEBGL_compressed_texture_astc","WEBGL_compressed_texture_etc",' +
+  '"WEBGL_compressed_texture_etc1","WEBGL_compressed_texture_pvrtc","WEBGL_compressed_texture_s3tc",' +
+  '"WEBGL_compressed_texture_s3tc_srgb","WEBGL_debug_renderer_info","WEBGL_debug_shaders",' +
+  '"WEBGL_depth_texture","WEBGL_draw_buffers","WEBGL_lose_context","WEBGL_multi_draw",' +
+  '"WEBGL_polygon_mode","WEBGL_provoking_vertex",' +
+  '"WEBKIT_WEBGL_compressed_texture_pvrtc""Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML,' +
+  ' like Gecko) Version/18.0 Safari/605.1.15""Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0""Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML,' +
+  ' like Gecko) Version/18.0 Mobile/15E148 Safari/604.1""Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML,' +
+  ' like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36""Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML,' +
+  ' like Gecko) Chrome/142.0.0.0 Safari/537.36"{"MAX_TEXTURE_SIZE":16384,' +
+  '"MAX_CUBE_MAP_TEXTURE_SIZE":16384,"MAX_RENDERBUFFER_SIZE":16384,"MAX_VIEWPORT_DIMS":[32767,32767],' +
+  '"MAX_VERTEX_ATTRIBS":16,"MAX_VERTEX_UNIFORM_VECTORS":4096,"MAX_FRAGMENT_UNIFORM_VECTORS":1024,' +
+  '"MAX_VARYING_VECTORS":30,"MAX_TEXTURE_IMAGE_UNITS":16,"MAX_VERTEX_TEXTURE_IMAGE_UNITS":16,' +
+  '"MAX_COMBINED_TEXTURE_IMAGE_UNITS":32,"ALIASED_LINE_WIDTH_RANGE":[1,1],' +
+  '"ALIASED_POINT_SIZE_RANGE":[1,1024],"RED_BITS":8,"GREEN_BITS":8,"BLUE_BITS":8,"ALPHA_BITS":8,' +
+  '"DEPTH_BITS":24,"STENCIL_BITS":8,"SUBPIXEL_BITS":4,"VERTEX_SHADER.LOW_FLOAT":[127,127,23],' +
+  '"VERTEX_SHADER.MEDIUM_FLOAT":[127,127,23],"VERTEX_SHADER.HIGH_FLOAT":[127,127,23],' +
+  '"VERTEX_SHADER.HIGH_INT":[31,30,0],"FRAGMENT_SHADER.LOW_FLOAT":[127,127,23],' +
+  '"FRAGMENT_SHADER.MEDIUM_FLOAT":[127,127,23],"FRAGMENT_SHADER.HIGH_FLOAT":[127,127,23],' +
+  '"FRAGMENT_SHADER.HIGH_INT":[31,30,0]}{"hdr":{"value":"standard"},"audio":{"value":""},' +
+  '"fonts":{"value":""},"canvas":{"value":{"winding":true,"text":"","geometry":""}},' +
+  '"codecs":{"value":""},"screen":{"value":[1920,1080]},"vendor":{"value":"Google Inc."},' +
+  '"webgpu":{"value":"unsupported"},"plugins":{"value":["PDF Viewer|application/pdf,text/pdf",' +
+  '"Chrome PDF Viewer|application/pdf,text/pdf","Chromium PDF Viewer|application/pdf,text/pdf",' +
+  '"Microsoft Edge PDF Viewer|application/pdf,text/pdf","WebKit built-in PDF|application/pdf,' +
+  'text/pdf"]},"applePay":{"value":"unsupported"},"contrast":{"value":"no-preference"},' +
+  '"platform":{"value":"Win32"},"timezone":{"value":"America/New_York"},"indexedDb":{"value":true},' +
+  '"languages":{"value":["en-US","en"]},"pdfViewer":{"value":true},"userAgent":{"value":""},' +
+  '"webdriver":{"value":false},"colorDepth":{"value":[24,24]},"colorGamut":{"value":"srgb"},' +
+  '"connection":{"value":{"rtt":50,"type":"4g","saveData":false}},"doNotTrack":{"value":"unsupported"},' +
+  '"errorStack":{"value":{"message":"","frame":"v8"}},"intlLocale":{"value":{"locale":"en-US",' +
+  '"calendar":"gregory","numberingSystem":"latn","hourCycle":"h12","number":"1,234,567.891"}},' +
+  '"jsFeatures":{"value":""},"mathQuirks":{"value":""},"monochrome":{"value":0},' +
+  '"colorScheme":{"value":"light"},"permissions":{"value":{"notification":"default","query":"prompt"}},' +
+  '"webglBasics":{"value":{"version":"WebGL 1.0 (OpenGL ES 2.0 Chromium)",' +
+  '"shadingLanguage":"WebGL GLSL ES 1.0 (OpenGL ES GLSL ES 1.0 Chromium)","vendor":"WebKit",' +
+  '"renderer":"WebKit WebGL","unmaskedVendor":"Google Inc. (","unmaskedRenderer":"ANGLE ("}},' +
+  '"architecture":{"value":255},"audioLatency":{"value":{"baseLatency":0.01,"sampleRate":48000}},' +
+  '"deviceMemory":{"value":8},"forcedColors":{"value":"none"},"hoverPointer":{"value":["hover","fine",' +
+  '"hover","fine"]},"localStorage":{"value":true},"speechVoices":{"value":[]},' +
+  '"storageQuota":{"value":"unsupported"},"touchSupport":{"value":{"maxTouchPoints":0,' +
+  '"touchEvent":false,"touchStart":false}},"reducedMotion":{"value":"no-preference"},' +
+  '"stealthTraces":{"value":[]},"userAgentData":{"value":"unsupported"},' +
+  '"vendorFlavors":{"value":["chrome"]},"cookiesEnabled":{"value":true},' +
+  '"invertedColors":{"value":"none"},"paymentRequest":{"value":true},"sessionStorage":{"value":true},' +
+  '"timezoneOffset":{"value":0},"windowGeometry":{"value":{"outer":[1920,1040],"inner":[1920,937],' +
+  '"position":[0,0],"viewport":1}},"availableScreen":{"value":[1920,1040,0,0]},' +
+  '"fontPreferences":{"value":{"default":0,"serif":0,"sans":0,"mono":0,"system":0,"min":0}},' +
+  '"nativeFunctions":{"value":[]},"webglExtensions":{"value":""},"webglParameters":{"value":""},' +
+  '"devicePixelRatio":{"value":1},"automationGlobals":{"value":[]},"hardwareConcurrency":{"value":8},' +
+  '"reducedTransparency":{"value":"no-preference"},"globalPrivacyControl":{"value":"unsupported"},' +
+  '"privateClickMeasurement":{"value":"unsupported"}}'
+
+/**
+ * Version 2: what every browser on one engine shares, where version 1 left the value empty. V8's
+ * maths results and its error message (read from Chromium 156: every Chromium-based browser of a
+ * version answers the same, other engines and V8 versions differ in a few last digits, which a match
+ * of the rest still covers), and the agent's font candidates in its order (sources/fonts.ts: a
+ * device's fonts are a subset of them).
+ */
+const COMPONENTS_V2 = COMPONENTS_V1.replace(
+  '"errorStack":{"value":{"message":"","frame":"v8"}}',
+  `"errorStack":{"value":{"message":"Cannot read properties of null (reading 'probe')","frame":"v8"}}`,
+)
+  .replace(
+    '"mathQuirks":{"value":""}',
+    '"mathQuirks":{"value":[1.4473588658278522,709.889355822726,0.881373587019543,0.5493061443340548,' +
+      '0.4636476090008061,0.8178819121159085,1.1752011936438014,-0.8390715290095377,1.5430806348152437,' +
+      '-1.4214488238747245,0.7615941559557649,2.718281828459045,1.718281828459045,2.3978952727983707,' +
+      '4.641588833612779,1.9275814160560206e-50]}',
+  )
+  .replace(
+    '"fonts":{"value":""}',
+    '"fonts":{"value":["Arial Narrow","Bahnschrift","Calibri","Cambria","Century Gothic","Consolas",' +
+      '"Ebrima","Franklin Gothic","Gabriola","Helvetica Neue","Lucida Console","Malgun Gothic",' +
+      '"Microsoft YaHei","MS Gothic","Segoe UI","SimSun","Sylfaen","Wingdings","American Typewriter",' +
+      '"Avenir Next","Futura","Geneva","Gill Sans","Hiragino Sans","Menlo","Optima","PingFang SC","Skia",' +
+      '"Cantarell","DejaVu Sans","Droid Sans","Liberation Sans","Noto Color Emoji","Noto Sans",' +
+      '"Noto Sans CJK JP","Roboto","Ubuntu","Fira Sans","Source Code Pro","Open Sans","Lato","Inter"]}',
+  )
+
+export const COMPONENTS_DICTIONARY: Dictionaries = [COMPONENTS_V1, COMPONENTS_V2]
 
 /**
  * events.user_agent (a JSON string): the user agents of the browsers and clients most sites see,
