@@ -76,10 +76,50 @@ const gpus: Record<string, string[]> = {
   macOS: ['Apple M1', 'Apple M2', 'Apple M3', 'Intel Iris Plus Graphics'],
   Linux: ['Mesa Intel(R) UHD Graphics 620', 'NVIDIA GeForce RTX 3060', 'AMD Radeon RX 6600'],
 }
+// Each system's families among the agent's candidates, in the agent's order (sources/fonts.ts): it
+// reports no other family, and reports them in that order.
 const fontPools: Record<string, string[]> = {
-  Windows: ['Arial', 'Calibri', 'Cambria', 'Consolas', 'Segoe UI', 'Franklin Gothic', 'Georgia', 'Verdana'],
-  macOS: ['Helvetica Neue', 'Menlo', 'Avenir Next', 'Futura', 'Gill Sans', 'Georgia', 'Verdana'],
-  Linux: ['DejaVu Sans', 'Liberation Sans', 'Noto Sans', 'Ubuntu', 'Roboto', 'Lato', 'Open Sans'],
+  Windows: [
+    'Bahnschrift',
+    'Calibri',
+    'Cambria',
+    'Consolas',
+    'Ebrima',
+    'Franklin Gothic',
+    'Gabriola',
+    'Segoe UI',
+  ],
+  macOS: ['Helvetica Neue', 'Avenir Next', 'Futura', 'Geneva', 'Gill Sans', 'Menlo', 'Optima'],
+  Linux: ['DejaVu Sans', 'Liberation Sans', 'Noto Sans', 'Roboto', 'Ubuntu', 'Open Sans', 'Lato'],
+}
+
+/**
+ * The share of device classes on another JavaScript engine than the recorded Chromium's V8 (Safari's,
+ * Firefox's, an older V8): about a quarter of the web's browsers. Their maths results and error
+ * message are another engine's: made up here (the last digits of the results that differ between
+ * engines, a message of another wording), so that no dictionary holds them.
+ */
+const OTHER_ENGINE_SHARE = 0.25
+const otherEngine = {
+  mathQuirks: [
+    1.4473588658278524,
+    709.889355822726,
+    0.881373587019543,
+    0.5493061443340548,
+    0.46364760900080615,
+    -0.8178819121159085,
+    1.1752011936438016,
+    -0.8390715290095379,
+    1.5430806348152437,
+    1.4214488238747245,
+    0.7615941559557649,
+    Math.E,
+    1.7182818284590453,
+    2.3978952727983707,
+    4.641588833612778,
+    1.9275814160560185e-50,
+  ],
+  errorStack: { message: 'null has no property probe', frame: 'gecko-webkit' },
 }
 const screens = [
   [1920, 1080],
@@ -317,6 +357,11 @@ function describeDevice(
       Array.from({ length: voiceCount }, (_, at) => hash36(`${os.name} voice ${at}`)).sort(),
     ),
     audio: value(124.04347527516074 + (driver % 9) / 1000),
+    // Its own draw, so the other draws (and every earlier run's traffic) stay as they were.
+    ...(seededRandom(7_919 * (deviceClass + 1))() < OTHER_ENGINE_SHARE && {
+      mathQuirks: value(otherEngine.mathQuirks),
+      errorStack: value(otherEngine.errorStack),
+    }),
   }
   return { variation, locale, timezone }
 }
