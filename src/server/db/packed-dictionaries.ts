@@ -7,32 +7,56 @@ import type { Dictionaries } from './packed-json'
 // last (deflate reaches nearer bytes with shorter codes).
 
 /** events.signals: the smart signals of an identification (contracts/signals.ts). */
-export const SIGNALS_DICTIONARY: Dictionaries = [
+const SIGNALS_V1 =
   '"The address is in the site\'s blocklist."' +
-    '"The request carried a Via header that no trusted proxy added."' +
-    '"The call carried no nonce from this server: the agent did not run, or an old agent did."' +
-    '"different visitors from this address in an hour."' +
-    '"The browser\'s time zone" "a hosting network (AS' +
-    '{"bot":{"result":"bad","kind":"Headless Chromium","reasons":["' +
-    '{"result":true,"reasons":["' +
-    '"ipInfo":{"result":null,"reasons":["The address is in none of the network databases (a private or unannounced address)."]},' +
-    '"result":"isp"hosting"vpn"relay","confidence":"low","confidence":"medium",' +
-    '{"bot":{"result":"notDetected","reasons":[]},"tampering":{"result":false,"reasons":[]},' +
-    '"privacyBrowser":{"result":false,"reasons":[]},"privateMode":{"result":false,"reasons":[]},' +
-    '"virtualMachine":{"result":false,"reasons":[]},' +
-    '"velocity":{"result":{"events":{"5m":1,"1h":1,"24h":1},"distinctIps":{"5m":1,"1h":1,"24h":1},' +
-    '"distinctLinkedIds":{"24h":0}},"reasons":[]},' +
-    '"ipVelocity":{"result":{"address":{"events":{"5m":1,"1h":1,"24h":1},"visitors":{"1h":1,"24h":1},' +
-    '"accounts":{"1h":0,"24h":0}},"network":{"prefix":"0.0.0.0/24","visitors":{"1h":1,"24h":1},' +
-    '"accounts":{"1h":0,"24h":0}}},"reasons":[]},' +
-    '"ipInfo":{"result":{"address":"0.0.0.0","version":4,"countryCode":"US","countryName":"United States",' +
-    '"region":"","city":"","latitude":0.0,"longitude":0.0,"timezone":null,"asn":0,' +
-    '"asnOrganization":"","asnType":"isp"},"reasons":[]},"datacenter":{"result":false,"reasons":[]},' +
-    '"vpn":{"result":false,"confidence":"high","details":{"originTimezone":"","originCountry":"",' +
-    '"methods":{"timezoneMismatch":false,"publicVpn":false,"relay":false}},"reasons":[]},' +
-    '"proxy":{"result":false,"confidence":"high","reasons":[]},"tor":{"result":false,"reasons":[]},' +
-    '"ipBlocklist":{"result":false,"reasons":[]},"agentProof":{"result":"valid","reasons":[]}}',
-]
+  '"The request carried a Via header that no trusted proxy added."' +
+  '"The call carried no nonce from this server: the agent did not run, or an old agent did."' +
+  '"different visitors from this address in an hour."' +
+  '"The browser\'s time zone" "a hosting network (AS' +
+  '{"bot":{"result":"bad","kind":"Headless Chromium","reasons":["' +
+  '{"result":true,"reasons":["' +
+  '"ipInfo":{"result":null,"reasons":["The address is in none of the network databases (a private or unannounced address)."]},' +
+  '"result":"isp"hosting"vpn"relay","confidence":"low","confidence":"medium",' +
+  '{"bot":{"result":"notDetected","reasons":[]},"tampering":{"result":false,"reasons":[]},' +
+  '"privacyBrowser":{"result":false,"reasons":[]},"privateMode":{"result":false,"reasons":[]},' +
+  '"virtualMachine":{"result":false,"reasons":[]},' +
+  '"velocity":{"result":{"events":{"5m":1,"1h":1,"24h":1},"distinctIps":{"5m":1,"1h":1,"24h":1},' +
+  '"distinctLinkedIds":{"24h":0}},"reasons":[]},' +
+  '"ipVelocity":{"result":{"address":{"events":{"5m":1,"1h":1,"24h":1},"visitors":{"1h":1,"24h":1},' +
+  '"accounts":{"1h":0,"24h":0}},"network":{"prefix":"0.0.0.0/24","visitors":{"1h":1,"24h":1},' +
+  '"accounts":{"1h":0,"24h":0}}},"reasons":[]},' +
+  '"ipInfo":{"result":{"address":"0.0.0.0","version":4,"countryCode":"US","countryName":"United States",' +
+  '"region":"","city":"","latitude":0.0,"longitude":0.0,"timezone":null,"asn":0,' +
+  '"asnOrganization":"","asnType":"isp"},"reasons":[]},"datacenter":{"result":false,"reasons":[]},' +
+  '"vpn":{"result":false,"confidence":"high","details":{"originTimezone":"","originCountry":"",' +
+  '"methods":{"timezoneMismatch":false,"publicVpn":false,"relay":false}},"reasons":[]},' +
+  '"proxy":{"result":false,"confidence":"high","reasons":[]},"tor":{"result":false,"reasons":[]},' +
+  '"ipBlocklist":{"result":false,"reasons":[]},"agentProof":{"result":"valid","reasons":[]}}'
+
+/**
+ * Version 2: the signals as packed-signals.ts stores them beside their row, whose ipInfo holds the
+ * typical values in place of the row's own (address, country, AS) and nulls in place of its
+ * ip_details, after the time zones most browsers report (vpn.details.originTimezone: the most
+ * populous of each region, in the names Chromium reports them by).
+ */
+const SIGNALS_V2 =
+  '"Pacific/Auckland""Australia/Melbourne""Australia/Sydney""Asia/Tehran""Asia/Riyadh""Asia/Dubai"' +
+  '"Asia/Karachi""Asia/Dhaka""Asia/Calcutta""Asia/Kolkata""Asia/Bangkok""Asia/Saigon""Asia/Jakarta"' +
+  '"Asia/Manila""Asia/Singapore""Asia/Hong_Kong""Asia/Taipei""Asia/Shanghai""Asia/Seoul""Asia/Tokyo"' +
+  '"Africa/Lagos""Africa/Cairo""Africa/Nairobi""Africa/Johannesburg""Europe/Moscow""Europe/Istanbul"' +
+  '"Europe/Kiev""Europe/Kyiv""Europe/Warsaw""Europe/Amsterdam""Europe/Rome""Europe/Madrid""Europe/Paris"' +
+  '"Europe/Berlin""Europe/London""America/Santiago""America/Lima""America/Bogota""America/Argentina/Buenos_Aires"' +
+  '"America/Mexico_City""America/Sao_Paulo""America/Toronto""America/Phoenix""America/Denver"' +
+  '"America/Los_Angeles""America/Chicago""America/New_York"' +
+  SIGNALS_V1.replace(
+    '"countryName":"United States",' +
+      '"region":"","city":"","latitude":0.0,"longitude":0.0,"timezone":null,"asn":0,' +
+      '"asnOrganization":"","asnType":"isp"}',
+    '"countryName":null,"region":null,"city":null,"latitude":null,"longitude":null,"timezone":null,"asn":0,' +
+      '"asnOrganization":null,"asnType":null}',
+  )
+
+export const SIGNALS_DICTIONARY: Dictionaries = [SIGNALS_V1, SIGNALS_V2]
 
 /** events.evidence: how a match was reached (contracts/device.ts MatchEvidence). */
 export const EVIDENCE_DICTIONARY: Dictionaries = [

@@ -86,7 +86,7 @@ it('packs a Chromium snapshot smaller with the engine’s shared results, and st
 
 /** The first 16 hex digits of SHA-256 of each dictionary, oldest version first. */
 const PACKED_WITH = {
-  signals: ['fcc04478aaa8ec65'],
+  signals: ['fcc04478aaa8ec65', '970675a757c8d205'],
   evidence: ['22b9df0632f1c9d3'],
   components: ['86bcd6376beb11c5', '101e544bc971b0a3'],
   userAgent: ['156b913b0efdd211'],

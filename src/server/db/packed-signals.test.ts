@@ -141,9 +141,16 @@ describeOnEachEngine('signals as identify stores them', (suite) => {
       input: { components: syntheticDevice(4) },
       context: { ip: '85.214.132.118', userAgent: 'test' },
     })
-    const [stored] = await queryRows<{ first: number; asn: number | null; details: number; shared: boolean }>(
+    const [stored] = await queryRows<{
+      first: number
+      bytes: number
+      asn: number | null
+      details: number
+      shared: boolean
+    }>(
       db,
-      sql`select get_byte(signals, 0) as first, asn, (select count(*)::int from ip_details) as details,
+      sql`select get_byte(signals, 0) as first, octet_length(signals) as bytes, asn,
+        (select count(*)::int from ip_details) as details,
         ip_details = (select ip_details from events where request_id = ${neighbour.requestId}) as shared
         from events where request_id = ${answer.requestId}`,
     )
@@ -157,6 +164,10 @@ describeOnEachEngine('signals as identify stores them', (suite) => {
     const [event] = await db.select(eventColumns).from(events).where(eq(events.requestId, answer.requestId))
     if (!event) throw new Error('The identification stored no event.')
     expect(event.signals.ipInfo).toEqual(answer.signals.ipInfo)
+    // Without the row's values and details, against the dictionary of such signals: well under the
+    // whole signals packed against the first dictionary, as they were stored before.
+    const whole = packJson(event.signals, SIGNALS_DICTIONARY.slice(0, 1)).length
+    expect(stored?.bytes).toBeLessThan(whole * 0.6)
     expect(event.signals.ipInfo?.result?.address).toBe(ip)
     expect(event.signals.ipInfo?.result?.asn).toBe(stored?.asn)
     expect(event.signals.ipVelocity?.result?.network.prefix).toBe('85.214.132.0/24')
