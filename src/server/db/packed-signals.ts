@@ -145,7 +145,7 @@ export function eventSignals(alias = 'events'): SQL<StoredSignals> {
   const event = sql.identifier(alias)
   return sql<StoredSignals>`int4send(length(${event}.signals)) || ${event}.signals
     || convert_to(json_build_array(${event}.ip, ${event}.network, ${event}.asn, ${event}.country,
-      (select d.details from ip_details d where d.digest = ${event}.ip_details))::text, 'UTF8')`.mapWith(
+      tessera_ip_details(${event}.ip_details))::text, 'UTF8')`.mapWith(
     (value: Uint8Array) => {
       const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
       const length = bytes.readInt32BE(0)

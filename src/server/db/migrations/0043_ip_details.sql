@@ -5,4 +5,10 @@ CREATE TABLE "ip_details" (
 	"details" jsonb NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "events" ADD COLUMN "ip_details" "bytea";
+ALTER TABLE "events" ADD COLUMN "ip_details" "bytea";--> statement-breakpoint
+-- An event's details, for eventSignals (packed-signals.ts): a function with its plan kept, where a
+-- subquery in each select list cost about 10 µs a row (100 k events read in 1.17 s against 0.47 s).
+CREATE FUNCTION tessera_ip_details(wanted bytea) RETURNS jsonb LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+  RETURN (SELECT details FROM ip_details WHERE digest = wanted);
+END $$;
