@@ -118,8 +118,9 @@ export async function loadTraffic({
       },
     )
     await stager.query('create index on scale_visits (at); analyze scale_visits, scale_visitors')
-    // Events: each writer appends its slice in time order.
-    const slices = Math.max(1, Math.ceil(traffic.events / SLICE_EVENTS))
+    // Events: each writer appends its slice in time order, a day at most each (identify re-dates a
+    // snapshot once a day at most: coarser slices would re-date it less often than a server does).
+    const slices = Math.max(LOADED_DAYS, Math.ceil(traffic.events / SLICE_EVENTS))
     const span = LOADED_DAYS * 86_400_000
     const bounds = Array.from(
       { length: slices },
@@ -130,10 +131,20 @@ export async function loadTraffic({
         ] as const,
     )
     const writing = performance.now()
+    const snapshots = { stored: 0, dead: 0 }
     await inTurns(writers, bounds, async (writer, slice) => {
       const written = await retriedOnDeadlock(() => writeEvents(writer, slice, siteKeys))
       totals.events += written.events
       totals.signups += written.signups
+      // Autovacuum's rule (50 rows and a fifth of the table dead), in the load's time: a server's
+      // day is hours of autovacuum's minute-long naps, where the load's is seconds. Without it
+      // re-dated snapshots' old versions piled up as no running server lets them.
+      snapshots.stored += written.stored
+      snapshots.dead += written.redated
+      if (snapshots.dead > 50 + 0.2 * snapshots.stored) {
+        snapshots.dead = 0
+        await stager.query('vacuum component_snapshots')
+      }
       const rate = totals.events / ((performance.now() - writing) / 1000)
       progress(`events (${rate.toFixed(0)} a second)`, totals.events, traffic.events)
     })
@@ -148,7 +159,7 @@ export async function loadTraffic({
       [JSON.stringify({ through: now.toISOString() })],
     )
     await stager.query(
-      'drop table scale_visitors, scale_visits, scale_keys, scale_devices, scale_evidence, scale_decisions',
+      'drop table scale_visitors, scale_visits, scale_snapshots, scale_keys, scale_devices, scale_evidence, scale_decisions',
     )
     for (const index of indexes) {
       const building = performance.now()
@@ -256,6 +267,7 @@ async function createStaging(client: pg.Client) {
       mobile_signals jsonb, mobile_score int);
     create unlogged table scale_visits (idx int, at timestamptz, k int, r1 float8, r2 float8, r3 float8,
       request_id text, mobile boolean, method text, signup boolean);
+    create unlogged table scale_snapshots (digest uuid primary key, stored bytea);
     create unlogged table scale_keys (idx int, key text);
     create unlogged table scale_devices (device_class text primary key, signals jsonb);
     create unlogged table scale_evidence (method text, variant int, evidence bytea, primary key (method, variant));
@@ -341,9 +353,9 @@ async function stageVisitors(client: pg.Client, rows: DerivedVisitor[], traffic:
     `with input as (
       select * from unnest(${columns.map(([, type], at) => `$${at + 1}::${type}[]`).join(', ')}) as input(${names.join(', ')})),
     snapshots as (
-      -- Last used never, until its visitor's events are written (writeEvents moves it, as identify does).
-      insert into component_snapshots (digest, components, last_day)
-      select distinct on (snapshot) snapshot, stored, '-infinity'::date from input order by snapshot on conflict do nothing)
+      -- Staged: writeEvents stores each with its first event, as identify does.
+      insert into scale_snapshots (digest, stored)
+      select distinct on (snapshot) snapshot, stored from input order by snapshot on conflict do nothing)
     insert into scale_visitors (${staged.join(', ')}) select ${staged.join(', ')} from input`,
     columns.map(([, , value]) => rows.map(value)),
   )
@@ -453,7 +465,7 @@ async function writeEvents(
   client: pg.Client,
   [from, to]: readonly [Date, Date],
   siteKeys: string[],
-): Promise<{ events: number; signups: number }> {
+): Promise<{ events: number; signups: number; stored: number; redated: number }> {
   const { rows } = await client.query<Row>(
     `with e as materialized (select * from scale_visits where at >= $1 and at < $2),
     packed as (select * from unnest($5::text[], $6::bytea[], $7::int[], $8::bytea[], $9::jsonb[])
@@ -485,12 +497,18 @@ async function writeEvents(
       from e join scale_visitors s using (idx) join packed p using (request_id)
       left join scale_evidence x on x.method = e.method and x.variant = (e.idx + e.k) % 8
       order by e.at),
-    -- Each snapshot's last day, moved to its latest event's as identify's write moves it.
+    -- Each snapshot stored with its first event, or its last day moved to its latest event's, as
+    -- identify's write does (component-snapshots.ts): in digest order, as identify writes them.
     used as (
-      update component_snapshots c set last_day = u.day
+      insert into component_snapshots (digest, components, last_day)
+      select u.snapshot, x.stored, u.day
       from (select s.snapshot, max((e.at at time zone 'UTC')::date) as day
             from e join scale_visitors s using (idx) group by s.snapshot) as u
-      where c.digest = u.snapshot and c.last_day < u.day),
+      join scale_snapshots x on x.digest = u.snapshot
+      order by u.snapshot
+      on conflict (digest) do update set last_day = excluded.last_day
+      where component_snapshots.last_day < excluded.last_day
+      returning xmax = 0 as inserted),
     attempts as materialized (
       select e.request_id, e.at, s.id, s.browser_id, ($4::text[])[s.site + 1] as site_key,
         case when e.mobile then s.mobile_ip else s.home_ip end as ip,
@@ -512,7 +530,9 @@ async function writeEvents(
         id, case when at > now() - interval '24 hours' then substr(md5('mark' || request_id), 1, 32) end,
         case when at > now() - interval '24 hours' then browser_id end, at
       from attempts where outcome = 'allow' or solved order by at)
-    select (select count(*) from e)::int as events, (select count(*) from attempts)::int as signups`,
+    select (select count(*) from e)::int as events, (select count(*) from attempts)::int as signups,
+      (select count(*) filter (where inserted) from used)::int as stored,
+      (select count(*) filter (where not inserted) from used)::int as redated`,
     [
       from.toISOString(),
       to.toISOString(),
@@ -522,7 +542,12 @@ async function writeEvents(
     ],
   )
   const [row] = rows
-  return { events: Number(row?.events ?? 0), signups: Number(row?.signups ?? 0) }
+  return {
+    events: Number(row?.events ?? 0),
+    signups: Number(row?.signups ?? 0),
+    stored: Number(row?.stored ?? 0),
+    redated: Number(row?.redated ?? 0),
+  }
 }
 
 /**
