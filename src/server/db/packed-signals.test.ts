@@ -19,6 +19,17 @@ const row = {
   country: 'DE',
   details: null,
 }
+/** What the network data says of the address beyond the row's columns. */
+const details = {
+  countryName: 'Germany',
+  region: 'Berlin',
+  city: 'Berlin',
+  latitude: 52.52,
+  longitude: 13.405,
+  timezone: 'Europe/Berlin',
+  asnOrganization: 'Vodafone GmbH',
+  asnType: 'isp',
+} as const
 const signals: StoredSignals = {
   bot: { result: 'notDetected', reasons: [] },
   ipVelocity: {
@@ -37,15 +48,8 @@ const signals: StoredSignals = {
       address: row.ip,
       version: 6,
       countryCode: 'DE',
-      countryName: 'Germany',
-      region: 'Berlin',
-      city: 'Berlin',
-      latitude: 52.52,
-      longitude: 13.405,
-      timezone: 'Europe/Berlin',
       asn: 3209,
-      asnOrganization: 'Vodafone GmbH',
-      asnType: 'isp',
+      ...details,
     },
     reasons: [],
   },
@@ -80,16 +84,7 @@ it('keeps what differs from the row, and packs signals that repeat nothing as be
 it('leaves out the network details its ip_details row holds, and reads them back from it', () => {
   const found = ipDetailsOf(signals)
   if (!found) throw new Error('The signals’ address has details.')
-  expect(found.details).toEqual({
-    countryName: 'Germany',
-    region: 'Berlin',
-    city: 'Berlin',
-    latitude: 52.52,
-    longitude: 13.405,
-    timezone: 'Europe/Berlin',
-    asnOrganization: 'Vodafone GmbH',
-    asnType: 'isp',
-  })
+  expect(found.details).toEqual(details)
   expect(found.digest).toHaveLength(8)
   const withDetails = { ...row, details: found.details }
   const packed = packSignals(signals, withDetails)
