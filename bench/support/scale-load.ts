@@ -30,16 +30,19 @@ import type { Traffic } from './scale-traffic'
 /** The tables an event's storage is made of: bytes per event sums their total size. */
 export const EVENT_STORAGE_TABLES = ['events', 'component_snapshots', 'ip_details']
 /** The tables this loader fills (their secondary indexes are rebuilt after the load). */
-const LOADED_TABLES = [
-  'events',
-  'visitors',
-  'visitor_keys',
-  'signup_decisions',
-  'accounts',
+const LOADED_TABLES = ['events', 'visitors', 'visitor_keys', 'signup_decisions', 'accounts']
+/**
+ * Analyzed after the load too: what the triggers derive (rollups, sketches), the value statistics;
+ * and the tables written as identify writes them, indexes and all: the snapshots (re-dating one
+ * changes its indexed last day, so no update is HOT, as on a server) and the network details.
+ */
+const ALSO_ANALYZED = [
+  'event_rollups',
+  'visitor_sketches',
+  'component_stats',
   'component_snapshots',
+  'ip_details',
 ]
-/** Analyzed after the load too: what the triggers derive (rollups, sketches), the value statistics. */
-const ALSO_ANALYZED = ['event_rollups', 'visitor_sketches', 'component_stats']
 const CHUNK_EVENTS = 50_000
 const CHUNK_VISITORS = 5_000
 /** Events are written from 100 days ago (the expired ones first) to now, about this many per statement. */
@@ -120,16 +123,7 @@ export async function loadTraffic({
     await stager.query('create index on scale_visits (at); analyze scale_visits, scale_visitors')
     // Events: each writer appends its slice in time order, a day at most each (identify re-dates a
     // snapshot once a day at most: coarser slices would re-date it less often than a server does).
-    const slices = Math.max(LOADED_DAYS, Math.ceil(traffic.events / SLICE_EVENTS))
-    const span = LOADED_DAYS * 86_400_000
-    const bounds = Array.from(
-      { length: slices },
-      (_, at) =>
-        [
-          new Date(now.getTime() - span + (span * at) / slices),
-          new Date(now.getTime() - span + (span * (at + 1)) / slices + (at === slices - 1 ? 1 : 0)),
-        ] as const,
-    )
+    const bounds = daySlices(now, Math.ceil(traffic.events / SLICE_EVENTS / LOADED_DAYS))
     const writing = performance.now()
     const snapshots = { stored: 0, dead: 0 }
     await inTurns(writers, bounds, async (writer, slice) => {
@@ -246,6 +240,23 @@ async function retriedOnDeadlock<Result>(statement: () => Promise<Result>): Prom
 }
 
 /** Drops the indexes no constraint needs (rebuilt at the end, much faster than kept up row by row). */
+/**
+ * The load's time from LOADED_DAYS ago to now in slices within UTC days (`perDay` to a day), oldest
+ * first: a snapshot used on both sides of a midnight is re-dated on each side, as identify does.
+ */
+function daySlices(now: Date, perDay: number): (readonly [Date, Date])[] {
+  const DAY = 86_400_000
+  const from = now.getTime() - LOADED_DAYS * DAY
+  const slices: (readonly [Date, Date])[] = []
+  for (let day = Math.floor(from / DAY) * DAY; day <= now.getTime(); day += DAY)
+    for (let part = 0; part < perDay; part++) {
+      const start = Math.max(from, day + (DAY * part) / perDay)
+      const end = Math.min(now.getTime() + 1, day + (DAY * (part + 1)) / perDay)
+      if (start < end) slices.push([new Date(start), new Date(end)] as const)
+    }
+  return slices
+}
+
 async function dropSecondaryIndexes(client: pg.Client): Promise<{ name: string; definition: string }[]> {
   const { rows } = await client.query<{ name: string; definition: string }>(
     `select indexname as name, indexdef as definition from pg_indexes i

@@ -358,10 +358,11 @@ function describeDevice(
     ),
     audio: value(124.04347527516074 + (driver % 9) / 1000),
     // Its own draw, so the other draws (and every earlier run's traffic) stay as they were.
-    ...(seededRandom(7_919 * (deviceClass + 1))() < OTHER_ENGINE_SHARE && {
-      mathQuirks: value(otherEngine.mathQuirks),
-      errorStack: value(otherEngine.errorStack),
-    }),
+    ...(kind === 'human' &&
+      seededRandom(7_919 * (deviceClass + 1))() < OTHER_ENGINE_SHARE && {
+        mathQuirks: value(otherEngine.mathQuirks),
+        errorStack: value(otherEngine.errorStack),
+      }),
   }
   return { variation, locale, timezone }
 }

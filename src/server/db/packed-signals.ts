@@ -59,7 +59,7 @@ export function ipDetailsOf(signals: StoredSignals): { digest: Buffer; details: 
 }
 
 const sameDetails = (info: Info | undefined, details: IpDetails | null) =>
-  info !== undefined && details !== null && DETAILS.every((key) => info[key] === details[key])
+  info !== undefined && details !== null && DETAILS.every((key) => (info[key] ?? null) === details[key])
 
 /** Each repeated value: where it is in the signals, its column, what stands in its place (the dictionary's). */
 const REPEATED = [
@@ -145,12 +145,10 @@ export function eventSignals(alias = 'events'): SQL<StoredSignals> {
   const event = sql.identifier(alias)
   return sql<StoredSignals>`int4send(length(${event}.signals)) || ${event}.signals
     || convert_to(json_build_array(${event}.ip, ${event}.network, ${event}.asn, ${event}.country,
-      tessera_ip_details(${event}.ip_details))::text, 'UTF8')`.mapWith(
-    (value: Uint8Array) => {
-      const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
-      const length = bytes.readInt32BE(0)
-      const [ip, network, asn, country, details] = JSON.parse(bytes.subarray(4 + length).toString('utf8'))
-      return unpackSignals(bytes.subarray(4, 4 + length), { ip, network, asn, country, details })
-    },
-  )
+      tessera_ip_details(${event}.ip_details))::text, 'UTF8')`.mapWith((value: Uint8Array) => {
+    const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+    const length = bytes.readInt32BE(0)
+    const [ip, network, asn, country, details] = JSON.parse(bytes.subarray(4 + length).toString('utf8'))
+    return unpackSignals(bytes.subarray(4, 4 + length), { ip, network, asn, country, details })
+  })
 }
