@@ -37,7 +37,8 @@ export const componentSnapshots = pgTable(
  * What the network data said of a range of addresses beyond an event's own columns (city,
  * coordinates, operator: packed-signals.ts), stored once for every event from that range; `digest`
  * is the first 8 bytes of SHA-256 of the details' JSON. Never deleted: a row says nothing of any
- * visitor, and there are only as many as the network data has distinct ranges.
+ * visitor, and there are as many as the distinct details the network data has given (each update of
+ * the data adds those of the ranges it changed).
  */
 export const ipDetails = pgTable('ip_details', {
   digest: bytea('digest').primaryKey(),
