@@ -54,7 +54,7 @@ const DETAILS_FLAG = 1 << 4
 export function ipDetailsOf(signals: StoredSignals): { digest: Buffer; details: IpDetails } | null {
   const info = signals.ipInfo?.result
   if (!info || DETAILS.every((key) => info[key] === null || info[key] === undefined)) return null
-  const details = Object.fromEntries(DETAILS.map((key) => [key, info[key] ?? null])) as IpDetails
+  const details = detailsIn(info)
   return { digest: createHash('sha256').update(JSON.stringify(details)).digest().subarray(0, 8), details }
 }
 
@@ -111,13 +111,13 @@ export function unpackSignals(stored: Uint8Array, row: SignalsRow): StoredSignal
   })
   const info = signals.ipInfo?.result
   // Details whose row is gone (never deleted, but a restore may lack them) read as unknown.
-  if (flags & DETAILS_FLAG && info && row.details) Object.assign(info, pick(row.details))
+  if (flags & DETAILS_FLAG && info && row.details) Object.assign(info, detailsIn(row.details))
   return signals
 }
 
-/** Only the details' own fields: a stored row's JSON is not trusted to hold nothing else. */
-function pick(details: IpDetails): IpDetails {
-  return Object.fromEntries(DETAILS.map((key) => [key, details[key] ?? null])) as IpDetails
+/** The details' own fields of `source` (ipInfo, or a stored row's JSON, not trusted to hold nothing else). */
+function detailsIn(source: IpDetails): IpDetails {
+  return Object.fromEntries(DETAILS.map((key) => [key, source[key] ?? null])) as IpDetails
 }
 
 /**
