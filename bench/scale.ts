@@ -7,36 +7,43 @@
 // the console's CSV export (first byte, rows a second, the server's memory while it streams); a
 // retention pass, and identify latency while it runs; packing a past day's indexes, and identify
 // latency while it runs; bytes per event on disk.
+// BENCH_ENGINE=pglite: the same on the embedded database (1 M events by default), loaded in the first
+// app server's data directory. What needs a second process on the database is left out there: the
+// floor, two app servers, and identify load while retention runs (the bench runs its passes between
+// two starts of the server); so are day tables and their packing, which are PostgreSQL's.
 // BENCH_QUICK=1: 100 k events. BENCH_EVENTS, BENCH_VISITORS (default: a tenth of the events),
 // BENCH_SECONDS (per identify measurement), BENCH_PORT (three ports from it), BENCH_POSTGRES_PORT;
-// BENCH_KEEP=1 leaves the loaded PostgreSQL running at the end, for EXPLAIN and the like.
+// BENCH_KEEP=1 leaves the loaded PostgreSQL running at the end (the embedded database's directory in
+// place), for EXPLAIN and the like.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { EventPage } from '../src/contracts/server-api'
 import { compactVisitorSketches, foldRollupsIntoDays } from '../src/server/console/compact-sketches'
-import { openDatabase, queryRows } from '../src/server/db/client'
+import { type Database, type DatabaseHandle, queryRows } from '../src/server/db/client'
 import { packPastDayIndexes } from '../src/server/db/event-partitions'
 import { networkOf } from '../src/server/identification/network-of'
 import { purgeExpiredData } from '../src/server/retention/purge-expired-data'
 import { ensureDefaultSite } from '../src/server/sites/ensure-default-site'
 import { assertProductionBuild } from '../tests/support/tessera-server'
-import { findPostgresBin, startThrowawayPostgres } from '../tests/support/throwaway-postgres'
 import { signInToConsole } from './support/acknowledged-writes'
 import { postmasterOf } from './support/cpu-time'
 import { scaleAnswers, timeAnswers } from './support/scale-console'
+import { type ScaleEngine, startScaleDatabase } from './support/scale-engine'
 import { type ExportRun, timeExport } from './support/scale-export'
 import { driveIdentify, type IdentifyRun, identifyBodies, pinToCpus } from './support/scale-identify'
 import { loadTraffic } from './support/scale-load'
-import { tunePostgres } from './support/scale-postgres'
 import { type PackPass, printReport, type RetentionPass, shortCount } from './support/scale-report'
 import { createKey, type Defer, startAppServer, startFloor, waitQuiet } from './support/scale-servers'
 import { measureStorage } from './support/scale-storage'
 import { createTraffic } from './support/scale-traffic'
 
 const quick = process.env.BENCH_QUICK === '1'
-const EVENTS = Number(process.env.BENCH_EVENTS ?? (quick ? 100_000 : 10_000_000))
+const ENGINE: ScaleEngine = process.env.BENCH_ENGINE === 'pglite' ? 'pglite' : 'postgres'
+const EVENTS = Number(
+  process.env.BENCH_EVENTS ?? (quick ? 100_000 : ENGINE === 'pglite' ? 1_000_000 : 10_000_000),
+)
 const VISITORS = Number(process.env.BENCH_VISITORS ?? Math.max(1, Math.round(EVENTS / 10)))
 const ROUNDS = quick ? 5 : 20
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (quick ? 5 : 12))
@@ -67,55 +74,73 @@ async function cleanUp() {
 
 async function main() {
   assertProductionBuild()
-  const bin = findPostgresBin()
-  if (!bin) throw new Error('No PostgreSQL server binaries: apt-get install -y postgresql')
   const work = mkdtempSync(path.join(tmpdir(), 'tessera-scale-'))
-  defer(() => rmSync(work, { recursive: true, force: true }))
-  const postgres = startThrowawayPostgres({ bin, port: POSTGRES_PORT })
-  let dataDirectory = ''
   defer(() =>
-    KEEP
-      ? log(
-          `PostgreSQL left running (BENCH_KEEP=1): ${postgres.url}; stop it: pg_ctl -D ${dataDirectory} stop`,
-        )
-      : postgres.stop(),
+    KEEP && ENGINE === 'pglite'
+      ? log(`The embedded database left in place (BENCH_KEEP=1): ${path.join(work, 'a', 'db')}`)
+      : rmSync(work, { recursive: true, force: true }),
   )
-  dataDirectory = await tunePostgres({ bin, url: postgres.url })
-  // The app's own migrations and default site, as its first start makes them.
-  const handle = await openDatabase({ url: postgres.url })
-  defer(() => handle.close())
-  await ensureDefaultSite({ db: handle.db, origins: [] })
+  const database = await startScaleDatabase({
+    engine: ENGINE,
+    port: POSTGRES_PORT,
+    work,
+    defer,
+    keep: KEEP,
+    log,
+  })
+  const embedded = ENGINE === 'pglite'
+  // The bench's own handle: the app's migrations and default site, as its first start makes them.
+  // The embedded database allows one process at a time: the bench closes it for the app server's.
+  let handle: DatabaseHandle | undefined = await database.open()
+  const closeHandle = async () => {
+    const open = handle
+    handle = undefined
+    await open?.close()
+  }
+  defer(closeHandle)
+  const db = () => {
+    if (!handle) throw new Error('The bench closed its database handle (the app server holds it)')
+    return handle.db
+  }
+  await ensureDefaultSite({ db: db(), origins: [] })
 
   const now = new Date()
-  log(`Drawing ${shortCount(EVENTS)} events of ${shortCount(Math.min(VISITORS, EVENTS))} visitors…`)
+  log(
+    `Drawing ${shortCount(EVENTS)} events of ${shortCount(Math.min(VISITORS, EVENTS))} visitors, on ${embedded ? 'the embedded database' : 'PostgreSQL'}…`,
+  )
   const traffic = createTraffic({ visitors: VISITORS, events: EVENTS })
-  const loaded = await loadTraffic({ url: postgres.url, traffic, now, log })
+  const loading = handle
+  const loaded = await loadTraffic({ connect: () => database.connect(loading), traffic, now, log })
   // As on a server that ran through those days: its minute timer has merged each recent hour's
   // visitor sketches and folded older hours into their UTC day (console/compact-sketches.ts).
   const folding = performance.now()
-  while ((await compactVisitorSketches(handle.db)) > 0) {}
-  for (let pass = await foldRollupsIntoDays(handle.db); pass.rows + pass.sketches > 0; )
-    pass = await foldRollupsIntoDays(handle.db)
+  while ((await compactVisitorSketches(db())) > 0) {}
+  for (let pass = await foldRollupsIntoDays(db()); pass.rows + pass.sketches > 0; )
+    pass = await foldRollupsIntoDays(db())
   log(
     `Rollups compacted and folded into days as a running server's timer does: ${((performance.now() - folding) / 1000).toFixed(1)} s`,
   )
-  // And its hourly timer has packed each past day's indexes (db/event-partitions.ts). The loader
-  // built them in bulk, 90% full; identify's writes, row by row, leave those of keys that arrive in
-  // random order (visitor, browser, address) about 70% full until their day is packed.
+  // And its hourly timer has packed each past day's indexes (db/event-partitions.ts; PostgreSQL's day
+  // tables only). The loader built them in bulk, 90% full; identify's writes, row by row, leave
+  // those of keys that arrive in random order (visitor, browser, address) about 70% full until their
+  // day is packed.
   const packing = performance.now()
   let packedDays = 0
-  while (await packPastDayIndexes(handle.db, now.getTime())) packedDays++
+  while (await packPastDayIndexes(db(), now.getTime())) packedDays++
   const packed = { days: packedDays, seconds: (performance.now() - packing) / 1000 }
-  log(
-    `Past days' indexes packed as a running server's hourly timer does: ${packed.days} days, ${packed.seconds.toFixed(1)} s`,
-  )
-  const storage = await measureStorage(handle)
+  if (!embedded)
+    log(
+      `Past days' indexes packed as a running server's hourly timer does: ${packed.days} days, ${packed.seconds.toFixed(1)} s`,
+    )
+  const storage = await measureStorage(loading)
   const bytesPerEvent = storage.tables.reduce((sum, row) => sum + Number(row.total), 0) / loaded.events
+  if (embedded) await closeHandle()
 
+  const url = database.postgres?.url
   const server = (name: string, port: number) =>
-    startAppServer({ name, url: postgres.url, work, port, password: ADMIN_PASSWORD, defer })
+    startAppServer({ name, url, work, port, password: ADMIN_PASSWORD, defer })
   const first = await server('a', PORT)
-  await waitQuiet(handle)
+  if (handle) await waitQuiet(handle)
   const cookie = await signInToConsole(first.url, ADMIN_PASSWORD)
   const key = await createKey(first.url, cookie)
   // The loaded rows read back through the API's own contract, as identified events do.
@@ -162,72 +187,64 @@ async function main() {
   const measure = async (name: string, targets: string[], pids: number[]): Promise<IdentifyRun> => {
     // Long enough to reach a steady queue: on a busy 2-core machine an answer can take seconds.
     await driveIdentify(targets, bodies, { seconds: 3 })
-    const postmaster = postmasterOf(dataDirectory)
+    const postmaster = database.postgres && postmasterOf(database.postgres.dataDirectory)
     const run = await driveIdentify(targets, bodies, { seconds: SECONDS, pids, postmaster })
     log(`  ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors}`)
     return run
   }
   log('Identify throughput (app servers pinned to one CPU each)…')
   const pinned = pinToCpus(first.pid, '0')
-  const floorPort = PORT + 2
-  const floor = await startFloor({ url: postgres.url, port: floorPort, defer })
-  if (floor.pid) pinToCpus(floor.pid, '0')
-  const floorRun = await measure('floor', [`http://127.0.0.1:${floorPort}/`], floor.pid ? [floor.pid] : [])
-  await floor.stop()
+  let floorRun: IdentifyRun | undefined
+  if (url) {
+    const floorPort = PORT + 2
+    const floor = await startFloor({ url, port: floorPort, defer })
+    if (floor.pid) pinToCpus(floor.pid, '0')
+    floorRun = await measure('floor', [`http://127.0.0.1:${floorPort}/`], floor.pid ? [floor.pid] : [])
+    await floor.stop()
+  }
   const one = await measure('one server', [identifyUrl(first)], [first.pid])
-  const second = await server('b', PORT + 1)
-  pinToCpus(second.pid, '1')
-  await waitQuiet(handle)
-  const two = await measure('two servers', [identifyUrl(first), identifyUrl(second)], [first.pid, second.pid])
-  await second.stop()
+  let two: IdentifyRun | undefined
+  if (url) {
+    const second = await server('b', PORT + 1)
+    pinToCpus(second.pid, '1')
+    if (handle) await waitQuiet(handle)
+    two = await measure('two servers', [identifyUrl(first), identifyUrl(second)], [first.pid, second.pid])
+    await second.stop()
+  }
   // Both CPUs for one server: what a second process adds beyond more CPU for the first.
   pinToCpus(first.pid, '0,1')
   const unpinned = await measure('one server, both CPUs', [identifyUrl(first)], [first.pid])
 
   // Retention as a running server meets it (a pass an hour, so one day's table at a time): the oldest
   // expired day alone, then the other nine at once (after a server was down for days), each under
-  // identify load on one server.
-  log(`Retention passes (${RETENTION_DAYS} days) under identify load on one server…`)
-  const before = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS })
+  // identify load on one server. The embedded database is the server's own: the bench stops the
+  // server and runs both passes with no load.
+  log(
+    `Retention passes (${RETENTION_DAYS} days)${embedded ? ', the server stopped' : ' under identify load on one server'}…`,
+  )
+  let before: IdentifyRun | undefined
+  if (embedded) {
+    await first.stop()
+    handle = await database.open()
+  } else before = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS })
   const timedPass = async (days: number): Promise<RetentionPass> => {
     const started = performance.now()
     // Timed to the pass's own end, not the load's, whose stop waits for the calls in flight.
     let ended = started
-    const purging = purgeExpiredData({ db: handle.db, days }).finally(() => {
+    const purging = purgeExpiredData({ db: db(), days }).finally(() => {
       ended = performance.now()
     })
-    const during = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS, until: purging })
+    const during = embedded
+      ? undefined
+      : await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS, until: purging })
     return { purged: await purging, seconds: (ended - started) / 1000, during }
   }
   const oneDay = await timedPass(RETENTION_DAYS + EXPIRED_DAYS - 1)
   const rest = await timedPass(RETENTION_DAYS)
 
-  // Yesterday's indexes packed again under identify load, as the first hourly pass after midnight
-  // meets them (its mark undone: the rebuild is the same work whether they were packed or not).
-  const yesterday = `events_${new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10).replaceAll('-', '')}`
-  await handle.db.execute(sql`alter table ${sql.identifier(yesterday)} reset (fillfactor)`)
-  const [dayRows] = await queryRows<{ rows: number }>(
-    handle.db,
-    sql`select count(*)::int as rows from ${sql.identifier(yesterday)}`,
-  )
-  const packStarted = performance.now()
-  let packEnded = packStarted
-  const packingDay = packPastDayIndexes(handle.db, now.getTime()).finally(() => {
-    packEnded = performance.now()
-  })
-  const packDuring = await driveIdentify([identifyUrl(first)], bodies, {
-    seconds: SECONDS,
-    until: packingDay,
-  })
-  const packDay: PackPass = {
-    table: (await packingDay) ?? 'none',
-    rows: dayRows?.rows ?? 0,
-    seconds: (packEnded - packStarted) / 1000,
-    during: packDuring,
-  }
-
   printReport({
     quick,
+    engine: ENGINE,
     loaded,
     storage,
     bytesPerEvent,
@@ -235,9 +252,42 @@ async function main() {
     exports,
     identify: { floor: floorRun, one, two, unpinned, pinned },
     retention: { before, oneDay, rest },
-    packing: { ...packed, oneDay: packDay },
+    packing: embedded ? undefined : { ...packed, oneDay: await packYesterday(db(), now, first, bodies) },
     log,
   })
+}
+
+/**
+ * Yesterday's indexes packed again under identify load, as the first hourly pass after midnight
+ * meets them (its mark undone: the rebuild is the same work whether they were packed or not).
+ */
+async function packYesterday(
+  db: Database,
+  now: Date,
+  server: { url: string },
+  bodies: ReturnType<typeof identifyBodies>,
+): Promise<PackPass> {
+  const yesterday = `events_${new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10).replaceAll('-', '')}`
+  await db.execute(sql`alter table ${sql.identifier(yesterday)} reset (fillfactor)`)
+  const [dayRows] = await queryRows<{ rows: number }>(
+    db,
+    sql`select count(*)::int as rows from ${sql.identifier(yesterday)}`,
+  )
+  const started = performance.now()
+  let ended = started
+  const packing = packPastDayIndexes(db, now.getTime()).finally(() => {
+    ended = performance.now()
+  })
+  const during = await driveIdentify([`${server.url}/api/v1/identify`], bodies, {
+    seconds: SECONDS,
+    until: packing,
+  })
+  return {
+    table: (await packing) ?? 'none',
+    rows: dayRows?.rows ?? 0,
+    seconds: (ended - started) / 1000,
+    during,
+  }
 }
 
 process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)))

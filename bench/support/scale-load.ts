@@ -8,7 +8,6 @@
 // unlogged tables, with each visitor's visits (moments, in SQL). The events are then written in
 // time order, as a server appends them (a time range reads a share of the table, not all of it),
 // with the secondary indexes dropped meanwhile and built again at the end.
-import pg from 'pg'
 import type { ComponentResult } from '../../src/contracts/identify'
 import type { StoredSignals } from '../../src/contracts/signals'
 import { packEvidence } from '../../src/server/db/packed-evidence'
@@ -63,29 +62,33 @@ export interface LoadedTraffic {
 
 type Row = Record<string, unknown>
 
-/** Loads `traffic` into the database at `url` (already migrated, with its default site). */
+/**
+ * What the loader needs of a database connection: pg.Client's `query` (a statement with parameters,
+ * or several without) and `end`. On the embedded database every "connection" is the one PGlite,
+ * which runs their statements one at a time.
+ */
+export interface LoadClient {
+  query<R = Row>(text: string, params?: unknown[]): Promise<{ rows: R[] }>
+  end(): Promise<void>
+}
+
+/** Loads `traffic` into a migrated database with its default site, over connections from `connect`. */
 export async function loadTraffic({
-  url,
+  connect,
   traffic,
   now,
   log,
 }: {
-  url: string
+  connect: () => Promise<LoadClient>
   traffic: Traffic
   now: Date
   log: (line: string) => void
 }): Promise<LoadedTraffic> {
   const started = performance.now()
   // Three connections: one stages visitors while two draw their visits, then two write events.
-  const clients = [0, 1, 2].map(() => new pg.Client({ connectionString: url }))
-  const [stager, ...writers] = clients as [pg.Client, pg.Client, pg.Client]
-  for (const client of clients) {
-    await client.connect()
-    // Triggers and foreign keys stay on: the rollups are the triggers' work, as in production.
-    await client.query(
-      `set synchronous_commit = off; set work_mem = '256MB'; set maintenance_work_mem = '1GB'`,
-    )
-  }
+  // Triggers and foreign keys stay on: the rollups are the triggers' work, as in production.
+  const clients = [await connect(), await connect(), await connect()]
+  const [stager, ...writers] = clients as [LoadClient, LoadClient, LoadClient]
   try {
     const siteKeys = await createSites(stager)
     // On PostgreSQL events are stored by day (event-partitions.ts): the loaded days' tables first,
@@ -170,7 +173,7 @@ export async function loadTraffic({
 }
 
 /** The default site (made by the server) and three more in its workspace, sharing visitor identity. */
-async function createSites(client: pg.Client): Promise<string[]> {
+async function createSites(client: LoadClient): Promise<string[]> {
   const { rows } = await client.query<{ public_key: string }>('select public_key from sites where is_default')
   const defaultKey = rows[0]?.public_key
   if (!defaultKey) throw new Error('The database has no default site: start Tessera on it once first.')
@@ -207,9 +210,9 @@ function visitorChunks(traffic: Traffic): [number, number][] {
  * `prepare` (run here, one item ahead of the connections).
  */
 async function inTurns<Item>(
-  connections: pg.Client[],
+  connections: LoadClient[],
   items: readonly Item[],
-  work: (connection: pg.Client, item: Item) => Promise<void>,
+  work: (connection: LoadClient, item: Item) => Promise<void>,
   prepare: (item: Item) => Promise<void> = async () => undefined,
 ) {
   const running: (Promise<void> | undefined)[] = connections.map(() => undefined)
@@ -217,7 +220,7 @@ async function inTurns<Item>(
     await prepare(item)
     const slot = at % connections.length
     await running[slot]
-    const done = work(connections[slot] as pg.Client, item)
+    const done = work(connections[slot] as LoadClient, item)
     // Awaited in turn; a failure meanwhile must not count as unhandled.
     done.catch(() => undefined)
     running[slot] = done
@@ -239,7 +242,6 @@ async function retriedOnDeadlock<Result>(statement: () => Promise<Result>): Prom
   }
 }
 
-/** Drops the indexes no constraint needs (rebuilt at the end, much faster than kept up row by row). */
 /**
  * The load's time from LOADED_DAYS ago to now in slices within UTC days (`perDay` to a day), oldest
  * first: a snapshot used on both sides of a midnight is re-dated on each side, as identify does.
@@ -257,7 +259,8 @@ function daySlices(now: Date, perDay: number): (readonly [Date, Date])[] {
   return slices
 }
 
-async function dropSecondaryIndexes(client: pg.Client): Promise<{ name: string; definition: string }[]> {
+/** Drops the indexes no constraint needs (rebuilt at the end, much faster than kept up row by row). */
+async function dropSecondaryIndexes(client: LoadClient): Promise<{ name: string; definition: string }[]> {
   const { rows } = await client.query<{ name: string; definition: string }>(
     `select indexname as name, indexdef as definition from pg_indexes i
      where schemaname = 'public' and tablename = any($1)
@@ -269,7 +272,7 @@ async function dropSecondaryIndexes(client: pg.Client): Promise<{ name: string; 
   return rows.map((row) => ({ ...row, definition: row.definition.replace(' ON ONLY ', ' ON ') }))
 }
 
-async function createStaging(client: pg.Client) {
+async function createStaging(client: LoadClient) {
   await client.query(`
     create unlogged table scale_visitors (idx int primary key, id text, kind text, events int, gone boolean,
       signs_up boolean, browser_id text, linked_id text, site int, device_class text, user_agent bytea, email text,
@@ -315,7 +318,7 @@ async function createStaging(client: pg.Client) {
 }
 
 /** Writes a chunk's visitors to the staging table, their device signals, and their blocking keys. */
-async function stageVisitors(client: pg.Client, rows: DerivedVisitor[], traffic: Traffic) {
+async function stageVisitors(client: LoadClient, rows: DerivedVisitor[], traffic: Traffic) {
   const snapshots = new Map(
     rows.map((row) => [row, snapshotOfEvent({ ...BASE_COMPONENTS, ...row.visitor.variation })]),
   )
@@ -400,7 +403,7 @@ function countValues(rows: DerivedVisitor[], statistics: Map<string, number>) {
 }
 
 /** component_stats: the varied values as counted, and each base value held by every visitor. */
-async function writeStatistics(client: pg.Client, statistics: Map<string, number>, traffic: Traffic) {
+async function writeStatistics(client: LoadClient, statistics: Map<string, number>, traffic: Traffic) {
   const entries = [...statistics].map(([key, visitors]) => [...key.split('\u0000'), visitors] as const)
   for (let start = 0; start < entries.length; start += 50_000) {
     const batch = entries.slice(start, start + 50_000)
@@ -433,7 +436,7 @@ const base36 = (expression: string) =>
  * (first and last seen, visits).
  */
 async function stageVisits(
-  client: pg.Client,
+  client: LoadClient,
   [low, high]: readonly [number, number],
   now: Date,
 ): Promise<{ expired: number; visitors: number }> {
@@ -473,7 +476,7 @@ async function stageVisits(
  * them and the accounts those created.
  */
 async function writeEvents(
-  client: pg.Client,
+  client: LoadClient,
   [from, to]: readonly [Date, Date],
   siteKeys: string[],
 ): Promise<{ events: number; signups: number; stored: number; redated: number }> {
@@ -566,7 +569,7 @@ async function writeEvents(
  * flags: composed in SQL from the visitor's device and network signals and the visit's velocities,
  * packed here (PostgreSQL cannot deflate against a dictionary).
  */
-async function packedSignals(client: pg.Client, [from, to]: readonly [Date, Date]) {
+async function packedSignals(client: LoadClient, [from, to]: readonly [Date, Date]) {
   const { rows } = await client.query<{ request_id: string; signals: string } & SignalsRow>(
     `select e.request_id, (${EVENT_SIGNALS})::text as signals,
       case when e.mobile then s.mobile_ip else s.home_ip end as ip,

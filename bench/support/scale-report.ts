@@ -1,15 +1,18 @@
 // bench:scale's closing table, and its last line (the one CI and the issue read).
 import type { Purged } from '../../src/server/retention/purge-expired-data'
 import type { Timed } from './scale-console'
+import type { ScaleEngine } from './scale-engine'
 import type { ExportRun } from './scale-export'
 import type { IdentifyRun } from './scale-identify'
 import type { LoadedTraffic } from './scale-load'
+import type { ColumnSize, TableSize } from './scale-storage'
 
 /** One retention pass under identify load: what it removed, how long it took, identify meanwhile. */
 export interface RetentionPass {
   purged: Purged
   seconds: number
-  during: IdentifyRun
+  /** None on the embedded database: the bench runs its passes with the server stopped. */
+  during?: IdentifyRun
 }
 
 /** One past day's indexes packed under identify load (db/event-partitions.ts). */
@@ -19,8 +22,6 @@ export interface PackPass {
   seconds: number
   during: IdentifyRun
 }
-
-import type { ColumnSize, TableSize } from './scale-storage'
 
 /** 10M, 1.5M, 100k, 950. */
 export function shortCount(count: number): string {
@@ -49,6 +50,7 @@ function table(log: (line: string) => void, header: string[], rows: string[][]) 
 
 export function printReport({
   quick,
+  engine,
   loaded,
   storage,
   bytesPerEvent,
@@ -60,20 +62,29 @@ export function printReport({
   log,
 }: {
   quick: boolean
+  engine: ScaleEngine
   loaded: LoadedTraffic
   storage: { tables: TableSize[]; columns: ColumnSize[] }
   bytesPerEvent: number
   timed: Timed[]
   exports: ExportRun[]
-  identify: { floor: IdentifyRun; one: IdentifyRun; two: IdentifyRun; unpinned: IdentifyRun; pinned: boolean }
+  /** The floor and two servers: PostgreSQL only (the embedded database is one server's own). */
+  identify: {
+    floor?: IdentifyRun
+    one: IdentifyRun
+    two?: IdentifyRun
+    unpinned: IdentifyRun
+    pinned: boolean
+  }
   /** The oldest expired day's pass alone, then the rest of the expired days in one pass. */
-  retention: { before: IdentifyRun; oneDay: RetentionPass; rest: RetentionPass }
-  /** Every past day packed after the load, then yesterday's again under identify load. */
-  packing: { days: number; seconds: number; oneDay: PackPass }
+  retention: { before?: IdentifyRun; oneDay: RetentionPass; rest: RetentionPass }
+  /** Every past day packed after the load, then yesterday's again under identify load (day tables: PostgreSQL). */
+  packing?: { days: number; seconds: number; oneDay: PackPass }
   log: (line: string) => void
 }) {
   log('')
-  log(`bench:scale${quick ? ' (BENCH_QUICK)' : ''}`)
+  const embedded = engine === 'pglite'
+  log(`bench:scale${embedded ? ' on the embedded database (PGlite)' : ''}${quick ? ' (BENCH_QUICK)' : ''}`)
   log(
     `Loaded ${loaded.events.toLocaleString('en')} events of ${loaded.visitors.toLocaleString('en')} visitors over 4 sites, ${loaded.signups.toLocaleString('en')} sign-up decisions, ${loaded.expiredEvents.toLocaleString('en')} events past retention; ${loaded.seconds.toFixed(0)} s (${(loaded.events / loaded.seconds).toFixed(0)} events/s, indexes and vacuum included)`,
   )
@@ -140,15 +151,17 @@ export function printReport({
     log,
     ['identify', 'throughput', 'p50', 'p99', 'errors'],
     [
-      run(`floor (bench:identify's, one process${identify.pinned ? ', CPU 0' : ''})`, identify.floor),
+      identify.floor &&
+        run(`floor (bench:identify's, one process${identify.pinned ? ', CPU 0' : ''})`, identify.floor),
       run(`one app server${identify.pinned ? ' (CPU 0)' : ''}`, identify.one),
-      run(`two app servers${identify.pinned ? ' (CPU 0, CPU 1)' : ''}`, identify.two),
+      identify.two && run(`two app servers${identify.pinned ? ' (CPU 0, CPU 1)' : ''}`, identify.two),
       run('one app server, both CPUs', identify.unpinned),
-      run('one server (both CPUs), before retention', retention.before),
-      run("one server (both CPUs), during the oldest day's retention", retention.oneDay.during),
-      run('one server (both CPUs), during the other days', retention.rest.during),
-      run("one server (both CPUs), while a past day's indexes are packed", packing.oneDay.during),
-    ],
+      retention.before && run('one server (both CPUs), before retention', retention.before),
+      retention.oneDay.during &&
+        run("one server (both CPUs), during the oldest day's retention", retention.oneDay.during),
+      retention.rest.during && run('one server (both CPUs), during the other days', retention.rest.during),
+      packing && run("one server (both CPUs), while a past day's indexes are packed", packing.oneDay.during),
+    ].filter((row) => row !== undefined),
   )
   log('')
   const cpuRow = (name: string, figures: IdentifyRun) => {
@@ -168,19 +181,21 @@ export function printReport({
     log,
     ['CPU per request', 'machine busy', 'server(s)', 'PostgreSQL', 'load generator', 'other'],
     [
-      cpuRow("floor (bench:identify's)", identify.floor),
-      cpuRow('one app server', identify.one),
-      cpuRow('two app servers', identify.two),
+      identify.floor && cpuRow("floor (bench:identify's)", identify.floor),
+      cpuRow(embedded ? 'one app server (its database inside)' : 'one app server', identify.one),
+      identify.two && cpuRow('two app servers', identify.two),
       cpuRow('one app server, both CPUs', identify.unpinned),
-    ],
+    ].filter((row) => row !== undefined),
   )
   const bound = machineBound(identify)
   if (bound) log(bound)
   // A pass shorter than one answer under load sees none finish: say so, not "0 ms".
-  const p99During = (during: IdentifyRun) =>
-    during.rps === 0 && during.errors === 0
-      ? 'no identification finished while it ran (it was shorter than one answer)'
-      : `identify p99 ${retention.before.p99} → ${during.p99} ms while it ran`
+  const p99During = (during: IdentifyRun | undefined) =>
+    !during || !retention.before
+      ? "no identify load meanwhile (the embedded database is the stopped server's own)"
+      : during.rps === 0 && during.errors === 0
+        ? 'no identification finished while it ran (it was shorter than one answer)'
+        : `identify p99 ${retention.before.p99} → ${during.p99} ms while it ran`
   const pass = (title: string, { purged, seconds, during }: RetentionPass) =>
     log(
       `${title}: ${seconds.toFixed(2)} s, removed ${purged.events.toLocaleString('en')} events, ${purged.visitors.toLocaleString('en')} visitors, ${purged.decisions.toLocaleString('en')} sign-up decisions, ${purged.snapshots.toLocaleString('en')} component snapshots (day tables ${(purged.took.days / 1000).toFixed(2)} s, other rows ${(purged.took.rows / 1000).toFixed(2)} s, visitors ${(purged.took.visitors / 1000).toFixed(2)} s, snapshots ${(purged.took.snapshots / 1000).toFixed(2)} s); ${p99During(during)}`,
@@ -188,16 +203,21 @@ export function printReport({
   log('')
   pass("Retention, the oldest expired day's table alone (as an hourly pass meets each day)", retention.oneDay)
   pass('Retention, the other expired days at once', retention.rest)
-  log(
-    `Packing a past day's indexes (${packing.oneDay.table}, ${packing.oneDay.rows.toLocaleString('en')} events) as the first hourly pass after midnight does: ${packing.oneDay.seconds.toFixed(2)} s; ${p99During(packing.oneDay.during)} (all ${packing.days} past days after the load: ${packing.seconds.toFixed(1)} s)`,
-  )
+  if (packing)
+    log(
+      `Packing a past day's indexes (${packing.oneDay.table}, ${packing.oneDay.rows.toLocaleString('en')} events) as the first hourly pass after midnight does: ${packing.oneDay.seconds.toFixed(2)} s; ${p99During(packing.oneDay.during)} (all ${packing.days} past days after the load: ${packing.seconds.toFixed(1)} s)`,
+    )
   log('')
   const slowest = (group: Timed['group']) =>
     timed
       .filter((answer) => answer.group === group)
       .reduce((worst, answer) => (answer.p95 > worst.p95 ? answer : worst))
   // No answer at all in the window (a starved machine) leaves no ratio to give.
-  const ratio = identify.one.rps > 0 ? (identify.two.rps / identify.one.rps).toFixed(2) : 'n/a'
+  const ratio =
+    identify.two && identify.one.rps > 0 ? (identify.two.rps / identify.one.rps).toFixed(2) : 'n/a'
+  const throughput = identify.two
+    ? `identify 2 servers ${identify.two.rps.toFixed(0)} req/s (${ratio} x one server)`
+    : `identify 1 server ${identify.one.rps.toFixed(0)} req/s`
   const screen = slowest('console')
   const search = slowest('search')
   // The largest export read straight through (the paused one's rate counts its pause).
@@ -206,7 +226,7 @@ export function printReport({
     .reduce((worst, run) => (run.rows > worst.rows ? run : worst))
   const growth = Math.max(...exports.map((run) => run.rssPeakMb - run.rssBeforeMb))
   log(
-    `scale: ${shortCount(loaded.events)} events, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, identify 2 servers ${identify.two.rps.toFixed(0)} req/s (${ratio} x one server), retention ${retention.oneDay.seconds.toFixed(2)} s a day (${(retention.oneDay.seconds + retention.rest.seconds).toFixed(1)} s for ${shortCount(retention.oneDay.purged.events + retention.rest.purged.events)} expired events), export ${shortCount(largest.rows)} rows at ${(largest.rows / largest.seconds).toFixed(0)} rows/s (first byte ${largest.firstByteMs.toFixed(0)} ms, server RSS +${growth.toFixed(0)} MB at most)`,
+    `scale: ${shortCount(loaded.events)} events${embedded ? ' on the embedded database' : ''}, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, ${throughput}, retention ${retention.oneDay.seconds.toFixed(2)} s a day (${(retention.oneDay.seconds + retention.rest.seconds).toFixed(1)} s for ${shortCount(retention.oneDay.purged.events + retention.rest.purged.events)} expired events), export ${shortCount(largest.rows)} rows at ${(largest.rows / largest.seconds).toFixed(0)} rows/s (first byte ${largest.firstByteMs.toFixed(0)} ms, server RSS +${growth.toFixed(0)} MB at most)`,
   )
 }
 
@@ -216,8 +236,8 @@ export function printReport({
  * cores × 1000 / (ms per request) a second; set against one server's throughput, that is the
  * ratio two servers could reach here at best.
  */
-function machineBound(identify: { one: IdentifyRun; two: IdentifyRun }): string | undefined {
-  const cpu = identify.two.cpu
+function machineBound(identify: { one: IdentifyRun; two?: IdentifyRun }): string | undefined {
+  const cpu = identify.two?.cpu
   if (!cpu || identify.one.rps <= 0) return undefined
   const { servers, postgres, client, other } = cpu.perRequest
   const perRequest = servers + postgres + client + other

@@ -18,7 +18,8 @@ export function startAppServer({
   defer,
 }: {
   name: string
-  url: string
+  /** PostgreSQL's URL; none: the embedded database in the server's own directory (`work`/`name`/db). */
+  url: string | undefined
   work: string
   port: number
   password: string
@@ -28,7 +29,7 @@ export function startAppServer({
     port,
     dataDir: path.join(work, name),
     env: {
-      DATABASE_URL: url,
+      ...(url && { DATABASE_URL: url }),
       TESSERA_ADMIN_PASSWORD: password,
       TESSERA_LOG_LEVEL: 'warn',
       // The bench is the load balancer: it sends each visitor's address as X-Forwarded-For.
