@@ -31,13 +31,17 @@ export async function readOverview({
   const ofSite = site === undefined ? sql`` : sql`and site_key = ${site}`
   const { interval, unit } = ranges[range]
   // Older hours are kept by the day (compact-sketches.ts): ranges by the day start at a day's start.
+  // A subquery, so it is computed once: as a plain filter it was computed for every rollup row read
+  // (on the embedded database, 19 k rows of a 30-day range: 35 ms of a 70 ms query, against 7).
   const since =
     unit === 'hour'
-      ? sql`tessera_hour(now() - ${interval}::interval)`
-      : sql`date_trunc('day', (now() - ${interval}::interval) at time zone 'UTC') at time zone 'UTC'`
-  // Hours and days of UTC, as timestamps: read like every other moment (ISO 8601).
-  const bucket = sql`date_trunc(${unit}, hour at time zone 'UTC') at time zone 'UTC'`
-  const rows = await selectRows(
+      ? sql`(select tessera_hour(now() - ${interval}::interval))`
+      : sql`(select date_trunc('day', (now() - ${interval}::interval) at time zone 'UTC') at time zone 'UTC')`
+  // Hours and days of UTC, as timestamps: read like every other moment (ISO 8601). Binned from a UTC
+  // midnight, with no time zone looked up for each row.
+  const bucket = sql`date_bin(${`1 ${unit}`}::interval, hour, timestamptz '2000-01-01 00:00:00+00')`
+  // The figures and the visitors read side by side (two connections on PostgreSQL).
+  const figures = selectRows(
     db,
     {
       bucket: sql<string | null>`bucket`,
@@ -58,12 +62,12 @@ export async function readOverview({
       group by grouping sets ((bucket), (network_type), (country), ())
       order by identifications desc, bucket, network_type, country`,
   )
+  const [rows, visitors] = await Promise.all([figures, readVisitors(db, since, bucket, ofSite)])
   // grouping(): a bit per column left out, bucket's the highest.
   const byBucket = rows.filter((row) => row.grouping === 0b011)
   const byType = rows.filter((row) => row.grouping === 0b101)
   const byCountry = rows.filter((row) => row.grouping === 0b110)
   const total = rows.find((row) => row.grouping === 0b111)
-  const visitors = await readVisitors(db, since, bucket, ofSite)
 
   const identifications = total?.identifications ?? 0
   const outcomes = ({ allow, challenge, deny }: (typeof rows)[number]) => ({ allow, challenge, deny })
@@ -110,18 +114,20 @@ async function readVisitors(
   bucket: ReturnType<typeof sql>,
   ofSite: ReturnType<typeof sql>,
 ) {
+  // As hex text: the embedded driver reads bytea a byte at a time (30 ms for 230 KB of sketches,
+  // against 3–8 ms as text; measured with bench:scale's data).
   const sketches = await selectRows(
     db,
-    { bucket: sql<string>`${bucket}`, sketch: sql<Uint8Array>`sketch` },
+    { bucket: sql<string>`${bucket}`, sketch: sql<string>`encode(sketch, 'hex')` },
     (select) => sql`select ${select} from visitor_sketches where hour >= ${since} ${ofSite}`,
   )
   const total = new VisitorSketch()
   const buckets = new Map<number, VisitorSketch>()
   for (const row of sketches) {
-    const sketch = VisitorSketch.decode(row.sketch)
+    const bytes = Buffer.from(row.sketch, 'hex')
     const at = Date.parse(row.bucket)
-    buckets.set(at, (buckets.get(at) ?? new VisitorSketch()).merge(sketch))
-    total.merge(sketch)
+    buckets.set(at, (buckets.get(at) ?? new VisitorSketch()).mergeEncoded(bytes))
+    total.mergeEncoded(bytes)
   }
   return {
     total: total.estimate(),

@@ -29,6 +29,13 @@ describe('VisitorSketch', () => {
       const other = VisitorSketch.decode(right.encode()).merge(left)
       expect(merged.estimate()).toBe(whole.estimate())
       expect(other.encode()).toEqual(merged.encode())
+      // Stored bytes merged as they are, into a set or into registers, give the same.
+      expect(new VisitorSketch().mergeEncoded(left.encode()).mergeEncoded(right.encode()).encode()).toEqual(
+        merged.encode(),
+      )
+      expect(sketchOf(ids(0, 1_000)).mergeEncoded(right.encode()).encode()).toEqual(
+        sketchOf(ids(0, 1_000)).merge(right).encode(),
+      )
     }
   })
 
@@ -40,6 +47,31 @@ describe('VisitorSketch', () => {
     }
     expect(sketchOf(ids(0, 10)).encode()).toHaveLength(1 + 10 * 8)
     expect(sketchOf(ids(0, 10_000)).encode()).toHaveLength(1 + 4096)
+  })
+
+  it('sets each register to the rank of the first 1 after its 12 index bits, as HyperLogLog defines it', () => {
+    // Stored dense sketches must read the same whatever the code that raised them: the definition
+    // in plain arithmetic, over hashes with long runs of zeros (ranks up to 53) and random ones.
+    const reference = new Uint8Array(4096)
+    const hashes = [
+      ...ids(0, 3_000).map(hashOf),
+      '0000000000000000',
+      'fff0000000000000',
+      'abc0000000000001',
+      'abc0000080000000',
+      '12300001ffffffff',
+      '4560000000000010',
+    ]
+    const sketch = new VisitorSketch()
+    for (const hash of hashes) {
+      sketch.addHash(hash)
+      const bits = BigInt(`0x${hash}`).toString(2).padStart(64, '0')
+      const index = Number.parseInt(bits.slice(0, 12), 2)
+      const first = bits.slice(12).indexOf('1')
+      const rank = first === -1 ? 53 : first + 1
+      reference[index] = Math.max(reference[index] ?? 0, rank)
+    }
+    expect([...sketch.encode()]).toEqual([1, ...reference])
   })
 
   it('refuses bytes that are not a sketch', () => {

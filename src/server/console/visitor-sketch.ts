@@ -18,16 +18,7 @@ export class VisitorSketch {
   private registers: Uint8Array | undefined
 
   static decode(bytes: Uint8Array): VisitorSketch {
-    const sketch = new VisitorSketch()
-    if (bytes[0] === DENSE && bytes.length === REGISTERS + 1) {
-      sketch.hashes = undefined
-      sketch.registers = bytes.slice(1)
-      return sketch
-    }
-    if (bytes[0] !== SPARSE || (bytes.length - 1) % HASH_BYTES !== 0) throw new Error('Not a visitor sketch.')
-    for (let at = 1; at < bytes.length; at += HASH_BYTES)
-      sketch.addHash(Buffer.from(bytes.subarray(at, at + HASH_BYTES)).toString('hex'))
-    return sketch
+    return new VisitorSketch().mergeEncoded(bytes)
   }
 
   /** Adds one visitor by its hash, 16 hex digits. */
@@ -37,17 +28,37 @@ export class VisitorSketch {
       if (this.hashes.size > SPARSE_LIMIT) this.densify()
       return
     }
-    this.raise(hash)
+    this.raise(Number.parseInt(hash.slice(0, 8), 16), Number.parseInt(hash.slice(8, 16), 16))
   }
 
   merge(other: VisitorSketch): this {
     if (other.hashes) for (const hash of other.hashes) this.addHash(hash)
-    else if (other.registers) {
-      if (this.hashes) this.densify()
-      const mine = this.registers as Uint8Array
-      other.registers.forEach((rank, index) => {
-        if (rank > (mine[index] ?? 0)) mine[index] = rank
-      })
+    else if (other.registers) this.mergeRegisters(other.registers, 0)
+    return this
+  }
+
+  /**
+   * Merges a stored sketch (`encode`'s bytes) without decoding it first: into registers, a stored
+   * set's hashes are read as numbers, never as text (the console's overview merges hundreds).
+   */
+  mergeEncoded(bytes: Uint8Array): this {
+    if (bytes[0] === DENSE && bytes.length === REGISTERS + 1) return this.mergeRegisters(bytes, 1)
+    if (bytes[0] !== SPARSE || (bytes.length - 1) % HASH_BYTES !== 0) throw new Error('Not a visitor sketch.')
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    for (let at = 1; at < bytes.length; at += HASH_BYTES) {
+      if (this.hashes) this.addHash(text.toString('hex', at, at + HASH_BYTES))
+      else this.raise(view.getUint32(at), view.getUint32(at + 4))
+    }
+    return this
+  }
+
+  private mergeRegisters(ranks: Uint8Array, from: number): this {
+    if (this.hashes) this.densify()
+    const mine = this.registers as Uint8Array
+    for (let index = 0; index < REGISTERS; index++) {
+      const rank = ranks[from + index] ?? 0
+      if (rank > (mine[index] ?? 0)) mine[index] = rank
     }
     return this
   }
@@ -78,15 +89,21 @@ export class VisitorSketch {
     const hashes = this.hashes ?? new Set<string>()
     this.hashes = undefined
     this.registers = new Uint8Array(REGISTERS)
-    for (const hash of hashes) this.raise(hash)
+    for (const hash of hashes) this.addHash(hash)
   }
 
-  /** The register the hash's first 12 bits name takes the rank of its first 1 among the other 52. */
-  private raise(hash: string) {
-    const value = BigInt(`0x${hash}`)
-    const index = Number(value >> BigInt(64 - PRECISION))
-    const rest = value & ((1n << BigInt(64 - PRECISION)) - 1n)
-    const rank = rest === 0n ? 64 - PRECISION + 1 : 64 - PRECISION - rest.toString(2).length + 1
+  /**
+   * The register the hash's first 12 bits name takes the rank of its first 1 among the other 52. The
+   * 64 bits come as two 32-bit halves: the high one holds the index and the rest's first 20 bits.
+   */
+  private raise(high: number, low: number) {
+    const index = high >>> (32 - PRECISION)
+    const upper = high & ((1 << (32 - PRECISION)) - 1)
+    const rank = upper
+      ? Math.clz32(upper) - PRECISION + 1
+      : low
+        ? 32 - PRECISION + Math.clz32(low) + 1
+        : 64 - PRECISION + 1
     const registers = this.registers as Uint8Array
     if (rank > (registers[index] ?? 0)) registers[index] = rank
   }
