@@ -9,8 +9,8 @@
 // latency while it runs; bytes per event on disk.
 // BENCH_ENGINE=pglite: the same on the embedded database (1 M events by default), loaded in the first
 // app server's data directory. What needs a second process on the database is left out there: the
-// floor, two app servers, and identify load while retention runs (the bench runs its passes between
-// two starts of the server); so are day tables and their packing, which are PostgreSQL's.
+// floor, two app servers, and identify load while retention runs (the bench runs its passes after
+// stopping the server); so are day tables and their packing, which are PostgreSQL's.
 // BENCH_QUICK=1: 100 k events. BENCH_EVENTS, BENCH_VISITORS (default: a tenth of the events),
 // BENCH_SECONDS (per identify measurement), BENCH_PORT (three ports from it), BENCH_POSTGRES_PORT;
 // BENCH_KEEP=1 leaves the loaded PostgreSQL running at the end (the embedded database's directory in
@@ -41,6 +41,8 @@ import { createTraffic } from './support/scale-traffic'
 
 const quick = process.env.BENCH_QUICK === '1'
 const ENGINE: ScaleEngine = process.env.BENCH_ENGINE === 'pglite' ? 'pglite' : 'postgres'
+// The app servers inherit this environment: on the embedded database none may reach a PostgreSQL.
+if (ENGINE === 'pglite') delete process.env.DATABASE_URL
 const EVENTS = Number(
   process.env.BENCH_EVENTS ?? (quick ? 100_000 : ENGINE === 'pglite' ? 1_000_000 : 10_000_000),
 )
@@ -224,7 +226,16 @@ async function main() {
   )
   let before: IdentifyRun | undefined
   if (embedded) {
+    // The server closes the embedded database as it exits: waited for, however long it takes (a
+    // stop's SIGKILL after 5 s would leave the directory to recovery, or still locked).
+    process.kill(first.pid, 'SIGTERM')
+    const code = await Promise.race([
+      first.exited,
+      new Promise((resolve) => setTimeout(resolve, 120_000, 'late')),
+    ])
     await first.stop()
+    if (code !== 0)
+      log(`  the server did not exit cleanly (${String(code)}): the database reopens through recovery`)
     handle = await database.open()
   } else before = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS })
   const timedPass = async (days: number): Promise<RetentionPass> => {

@@ -77,5 +77,6 @@ describe('VisitorSketch', () => {
   it('refuses bytes that are not a sketch', () => {
     expect(() => VisitorSketch.decode(Buffer.from([0, 1, 2]))).toThrow()
     expect(() => VisitorSketch.decode(Buffer.from([7]))).toThrow()
+    expect(() => new VisitorSketch().addHash('not-a-hash-at-all')).toThrow()
   })
 })

@@ -12,6 +12,7 @@ const REGISTERS = 1 << PRECISION
 const HASH_BYTES = 8
 /** An exact set takes as many bytes as the registers at this size. */
 const SPARSE_LIMIT = REGISTERS / HASH_BYTES
+const HASH = /^[0-9a-f]{16}$/
 
 export class VisitorSketch {
   private hashes: Set<string> | undefined = new Set()
@@ -23,6 +24,7 @@ export class VisitorSketch {
 
   /** Adds one visitor by its hash, 16 hex digits. */
   addHash(hash: string): void {
+    if (!HASH.test(hash)) throw new Error('Not a visitor hash.')
     if (this.hashes) {
       this.hashes.add(hash)
       if (this.hashes.size > SPARSE_LIMIT) this.densify()
