@@ -77,15 +77,18 @@ async function cleanUp() {
 async function main() {
   assertProductionBuild()
   const work = mkdtempSync(path.join(tmpdir(), 'tessera-scale-'))
+  // The first app server's own database directory (startTesseraServer keeps it in <dir>/db): the
+  // embedded database is loaded there.
+  const embeddedDir = path.join(work, 'a', 'db')
   defer(() =>
     KEEP && ENGINE === 'pglite'
-      ? log(`The embedded database left in place (BENCH_KEEP=1): ${path.join(work, 'a', 'db')}`)
+      ? log(`The embedded database left in place (BENCH_KEEP=1): ${embeddedDir}`)
       : rmSync(work, { recursive: true, force: true }),
   )
   const database = await startScaleDatabase({
     engine: ENGINE,
     port: POSTGRES_PORT,
-    work,
+    embeddedDir,
     defer,
     keep: KEEP,
     log,

@@ -1,7 +1,6 @@
 // The database bench:scale loads and measures: a throwaway PostgreSQL, tuned as an operator would
 // (the default), or the embedded database (BENCH_ENGINE=pglite), in the data directory the first
 // app server then opens, as `npm start` runs without DATABASE_URL.
-import path from 'node:path'
 import pg from 'pg'
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/client'
 import { findPostgresBin, startThrowawayPostgres } from '../../tests/support/throwaway-postgres'
@@ -12,15 +11,12 @@ import type { Defer } from './scale-servers'
 export type ScaleEngine = 'postgres' | 'pglite'
 
 export interface ScaleDatabase {
-  engine: ScaleEngine
   /** The bench's own handle, migrated. On the embedded database only one process may hold it. */
   open(): Promise<DatabaseHandle>
   /** A connection for the loader (scale-load.ts). */
   connect(handle: DatabaseHandle): Promise<LoadClient>
   /** PostgreSQL: its URL and data directory (whose processes' CPU time the bench reads). */
   postgres?: { url: string; dataDirectory: string }
-  /** The embedded database: the directory it lives in, the one the app server named `name` opens. */
-  serverDirectory(name: string): string
 }
 
 /** The loader's session settings on PostgreSQL: large sorts in memory, commits not waited for. */
@@ -34,28 +30,23 @@ const EMBEDDED_LOAD_SETTINGS = `set synchronous_commit = off; set work_mem = '64
 export async function startScaleDatabase({
   engine,
   port,
-  work,
+  embeddedDir,
   defer,
   keep,
   log,
 }: {
   engine: ScaleEngine
   port: number
-  /** The bench's own directory (removed at the end). */
-  work: string
+  /** Where the embedded database is made: the directory the first app server opens. */
+  embeddedDir: string
   defer: Defer
   /** Leaves the loaded PostgreSQL running at the end. */
   keep: boolean
   log: (line: string) => void
 }): Promise<ScaleDatabase> {
-  const serverDirectory = (name: string) => path.join(work, name)
   if (engine === 'pglite') {
-    // startTesseraServer keeps the embedded database in <its directory>/db.
-    const dataDir = path.join(serverDirectory('a'), 'db')
     return {
-      engine,
-      serverDirectory,
-      open: () => openDatabase({ dataDir }),
+      open: () => openDatabase({ dataDir: embeddedDir }),
       async connect(handle) {
         const client = (handle.db as unknown as { $client: EmbeddedClient }).$client
         const connection: LoadClient = {
@@ -83,8 +74,6 @@ export async function startScaleDatabase({
   )
   dataDirectory = await tunePostgres({ bin, url: server.url })
   return {
-    engine,
-    serverDirectory,
     postgres: { url: server.url, dataDirectory },
     open: () => openDatabase({ url: server.url }),
     async connect() {

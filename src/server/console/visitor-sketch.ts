@@ -25,6 +25,11 @@ export class VisitorSketch {
   /** Adds one visitor by its hash, 16 hex digits. */
   addHash(hash: string): void {
     if (!HASH.test(hash)) throw new Error('Not a visitor hash.')
+    this.add(hash)
+  }
+
+  /** Adds a hash known to be 16 hex digits (a set's own, or read from stored bytes). */
+  private add(hash: string): void {
     if (this.hashes) {
       this.hashes.add(hash)
       if (this.hashes.size > SPARSE_LIMIT) this.densify()
@@ -34,7 +39,7 @@ export class VisitorSketch {
   }
 
   merge(other: VisitorSketch): this {
-    if (other.hashes) for (const hash of other.hashes) this.addHash(hash)
+    if (other.hashes) for (const hash of other.hashes) this.add(hash)
     else if (other.registers) this.mergeRegisters(other.registers, 0)
     return this
   }
@@ -49,7 +54,7 @@ export class VisitorSketch {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     for (let at = 1; at < bytes.length; at += HASH_BYTES) {
-      if (this.hashes) this.addHash(text.toString('hex', at, at + HASH_BYTES))
+      if (this.hashes) this.add(text.toString('hex', at, at + HASH_BYTES))
       else this.raise(view.getUint32(at), view.getUint32(at + 4))
     }
     return this
@@ -91,7 +96,7 @@ export class VisitorSketch {
     const hashes = this.hashes ?? new Set<string>()
     this.hashes = undefined
     this.registers = new Uint8Array(REGISTERS)
-    for (const hash of hashes) this.addHash(hash)
+    for (const hash of hashes) this.add(hash)
   }
 
   /**
