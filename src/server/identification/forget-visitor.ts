@@ -4,6 +4,7 @@ import { type Database, selectRows } from '../db/client'
 import { events } from '../db/schema'
 import { rateLimitRowKey } from '../rate-limit/rate-limiter'
 import { browserBudgetKey, PER_VISITOR_LIMIT } from '../signup/per-visitor-limit'
+import { takeOffStatistics } from './take-off-statistics'
 
 /**
  * Deletes every stored trace of a visitor in one transaction: the visitor, its events, its blocking
@@ -40,10 +41,10 @@ export async function forgetVisitor({
       tx,
       { deleted: sql<number>`count(*)::int` },
       (select) => sql`with gone as (delete from visitors where id = ${visitorId} returning profile, counted),
-          statistics as (
-            update component_stats set visitors = component_stats.visitors - 1
-            from gone, jsonb_each_text(gone.profile) as p(component, digest)
-            where gone.counted and component_stats.component = p.component and component_stats.digest = p.digest),
+          counted as (
+            select p.component, p.digest, 1 as n from gone, jsonb_each_text(gone.profile) as p(component, digest)
+            where gone.counted),
+          ${takeOffStatistics(sql`counted`)},
           accounts as (update accounts set visitor_id = null where visitor_id = ${visitorId}),
           limits as (delete from rate_limits where key = any(${sql.param(limitKeys)}::text[]))
           select ${select} from gone`,

@@ -72,6 +72,8 @@ export async function rekeyVisitors({ db }: { db: Database }): Promise<{ rebuilt
           ${sql.param(changes.map(([, digest]) => digest))}::text[],
           ${sql.param(changes.map(([, , delta]) => delta))}::int[]) as change(component, digest, delta)
         group by component, digest having sum(delta) <> 0
+        -- Locked in identify's order (take-off-statistics.ts), so a batch and a re-keying never deadlock.
+        order by component collate "C", digest collate "C"
         on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors)
       select count(*) from rebuilt`)
     // Keys go in after the old ones are gone: one statement cannot delete and re-insert one row.

@@ -3,6 +3,7 @@ import { type SQL, sql } from 'drizzle-orm'
 import { type Database, selectRows } from '../db/client'
 import { dropEmptiedStoredEvents, dropEventPartitionsBefore, startOfUtcDay } from '../db/event-partitions'
 import { deleteExpiredSnapshots } from '../identification/component-snapshots'
+import { takeOffStatistics } from '../identification/take-off-statistics'
 import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
 import { purgeDeletedWebhooks } from '../webhooks/delete-webhook'
 
@@ -21,10 +22,18 @@ export interface Purged {
   /**
    * How long each step took (ms): dropping the expired days' event tables, the statement deleting
    * the other expired rows (with an emptied table of events stored before days), the expired
-   * visitors, the snapshots.
+   * visitors (their pauses included: VISITOR_SHARE), the snapshots.
    */
   took: { days: number; rows: number; visitors: number; snapshots: number }
 }
+
+/**
+ * The share of a pass's time that deleting expired visitors may keep the database busy: each chunk
+ * is followed by a pause three times as long. A visitor costs a few dozen row changes (its keys,
+ * its share of the statistics), so a day of a campaign's 200 k devices takes a minute of the
+ * database's time; paced, identifications beside it keep their latency, and the pass its hour.
+ */
+const VISITOR_SHARE = 0.25
 
 /**
  * Deletes everything with personal data past the retention period. Identification events go by
@@ -40,10 +49,13 @@ export async function purgeExpiredData({
   db,
   days,
   now = new Date(),
+  visitorShare = VISITOR_SHARE,
 }: {
   db: Database
   days: number
   now?: Date
+  /** Of the time spent deleting expired visitors, the share the database is kept busy (1: no pauses). */
+  visitorShare?: number
 }): Promise<Purged> {
   const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString()
   // Events go by the UTC day, as PostgreSQL stores them (event-partitions.ts): a day's table is
@@ -89,7 +101,7 @@ export async function purgeExpiredData({
   )
   await dropEmptiedStoredEvents(db)
   const rowsTook = step()
-  const visitors = await deleteExpiredVisitors(db, cutoff, eventCutoff)
+  const visitors = await deleteExpiredVisitors(db, cutoff, eventCutoff, visitorShare)
   const visitorsTook = step()
   const snapshots = await deleteExpiredSnapshots(db, eventCutoff)
   const took = { days: daysTook, rows: rowsTook, visitors: visitorsTook, snapshots: step() }
@@ -114,39 +126,48 @@ const VISITOR_CHUNK = 200
  * unlinks their accounts; returns how many went. A chunk at a time, the longest unseen first (by
  * `visitors_last_seen`, so the pass reads only what it deletes), each a short statement of its own:
  * the statistics rows of common values are the ones every identification updates, and one long
- * statement would hold them locked. A visitor seen again meanwhile is left (the delete checks its date
- * again) and no later chunk chooses it.
+ * statement would hold them locked. It takes those rows in identify's order (takeOffStatistics) and
+ * leaves a visitor an identification holds (being seen again: SKIP LOCKED), so it never waits on a
+ * batch that waits on it. A visitor seen again meanwhile is left (its date is checked again) and no
+ * later chunk chooses it; a chunk that deletes none ends the pass (the next one goes on). Paced: each
+ * chunk is followed by a pause, so the database spends `share` of the time on them.
  */
-async function deleteExpiredVisitors(db: Database, cutoff: string, eventCutoff: Date): Promise<number> {
+async function deleteExpiredVisitors(
+  db: Database,
+  cutoff: string,
+  eventCutoff: Date,
+  share: number,
+): Promise<number> {
   let deleted = 0
   for (;;) {
+    const started = performance.now()
     const [chunk] = await selectRows(
       db,
-      {
-        chosen: sql<number>`(select count(*) from chosen)::int`,
-        gone: sql<number>`(select count(*) from old_visitors)::int`,
-      },
+      { gone: sql<number>`(select count(*) from old_visitors)::int` },
       (select) => sql`with chosen as materialized (
           select id from visitors where last_seen_at < ${cutoff} order by last_seen_at limit ${VISITOR_CHUNK}),
-        old_visitors as (
-          delete from visitors where id in (select id from chosen) and last_seen_at < ${cutoff}
-          returning id, profile, counted),
+        expired as materialized (
+          select id, profile, counted from visitors where id in (select id from chosen) and last_seen_at < ${cutoff}
+          for update skip locked),
+        old_visitors as (delete from visitors where id in (select id from expired) returning id),
         -- Its events are all older than the cutoff; only the cutoff's own day can hold any.
         visits as (
-          delete from events where visitor_id in (select id from old_visitors)
+          delete from events where visitor_id in (select id from expired)
             and created_at >= ${eventCutoff.toISOString()} and created_at < ${cutoff}),
-        statistics as (
-          update component_stats set visitors = component_stats.visitors - counted.n
-          from (select p.component, p.digest, count(*) as n
-                from old_visitors, jsonb_each_text(old_visitors.profile) as p(component, digest)
-                where old_visitors.counted
-                group by p.component, p.digest) as counted
-          where component_stats.component = counted.component and component_stats.digest = counted.digest),
-        accounts as (update accounts set visitor_id = null where visitor_id in (select id from old_visitors))
+        counted as (
+          select p.component, p.digest, count(*)::int as n
+          from expired, jsonb_each_text(expired.profile) as p(component, digest)
+          where expired.counted
+          group by p.component, p.digest),
+        ${takeOffStatistics(sql`counted`)},
+        accounts as (update accounts set visitor_id = null where visitor_id in (select id from expired))
         select ${select}`,
     )
-    deleted += chunk?.gone ?? 0
-    if (!chunk?.chosen) return deleted
+    const gone = chunk?.gone ?? 0
+    deleted += gone
+    if (gone === 0) return deleted
+    const pause = (performance.now() - started) * (1 / share - 1)
+    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause))
   }
 }
 

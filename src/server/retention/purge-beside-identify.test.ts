@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm'
+import { Client } from 'pg'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { openTestDatabase } from '../../../tests/support/test-database'
+import { type DatabaseHandle, queryRows } from '../db/client'
+import { purgeExpiredData } from './purge-expired-data'
+
+const postgresUrl = inject('postgresUrl')
+const VALUES = 60
+const digestOf = (n: number) => `value-${String(n).padStart(2, '0')}`
+
+// Two connections on one PostgreSQL: what a pass meets while app servers identify.
+describe.skipIf(!postgresUrl)('retention beside identification on PostgreSQL', () => {
+  let handle: DatabaseHandle & { url?: string }
+  beforeAll(async () => {
+    handle = await openTestDatabase('postgres', postgresUrl)
+  })
+  afterAll(() => handle.close())
+
+  it("takes expired visitors off statistics rows a batch holds without a deadlock, and loses neither's count", async () => {
+    const { db } = handle
+    await db.execute(sql`insert into visitors (id, profile, counted, first_seen_at, last_seen_at)
+      select 'expired-' || n, jsonb_build_object('held', 'value-' || lpad(n::text, 2, '0')), true,
+        now() - interval '100 days', now() - interval '100 days'
+      from generate_series(0, ${VALUES - 1}) as n`)
+    // Stored in the reverse of identify's order, so a pass that takes rows as stored takes the last first.
+    await db.execute(sql`insert into component_stats (component, digest, visitors)
+      select 'held', 'value-' || lpad(n::text, 2, '0'), 5 from generate_series(${VALUES - 1}, 0, -1) as n`)
+
+    // An identification's batch counts a new visitor under every value, locking the rows in its
+    // order (batch-decision.ts): it holds the first when the pass starts.
+    const batch = new Client({ connectionString: handle.url })
+    await batch.connect()
+    try {
+      await batch.query('begin')
+      await batch.query(
+        `update component_stats set visitors = visitors + 1 where component = 'held' and digest = $1`,
+        [digestOf(0)],
+      )
+      const purging = purgeExpiredData({ db, days: 90 })
+      const failed = purging.then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      // Until the pass waits on the batch (or ended: it must not have).
+      for (let waited = 0; waited < 100; waited++) {
+        const [waiting] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+        if ((waiting?.n ?? 0) > 0) break
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      for (let n = 1; n < VALUES; n++)
+        await batch.query(
+          `update component_stats set visitors = visitors + 1 where component = 'held' and digest = $1`,
+          [digestOf(n)],
+        )
+      await batch.query('commit')
+      expect(await failed).toBeUndefined()
+      expect((await purging).visitors).toBe(VALUES)
+    } finally {
+      await batch.end()
+    }
+    const counts = await queryRows<{ visitors: number }>(
+      db,
+      sql`select visitors from component_stats where component = 'held'`,
+    )
+    // 5, one more by the batch, one fewer by the pass.
+    expect(counts.map((row) => row.visitors)).toEqual(Array(VALUES).fill(5))
+  })
+
+  it('leaves an expired visitor that a batch is storing again, without waiting for it', async () => {
+    const { db } = handle
+    await db.execute(sql`insert into visitors (id, profile, counted, first_seen_at, last_seen_at)
+      select 'returning-' || n, '{}', true, now() - interval '100 days', now() - interval '100 days'
+      from generate_series(1, 3) as n`)
+    const batch = new Client({ connectionString: handle.url })
+    await batch.connect()
+    try {
+      // A comeback's batch holds its visitor's row until it commits (batch-write.ts upserts it).
+      await batch.query('begin')
+      await batch.query(`select 1 from visitors where id = 'returning-2' for update`)
+      expect((await purgeExpiredData({ db, days: 90 })).visitors).toBe(2)
+      await batch.query(`update visitors set last_seen_at = now() where id = 'returning-2'`)
+      await batch.query('commit')
+    } finally {
+      await batch.end()
+    }
+    const left = await queryRows<{ id: string }>(db, sql`select id from visitors where id like 'returning-%'`)
+    expect(left).toEqual([{ id: 'returning-2' }])
+  })
+})
