@@ -1,14 +1,14 @@
 // The floor for bench:identify: a bare node:http server doing the same validation and the same
 // database work as POST /api/v1/identify, without Next.js. Runs in its own process (like
 // Tessera's server), so it never shares an event loop with the load generator. It keeps the
-// embedded database's planner statistics as Tessera's server does (analyze-tables.ts), so the two
-// differ only in what answers HTTP.
+// embedded database's tables as Tessera's server does (run-table-upkeep.ts), so the two differ only
+// in what answers HTTP.
 // On PostgreSQL (bench:scale) it takes the database's URL instead of a directory.
 // Usage: tsx --conditions=react-server bench/support/floor-server.ts <dataDir | postgres url> <port>
 import { createServer } from 'node:http'
 import { IdentifyRequest } from '../../src/contracts/identify'
-import { runTableAnalysis } from '../../src/server/db/analyze-tables'
 import { openDatabase } from '../../src/server/db/client'
+import { runTableUpkeep } from '../../src/server/db/run-table-upkeep'
 import { checkComponents } from '../../src/server/identification/check-components'
 import { identifyVisitor } from '../../src/server/identification/identify-visitor'
 
@@ -16,9 +16,8 @@ const [target, port] = process.argv.slice(2)
 if (!target || !port) throw new Error('usage: floor-server.ts <dataDir | postgres url> <port>')
 const postgres = /^postgres(ql)?:\/\//.test(target)
 const handle = await openDatabase(postgres ? { url: target } : { dataDir: target })
-// PostgreSQL keeps its own statistics (autovacuum); the embedded database needs them kept.
-if (!postgres)
-  runTableAnalysis(handle.db, { analyzed: () => undefined, failed: (error) => console.error(error) })
+// PostgreSQL keeps its own tables (autovacuum); the embedded database needs them kept.
+if (!postgres) runTableUpkeep(handle.db, { tended: () => undefined, failed: (error) => console.error(error) })
 
 function forwardedFor(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header

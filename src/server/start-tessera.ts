@@ -61,11 +61,11 @@ async function bootTessera() {
   markTesseraReady()
   runWebhookWorker(db)
   if (engine === 'pglite') {
-    // The embedded database has no autovacuum: its planner statistics are kept here.
-    const { runTableAnalysis } = await import('./db/analyze-tables')
-    runTableAnalysis(db, {
-      analyzed: (tables) => log.debug({ tables }, 'tables analyzed'),
-      failed: (error) => log.warn({ err: error }, 'analyzing tables failed'),
+    // The embedded database has no autovacuum: its small churned tables and planner statistics are kept here.
+    const { runTableUpkeep } = await import('./db/run-table-upkeep')
+    runTableUpkeep(db, {
+      tended: (tables) => log.debug(tables, 'tables vacuumed and analyzed'),
+      failed: (error) => log.warn({ err: error }, 'vacuuming or analyzing tables failed'),
     })
   }
   const { runRekeying } = await import('./identification/rekey-visitors')

@@ -10,9 +10,7 @@ import { type Database, selectRows } from './client'
  * analyzed (or that never was) is analyzed, one table at a time. ANALYZE reads a bounded sample
  * (30 000 rows a table), so each statement holds the one connection briefly.
  *
- * Vacuum is not done here: on one connection it would stop every identification for as long as it
- * scans a table, seconds at a million visitors. Space that updates and purges leave is reclaimed by
- * PostgreSQL's page pruning only; large deployments run PostgreSQL, whose autovacuum does the rest.
+ * Vacuum is done for small tables only (vacuum-tables.ts); both run on a timer (run-table-upkeep.ts).
  */
 export async function analyzeChangedTables(db: Database): Promise<string[]> {
   const due = await selectRows(
@@ -27,25 +25,4 @@ export async function analyzeChangedTables(db: Database): Promise<string[]> {
   for (const { schema, table } of due)
     await db.execute(sql`analyze ${sql.identifier(schema)}.${sql.identifier(table)}`)
   return due.map(({ table }) => table)
-}
-
-/** Analyzes changed tables of the embedded database once a minute, as autovacuum's naptime would. */
-export function runTableAnalysis(
-  db: Database,
-  report: { analyzed: (tables: string[]) => void; failed: (error: unknown) => void },
-  intervalMs = 60_000,
-) {
-  let running = false
-  const tick = () => {
-    if (running) return
-    running = true
-    analyzeChangedTables(db)
-      .then((tables) => tables.length > 0 && report.analyzed(tables), report.failed)
-      .finally(() => {
-        running = false
-      })
-  }
-  const timer = setInterval(tick, intervalMs)
-  timer.unref()
-  return () => clearInterval(timer)
 }
