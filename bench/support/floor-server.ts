@@ -1,14 +1,14 @@
 // The floor for bench:identify: a bare node:http server doing the same validation and the same
 // database work as POST /api/v1/identify, without Next.js. Runs in its own process (like
 // Tessera's server), so it never shares an event loop with the load generator. It keeps the
-// embedded database's tables as Tessera's server does (run-table-upkeep.ts), so the two differ only
+// embedded database's tables as Tessera's server does (table-upkeep.ts), so the two differ only
 // in what answers HTTP.
 // On PostgreSQL (bench:scale) it takes the database's URL instead of a directory.
 // Usage: tsx --conditions=react-server bench/support/floor-server.ts <dataDir | postgres url> <port>
 import { createServer } from 'node:http'
 import { IdentifyRequest } from '../../src/contracts/identify'
 import { openDatabase } from '../../src/server/db/client'
-import { runTableUpkeep } from '../../src/server/db/run-table-upkeep'
+import { runTableUpkeep } from '../../src/server/db/table-upkeep'
 import { checkComponents } from '../../src/server/identification/check-components'
 import { identifyVisitor } from '../../src/server/identification/identify-visitor'
 

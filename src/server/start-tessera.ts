@@ -62,7 +62,7 @@ async function bootTessera() {
   runWebhookWorker(db)
   if (engine === 'pglite') {
     // The embedded database has no autovacuum: its small churned tables and planner statistics are kept here.
-    const { runTableUpkeep } = await import('./db/run-table-upkeep')
+    const { runTableUpkeep } = await import('./db/table-upkeep')
     runTableUpkeep(db, {
       tended: (tables) => log.debug(tables, 'tables vacuumed and analyzed'),
       failed: (error) => log.warn({ err: error }, 'vacuuming or analyzing tables failed'),
