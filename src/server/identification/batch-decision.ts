@@ -115,6 +115,8 @@ export interface WrittenEvent {
   volatility: Volatility
   /** Whether the visitor's values count in the population statistics. */
   counted: boolean
+  /** Whether the visitor was stored when the batch read it (its statistics then move by the change only). */
+  stored: boolean
   /** Whether this visit came back after a while or without storage (see COMEBACK_MS). */
   comeback: boolean
   browserId: string
@@ -277,6 +279,7 @@ export function decideBatch(
       previous,
       volatility: volatility ?? { comebacks: 0, changed: {} },
       counted,
+      stored: row !== undefined,
       comeback,
       // The browser keeps its own ID whoever it turns out to be; a browser without one gets a new one.
       browserId: job.token?.browserId ?? newBrowserId(),

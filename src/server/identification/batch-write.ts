@@ -22,6 +22,17 @@ const visitor = alias(visitors, 'visitor')
 const savedVisitor = { id: visitor.id, firstSeenAt: visitor.firstSeenAt, lastSeenAt: visitor.lastSeenAt }
 export type SavedVisitor = RowOf<typeof savedVisitor>
 
+/**
+ * A visitor the batch read was deleted before it wrote (retention, forget): its upsert would make it
+ * again with only the change's statistics, the rest already taken off. Nothing was stored, and the
+ * batch runs again (now without that visitor).
+ */
+export class VisitorVanished extends Error {
+  constructor() {
+    super('a visitor was deleted while a write was storing its visit')
+  }
+}
+
 type Written = BatchDecision['written'][number]
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
 
@@ -149,7 +160,7 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
   // Round trip 2: visitors, keys, statistics, events and webhook outbox in one statement.
   const saved = await selectRows(
     tx,
-    { ...savedVisitor, vanished: sql<number>`${VANISHED_SNAPSHOTS}` },
+    { ...savedVisitor, inserted: sql<boolean>`inserted`, vanished: sql<number>`${VANISHED_SNAPSHOTS}` },
     (select) => sql`with visitor as (
           insert into visitors (id, profile, parts, previous, volatility, model_version, network, workspace, counted, first_seen_at, last_seen_at, visits)
           select id, profile, parts, previous, volatility, ${MODEL_VERSION}, network, workspace, counted, seen_at, seen_at, 1
@@ -157,7 +168,7 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
           on conflict (id) do update set profile = excluded.profile, parts = excluded.parts,
             previous = excluded.previous, volatility = excluded.volatility, model_version = excluded.model_version,
             last_seen_at = greatest(visitors.last_seen_at, excluded.last_seen_at), visits = visitors.visits + 1
-          returning id, first_seen_at, last_seen_at),
+          returning id, first_seen_at, last_seen_at, xmax = 0 as inserted),
         wanted_keys as (select * from ${keyInput}),
         stale_keys as (
           delete from visitor_keys where visitor_id = any(${sql.param(visitors)}::text[])
@@ -187,5 +198,7 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
         select ${select} from visitor`,
   )
   if (saved.some((row) => row.vanished > 0)) throw new SnapshotVanished()
-  return saved.map(({ vanished: _vanished, ...visitor }) => visitor)
+  const stored = new Set(written.filter((row) => row.stored).map(({ event }) => event.visitorId))
+  if (saved.some((row) => row.inserted && stored.has(row.id))) throw new VisitorVanished()
+  return saved.map(({ vanished: _vanished, inserted: _inserted, ...visitor }) => visitor)
 }

@@ -37,6 +37,16 @@ export async function forgetVisitor({
     ),
   )
   return db.transaction(async (tx) => {
+    // Locks in the order an identification's batch takes them, so neither waits on the other while
+    // holding what it needs: the visitor, its events (whose delete trigger locks their component
+    // snapshots), then its statistics rows (takeOffStatistics). An identification holding the
+    // visitor's row (batch-write.ts upserts it with its event) makes the lock wait, and its event
+    // committed before the events' statement began; the row, locked until this commits, keeps any later one out.
+    await tx.execute(sql`select 1 from visitors where id = ${visitorId} for update`)
+    await tx.execute(sql`with visits as (delete from events where visitor_id = ${visitorId} returning request_id),
+        deliveries as (delete from webhook_deliveries where request_id in (select request_id from visits)),
+        decisions as (delete from signup_decisions where visitor_id = ${visitorId})
+      select 1`)
     const [result] = await selectRows(
       tx,
       { deleted: sql<number>`count(*)::int` },
@@ -49,13 +59,6 @@ export async function forgetVisitor({
           limits as (delete from rate_limits where key = any(${sql.param(limitKeys)}::text[]))
           select ${select} from gone`,
     )
-    // Its events in a statement of their own: an identification holding the visitor's row (batch-write.ts
-    // upserts it with its event) made the delete above wait, and its event committed after that
-    // statement began. The visitor's row, deleted by this transaction, keeps any later one out until it commits.
-    await tx.execute(sql`with visits as (delete from events where visitor_id = ${visitorId} returning request_id),
-        deliveries as (delete from webhook_deliveries where request_id in (select request_id from visits)),
-        decisions as (delete from signup_decisions where visitor_id = ${visitorId})
-      select 1`)
     return (result?.deleted ?? 0) > 0
   })
 }

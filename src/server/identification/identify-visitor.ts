@@ -12,7 +12,7 @@ import { processWide } from '../process-wide'
 import { decideBatch, type IdentifyContext, type PreparedJob } from './batch-decision'
 import { type BatchOutcome, createBatchQueue } from './batch-queue'
 import { readBatch } from './batch-read'
-import { writeBatch } from './batch-write'
+import { VisitorVanished, writeBatch } from './batch-write'
 import { blockingKeys } from './blocking-keys'
 import { SnapshotVanished } from './component-snapshots'
 import { profileComponents } from './fingerprint-profile'
@@ -123,11 +123,16 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
       const decision = decideBatch(prepared, await readBatch(tx, db, prepared, now), now)
       return { decision, saved: await writeBatch(tx, decision) }
     })
-  // A snapshot that retention or forgetting deleted while this batch reused it, a deadlock
+  // A snapshot or a visitor that retention or forgetting deleted while this batch used it, a deadlock
   // PostgreSQL broke, or a day without its table yet (made a week ahead, so only when that has
   // failed for a week): nothing was stored, and the batch runs again.
   const { decision, saved } = await attempt().catch(async (error) => {
-    if (error instanceof SnapshotVanished || errorCode(error) === DEADLOCK) return attempt()
+    if (
+      error instanceof SnapshotVanished ||
+      error instanceof VisitorVanished ||
+      errorCode(error) === DEADLOCK
+    )
+      return attempt()
     if (isMissingDayTable(error)) {
       await ensureComingEventPartitions(db)
       return attempt()

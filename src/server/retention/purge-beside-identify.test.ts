@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm'
 import { Client } from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { openTestDatabase } from '../../../tests/support/test-database'
 import { type DatabaseHandle, queryRows } from '../db/client'
+import { identifyVisitor } from '../identification/identify-visitor'
 import { purgeExpiredData } from './purge-expired-data'
 
 const postgresUrl = inject('postgresUrl')
@@ -90,5 +92,65 @@ describe.skipIf(!postgresUrl)('retention beside identification on PostgreSQL', (
     }
     const left = await queryRows<{ id: string }>(db, sql`select id from visitors where id like 'returning-%'`)
     expect(left).toEqual([{ id: 'returning-2' }])
+  })
+
+  it('stores a comeback whose visitor was deleted while it waited as a new visitor, every value counted', async () => {
+    const { db } = handle
+    const context = { ip: null, userAgent: null }
+    const components = syntheticDevice(7_001)
+    const first = await identifyVisitor({ db, input: { components }, context })
+    const counts = () =>
+      queryRows<{ total: number; rows: number }>(
+        db,
+        sql`select coalesce(sum(s.visitors), 0)::int as total, count(*)::int as rows
+            from visitors v, jsonb_each_text(v.profile) as p(component, digest)
+            join component_stats s on s.component = p.component and s.digest = p.digest
+            where v.id = ${first.visitorId}`,
+      )
+    const [before] = await counts()
+    // Retention (or a forget) holds the visitor's row, then deletes it and takes off its values...
+    const pass = new Client({ connectionString: handle.url })
+    await pass.connect()
+    try {
+      await pass.query('begin')
+      await pass.query('select 1 from visitors where id = $1 for update', [first.visitorId])
+      // ...while the same device comes back: its batch read the visitor and waits to write it.
+      const comeback = identifyVisitor({ db, input: { components }, context })
+      for (let waited = 0; waited < 100; waited++) {
+        const [waiting] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+        if ((waiting?.n ?? 0) > 0) break
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      await pass.query(
+        `with gone as (delete from visitors where id = $1 returning profile)
+         update component_stats s set visitors = s.visitors - 1
+         from gone, jsonb_each_text(gone.profile) as p(component, digest)
+         where s.component = p.component and s.digest = p.digest`,
+        [first.visitorId],
+      )
+      await pass.query('commit')
+      const again = await comeback
+      // The visitor is gone: the comeback is a new one, whose values all count once more.
+      expect(again.visitorId).not.toBe(first.visitorId)
+      const [kept] = await queryRows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from visitors where id = ${first.visitorId}`,
+      )
+      expect(kept?.n).toBe(0)
+      const [after] = await queryRows<{ total: number }>(
+        db,
+        sql`select coalesce(sum(s.visitors), 0)::int as total
+            from visitors v, jsonb_each_text(v.profile) as p(component, digest)
+            join component_stats s on s.component = p.component and s.digest = p.digest
+            where v.id = ${again.visitorId}`,
+      )
+      expect(after?.total).toBe(before?.total)
+    } finally {
+      await pass.end()
+    }
   })
 })

@@ -4,6 +4,7 @@ import { type Database, selectRows } from '../db/client'
 import { dropEmptiedStoredEvents, dropEventPartitionsBefore, startOfUtcDay } from '../db/event-partitions'
 import { deleteExpiredSnapshots } from '../identification/component-snapshots'
 import { takeOffStatistics } from '../identification/take-off-statistics'
+import { errorCode } from '../log-error'
 import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
 import { purgeDeletedWebhooks } from '../webhooks/delete-webhook'
 
@@ -117,20 +118,20 @@ export async function purgeExpiredData({
   return { ...removed, events: removed.events + droppedEvents, visitors, snapshots, took }
 }
 
-/** Expired visitors one statement deletes: it holds their statistics rows, which identify updates too, until it commits. */
+/** Expired visitors one chunk deletes: it holds their statistics rows, which identify updates too, until it commits. */
 const VISITOR_CHUNK = 200
+/** PostgreSQL's SQLSTATE for a transaction it aborted to break a deadlock. */
+const DEADLOCK = '40P01'
 
 /**
  * Deletes the visitors not seen since `cutoff` (their keys by cascade) with their share of the value
  * statistics and their events still kept (those of the day `cutoff` is in: older days are gone), and
  * unlinks their accounts; returns how many went. A chunk at a time, the longest unseen first (by
- * `visitors_last_seen`, so the pass reads only what it deletes), each a short statement of its own:
+ * `visitors_last_seen`, so the pass reads only what it deletes), each a short transaction of its own:
  * the statistics rows of common values are the ones every identification updates, and one long
- * statement would hold them locked. It takes those rows in identify's order (takeOffStatistics) and
- * leaves a visitor an identification holds (being seen again: SKIP LOCKED), so it never waits on a
- * batch that waits on it. A visitor seen again meanwhile is left (its date is checked again) and no
- * later chunk chooses it; a chunk that deletes none ends the pass (the next one goes on). Paced: each
- * chunk is followed by a pause, so the database spends `share` of the time on them.
+ * statement would hold them locked. A chunk of fewer than VISITOR_CHUNK ends the pass (any left, a
+ * visitor a batch held, go with the next). Paced: each chunk is followed by a pause, so the database
+ * spends `share` of the time on them.
  */
 async function deleteExpiredVisitors(
   db: Database,
@@ -138,36 +139,70 @@ async function deleteExpiredVisitors(
   eventCutoff: Date,
   share: number,
 ): Promise<number> {
+  const idle = 1 / Math.min(1, Math.max(0.05, share)) - 1
   let deleted = 0
   for (;;) {
     const started = performance.now()
+    const chunk = await retriedOnDeadlock(() => deleteExpiredChunk(db, cutoff, eventCutoff))
+    deleted += chunk.gone
+    if (chunk.locked < VISITOR_CHUNK) return deleted
+    await new Promise((resolve) => setTimeout(resolve, (performance.now() - started) * idle).unref())
+  }
+}
+
+/**
+ * One chunk of expired visitors, in one transaction, taking its locks in the order an
+ * identification's batch takes them, so neither waits on the other while holding what the other
+ * needs: the visitors first (one a batch holds is left: being seen again, SKIP LOCKED), then their
+ * events of the cutoff's day (whose delete trigger locks their component snapshots), then their
+ * statistics rows, in identify's order (takeOffStatistics). A visitor seen again meanwhile is left
+ * (its date is checked again as it is locked) and no later chunk chooses it.
+ */
+async function deleteExpiredChunk(
+  db: Database,
+  cutoff: string,
+  eventCutoff: Date,
+): Promise<{ locked: number; gone: number }> {
+  return db.transaction(async (tx) => {
+    const expired = await selectRows(
+      tx,
+      { id: sql<string>`id` },
+      (select) => sql`select ${select} from visitors
+        where id in (select id from visitors where last_seen_at < ${cutoff} order by last_seen_at limit ${VISITOR_CHUNK})
+          and last_seen_at < ${cutoff}
+        for update skip locked`,
+    )
+    if (expired.length === 0) return { locked: 0, gone: 0 }
+    const ids = sql.param(expired.map(({ id }) => id))
+    // Their events are all older than the cutoff; only the cutoff's own day can hold any.
+    await tx.execute(sql`delete from events where visitor_id = any(${ids}::text[])
+      and created_at >= ${eventCutoff.toISOString()} and created_at < ${cutoff}`)
     const [chunk] = await selectRows(
-      db,
+      tx,
       { gone: sql<number>`(select count(*) from old_visitors)::int` },
-      (select) => sql`with chosen as materialized (
-          select id from visitors where last_seen_at < ${cutoff} order by last_seen_at limit ${VISITOR_CHUNK}),
-        expired as materialized (
-          select id, profile, counted from visitors where id in (select id from chosen) and last_seen_at < ${cutoff}
-          for update skip locked),
-        old_visitors as (delete from visitors where id in (select id from expired) returning id),
-        -- Its events are all older than the cutoff; only the cutoff's own day can hold any.
-        visits as (
-          delete from events where visitor_id in (select id from expired)
-            and created_at >= ${eventCutoff.toISOString()} and created_at < ${cutoff}),
+      (select) => sql`with old_visitors as (
+          delete from visitors where id = any(${ids}::text[]) returning id, profile, counted),
         counted as (
           select p.component, p.digest, count(*)::int as n
-          from expired, jsonb_each_text(expired.profile) as p(component, digest)
-          where expired.counted
+          from old_visitors, jsonb_each_text(old_visitors.profile) as p(component, digest)
+          where old_visitors.counted
           group by p.component, p.digest),
         ${takeOffStatistics(sql`counted`)},
-        accounts as (update accounts set visitor_id = null where visitor_id in (select id from expired))
+        accounts as (update accounts set visitor_id = null where visitor_id = any(${ids}::text[]))
         select ${select}`,
     )
-    const gone = chunk?.gone ?? 0
-    deleted += gone
-    if (gone === 0) return deleted
-    const pause = (performance.now() - started) * (1 / share - 1)
-    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause))
+    return { locked: expired.length, gone: chunk?.gone ?? 0 }
+  })
+}
+
+/** Runs a chunk again when PostgreSQL broke a deadlock by cancelling it (it rolled back whole). */
+async function retriedOnDeadlock<Result>(run: () => Promise<Result>): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run()
+    } catch (error) {
+      if (errorCode(error) !== DEADLOCK || attempt >= 3) throw error
+    }
   }
 }
 
