@@ -143,9 +143,9 @@ async function deleteExpiredVisitors(
   let deleted = 0
   for (;;) {
     const started = performance.now()
-    const chunk = await retriedOnDeadlock(() => deleteExpiredChunk(db, cutoff, eventCutoff))
-    deleted += chunk.gone
-    if (chunk.locked < VISITOR_CHUNK) return deleted
+    const gone = await retriedOnDeadlock(() => deleteExpiredChunk(db, cutoff, eventCutoff))
+    deleted += gone
+    if (gone < VISITOR_CHUNK) return deleted
     await new Promise((resolve) => setTimeout(resolve, (performance.now() - started) * idle).unref())
   }
 }
@@ -155,14 +155,15 @@ async function deleteExpiredVisitors(
  * identification's batch takes them, so neither waits on the other while holding what the other
  * needs: the visitors first (one a batch holds is left: being seen again, SKIP LOCKED), then their
  * events of the cutoff's day (whose delete trigger locks their component snapshots), then their
- * statistics rows, in identify's order (takeOffStatistics). A visitor seen again meanwhile is left
- * (its date is checked again as it is locked) and no later chunk chooses it.
+ * statistics rows, in identify's order (takeOffStatistics), last, so the rows of common values are held
+ * briefly. A visitor seen again meanwhile is left (its date is checked again as it is locked) and no
+ * later chunk chooses it. Returns how many went.
  */
 async function deleteExpiredChunk(
   db: Database,
   cutoff: string,
   eventCutoff: Date,
-): Promise<{ locked: number; gone: number }> {
+): Promise<number> {
   return db.transaction(async (tx) => {
     const expired = await selectRows(
       tx,
@@ -172,26 +173,31 @@ async function deleteExpiredChunk(
           and last_seen_at < ${cutoff}
         for update skip locked`,
     )
-    if (expired.length === 0) return { locked: 0, gone: 0 }
+    if (expired.length === 0) return 0
     const ids = sql.param(expired.map(({ id }) => id))
     // Their events are all older than the cutoff; only the cutoff's own day can hold any.
     await tx.execute(sql`delete from events where visitor_id = any(${ids}::text[])
       and created_at >= ${eventCutoff.toISOString()} and created_at < ${cutoff}`)
-    const [chunk] = await selectRows(
+    // Their values' counts, then their statistics rows in a statement of its own just before the
+    // commit: the rows of common values are the ones every new visitor's batch waits on.
+    const counted = await selectRows(
       tx,
-      { gone: sql<number>`(select count(*) from old_visitors)::int` },
+      { component: sql<string>`p.component`, digest: sql<string>`p.digest`, n: sql<number>`count(*)::int` },
       (select) => sql`with old_visitors as (
           delete from visitors where id = any(${ids}::text[]) returning id, profile, counted),
-        counted as (
-          select p.component, p.digest, count(*)::int as n
-          from old_visitors, jsonb_each_text(old_visitors.profile) as p(component, digest)
-          where old_visitors.counted
-          group by p.component, p.digest),
-        ${takeOffStatistics(sql`counted`)},
         accounts as (update accounts set visitor_id = null where visitor_id = any(${ids}::text[]))
-        select ${select}`,
+        select ${select} from old_visitors, jsonb_each_text(old_visitors.profile) as p(component, digest)
+        where old_visitors.counted group by p.component, p.digest`,
     )
-    return { locked: expired.length, gone: chunk?.gone ?? 0 }
+    if (counted.length > 0)
+      await tx.execute(sql`with counted as (
+          select * from unnest(${sql.param(counted.map((row) => row.component))}::text[],
+            ${sql.param(counted.map((row) => row.digest))}::text[], ${sql.param(counted.map((row) => row.n))}::int[])
+            as counted(component, digest, n)),
+        ${takeOffStatistics(sql`counted`)}
+        select 1`)
+    // Locked by this transaction, every one of them went.
+    return expired.length
   })
 }
 
