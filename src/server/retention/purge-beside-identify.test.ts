@@ -73,18 +73,20 @@ describe.skipIf(!postgresUrl)('retention beside identification on PostgreSQL', (
     expect(counts.map((row) => row.visitors)).toEqual(Array(VALUES).fill(5))
   })
 
-  it('leaves an expired visitor that a batch is storing again, without waiting for it', async () => {
+  it('leaves an expired visitor that a batch is storing again, without waiting for it, and goes on', async () => {
     const { db } = handle
+    // More than a chunk (200), the held one the longest unseen: in the first chunk.
     await db.execute(sql`insert into visitors (id, profile, counted, first_seen_at, last_seen_at)
-      select 'returning-' || n, '{}', true, now() - interval '100 days', now() - interval '100 days'
-      from generate_series(1, 3) as n`)
+      select 'returning-' || n, '{}', true, now() - interval '100 days',
+        now() - interval '100 days' - case when n = 2 then interval '1 day' else interval '0 days' end
+      from generate_series(1, 250) as n`)
     const batch = new Client({ connectionString: handle.url })
     await batch.connect()
     try {
       // A comeback's batch holds its visitor's row until it commits (batch-write.ts upserts it).
       await batch.query('begin')
       await batch.query(`select 1 from visitors where id = 'returning-2' for update`)
-      expect((await purgeExpiredData({ db, days: 90 })).visitors).toBe(2)
+      expect((await purgeExpiredData({ db, days: 90 })).visitors).toBe(249)
       await batch.query(`update visitors set last_seen_at = now() where id = 'returning-2'`)
       await batch.query('commit')
     } finally {

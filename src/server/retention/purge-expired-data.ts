@@ -129,8 +129,8 @@ const DEADLOCK = '40P01'
  * unlinks their accounts; returns how many went. A chunk at a time, the longest unseen first (by
  * `visitors_last_seen`, so the pass reads only what it deletes), each a short transaction of its own:
  * the statistics rows of common values are the ones every identification updates, and one long
- * statement would hold them locked. A chunk of fewer than VISITOR_CHUNK ends the pass (any left, a
- * visitor a batch held, go with the next). Paced: each chunk is followed by a pause, so the database
+ * statement would hold them locked. The pass ends with a chunk that found fewer than VISITOR_CHUNK,
+ * or could lock none of them (those go with the next pass). Paced: each chunk is followed by a pause, so the database
  * spends `share` of the time on them.
  */
 async function deleteExpiredVisitors(
@@ -143,9 +143,9 @@ async function deleteExpiredVisitors(
   let deleted = 0
   for (;;) {
     const started = performance.now()
-    const gone = await retriedOnDeadlock(() => deleteExpiredChunk(db, cutoff, eventCutoff))
-    deleted += gone
-    if (gone < VISITOR_CHUNK) return deleted
+    const chunk = await retriedOnDeadlock(() => deleteExpiredChunk(db, cutoff, eventCutoff))
+    deleted += chunk.gone
+    if (!chunk.more) return deleted
     await new Promise((resolve) => setTimeout(resolve, (performance.now() - started) * idle).unref())
   }
 }
@@ -157,23 +157,24 @@ async function deleteExpiredVisitors(
  * events of the cutoff's day (whose delete trigger locks their component snapshots), then their
  * statistics rows, in identify's order (takeOffStatistics), last, so the rows of common values are held
  * briefly. A visitor seen again meanwhile is left (its date is checked again as it is locked) and no
- * later chunk chooses it. Returns how many went.
+ * later chunk chooses it. Returns how many went, and whether it found a whole chunk (more may be left).
  */
 async function deleteExpiredChunk(
   db: Database,
   cutoff: string,
   eventCutoff: Date,
-): Promise<number> {
+): Promise<{ gone: number; more: boolean }> {
   return db.transaction(async (tx) => {
     const expired = await selectRows(
       tx,
-      { id: sql<string>`id` },
-      (select) => sql`select ${select} from visitors
-        where id in (select id from visitors where last_seen_at < ${cutoff} order by last_seen_at limit ${VISITOR_CHUNK})
-          and last_seen_at < ${cutoff}
-        for update skip locked`,
+      { id: sql<string>`v.id`, chosen: sql<number>`(select count(*) from chosen)::int` },
+      (select) => sql`with chosen as materialized (
+          select id from visitors where last_seen_at < ${cutoff} order by last_seen_at limit ${VISITOR_CHUNK})
+        select ${select} from visitors v
+        where v.id in (select id from chosen) and v.last_seen_at < ${cutoff}
+        for update of v skip locked`,
     )
-    if (expired.length === 0) return 0
+    if (expired.length === 0) return { gone: 0, more: false }
     const ids = sql.param(expired.map(({ id }) => id))
     // Their events are all older than the cutoff; only the cutoff's own day can hold any.
     await tx.execute(sql`delete from events where visitor_id = any(${ids}::text[])
@@ -196,8 +197,9 @@ async function deleteExpiredChunk(
             as counted(component, digest, n)),
         ${takeOffStatistics(sql`counted`)}
         select 1`)
-    // Locked by this transaction, every one of them went.
-    return expired.length
+    // Locked by this transaction, every one of them went. Those skipped (a batch held them: being
+    // seen again) are no longer expired once it commits, or are chosen again by the next chunk.
+    return { gone: expired.length, more: (expired[0]?.chosen ?? 0) >= VISITOR_CHUNK }
   })
 }
 
