@@ -14,7 +14,9 @@
 // BENCH_QUICK=1: 100 k events. BENCH_EVENTS, BENCH_VISITORS (default: a tenth of the events),
 // BENCH_SECONDS (per identify measurement), BENCH_PORT (three ports from it), BENCH_POSTGRES_PORT;
 // BENCH_KEEP=1 leaves the loaded PostgreSQL running at the end (the embedded database's directory in
-// place), for EXPLAIN and the like.
+// place), for EXPLAIN and the like. BENCH_SPIKE=<events>: that many more on the oldest expired day, of
+// BENCH_SPIKE_VISITORS devices (default a fifth) never seen again, a campaign that came and went:
+// the first retention pass removes that day whole, its visitors and all.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -47,6 +49,11 @@ const EVENTS = Number(
   process.env.BENCH_EVENTS ?? (quick ? 100_000 : ENGINE === 'pglite' ? 1_000_000 : 10_000_000),
 )
 const VISITORS = Number(process.env.BENCH_VISITORS ?? Math.max(1, Math.round(EVENTS / 10)))
+const SPIKE_EVENTS = Number(process.env.BENCH_SPIKE ?? 0)
+const SPIKE = {
+  events: SPIKE_EVENTS,
+  visitors: Number(process.env.BENCH_SPIKE_VISITORS ?? Math.max(1, Math.round(SPIKE_EVENTS / 5))),
+}
 const ROUNDS = quick ? 5 : 20
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (quick ? 5 : 12))
 const PORT = Number(process.env.BENCH_PORT ?? 3461)
@@ -110,10 +117,14 @@ async function main() {
   await ensureDefaultSite({ db: db(), origins: [] })
 
   const now = new Date()
+  const traffic = createTraffic({ visitors: VISITORS, events: EVENTS, spike: SPIKE })
+  const spike =
+    traffic.spike.events > 0
+      ? ` and a spike of ${shortCount(traffic.spike.events)} on the oldest expired day (${shortCount(traffic.spike.visitors)} visitors never seen again)`
+      : ''
   log(
-    `Drawing ${shortCount(EVENTS)} events of ${shortCount(Math.min(VISITORS, EVENTS))} visitors, on ${embedded ? 'the embedded database' : 'PostgreSQL'}…`,
+    `Drawing ${shortCount(EVENTS)} events of ${shortCount(traffic.visitors)} visitors${spike}, on ${embedded ? 'the embedded database' : 'PostgreSQL'}…`,
   )
-  const traffic = createTraffic({ visitors: VISITORS, events: EVENTS })
   const loading = handle
   const loaded = await loadTraffic({ connect: () => database.connect(loading), traffic, now, log })
   // As on a server that ran through those days: its minute timer has merged each recent hour's

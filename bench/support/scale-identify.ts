@@ -26,7 +26,7 @@ export function identifyBodies(traffic: Traffic): Bodies {
   return () => {
     counter++
     const index =
-      counter % 2 === 0 ? (counter * 7919) % traffic.visitors : traffic.visitors + 10_000_000 + counter
+      counter % 2 === 0 ? (counter * 7919) % traffic.visitors : traffic.loaded + 10_000_000 + counter
     const visitor = traffic.visitor(index)
     const components = traffic.components(visitor)
     return { body: JSON.stringify({ components, url: 'https://shop.example/' }), address: visitor.home.ip }

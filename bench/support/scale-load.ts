@@ -115,7 +115,7 @@ export async function loadTraffic({
         const staged = await stageVisits(writer, [low, high], now)
         totals.expiredEvents += staged.expired
         totals.visitors += staged.visitors
-        progress('visitors staged', totals.visitors, traffic.visitors)
+        progress('visitors staged', totals.visitors, traffic.loaded)
       },
       async ([low, high]) => {
         const rows = Array.from({ length: high - low }, (_, offset) => derive(low + offset))
@@ -126,7 +126,11 @@ export async function loadTraffic({
     await stager.query('create index on scale_visits (at); analyze scale_visits, scale_visitors')
     // Events: each writer appends its slice in time order, a day at most each (identify re-dates a
     // snapshot once a day at most: coarser slices would re-date it less often than a server does).
-    const bounds = daySlices(now, Math.ceil(traffic.events / SLICE_EVENTS / LOADED_DAYS))
+    const bounds = daySlices(
+      now,
+      Math.ceil((traffic.events - traffic.spike.events) / SLICE_EVENTS / LOADED_DAYS),
+      Math.ceil(traffic.spike.events / SLICE_EVENTS),
+    )
     const writing = performance.now()
     const snapshots = { stored: 0, dead: 0 }
     await inTurns(writers, bounds, async (writer, slice) => {
@@ -194,10 +198,10 @@ async function createSites(client: LoadClient): Promise<string[]> {
 /** Visitor index ranges of at most CHUNK_VISITORS visitors and about CHUNK_EVENTS events. */
 function visitorChunks(traffic: Traffic): [number, number][] {
   const chunks: [number, number][] = []
-  for (let low = 0; low < traffic.visitors; ) {
+  for (let low = 0; low < traffic.loaded; ) {
     let high = low
     let events = 0
-    while (high < traffic.visitors && high - low < CHUNK_VISITORS && events < CHUNK_EVENTS)
+    while (high < traffic.loaded && high - low < CHUNK_VISITORS && events < CHUNK_EVENTS)
       events += traffic.counts[high++] ?? 0
     chunks.push([low, high])
     low = high
@@ -243,19 +247,23 @@ async function retriedOnDeadlock<Result>(statement: () => Promise<Result>): Prom
 }
 
 /**
- * The load's time from LOADED_DAYS ago to now in slices within UTC days (`perDay` to a day), oldest
- * first: a snapshot used on both sides of a midnight is re-dated on each side, as identify does.
+ * The load's time from LOADED_DAYS ago to now in slices within UTC days (`perDay` to a day, and
+ * `firstDay` more on the first, where a spike is: stageVisits), oldest first: a snapshot used on both
+ * sides of a midnight is re-dated on each side, as identify does.
  */
-function daySlices(now: Date, perDay: number): (readonly [Date, Date])[] {
+function daySlices(now: Date, perDay: number, firstDay = 0): (readonly [Date, Date])[] {
   const DAY = 86_400_000
   const from = now.getTime() - LOADED_DAYS * DAY
   const slices: (readonly [Date, Date])[] = []
-  for (let day = Math.floor(from / DAY) * DAY; day <= now.getTime(); day += DAY)
-    for (let part = 0; part < perDay; part++) {
-      const start = Math.max(from, day + (DAY * part) / perDay)
-      const end = Math.min(now.getTime() + 1, day + (DAY * (part + 1)) / perDay)
+  for (let day = Math.floor(from / DAY) * DAY; day <= now.getTime(); day += DAY) {
+    const [low, high] = [Math.max(from, day), Math.min(now.getTime() + 1, day + DAY)]
+    const parts = perDay + (day < from ? firstDay : 0)
+    for (let part = 0; part < parts; part++) {
+      const start = low + ((high - low) * part) / parts
+      const end = low + ((high - low) * (part + 1)) / parts
       if (start < end) slices.push([new Date(start), new Date(end)] as const)
     }
+  }
   return slices
 }
 
@@ -274,7 +282,7 @@ async function dropSecondaryIndexes(client: LoadClient): Promise<{ name: string;
 
 async function createStaging(client: LoadClient) {
   await client.query(`
-    create unlogged table scale_visitors (idx int primary key, id text, kind text, events int, gone boolean,
+    create unlogged table scale_visitors (idx int primary key, id text, kind text, events int, gone boolean, spike boolean,
       signs_up boolean, browser_id text, linked_id text, site int, device_class text, user_agent bytea, email text,
       snapshot uuid, durations bytea, profile jsonb, parts jsonb, home_ip text, home_network text, home_asn int, home_country text,
       home_signals jsonb, home_score int, mobile_ip text, mobile_network text, mobile_asn int, mobile_country text,
@@ -329,6 +337,7 @@ async function stageVisitors(client: LoadClient, rows: DerivedVisitor[], traffic
     ['kind', 'text', (row) => row.visitor.kind],
     ['events', 'int', (row) => traffic.counts[row.visitor.index]],
     ['gone', 'boolean', (row) => row.visitor.gone],
+    ['spike', 'boolean', (row) => row.visitor.spike],
     ['signs_up', 'boolean', (row) => row.visitor.signsUp],
     ['browser_id', 'text', (row) => row.visitor.browserId],
     ['linked_id', 'text', (row) => row.visitor.linkedId],
@@ -416,7 +425,7 @@ async function writeStatistics(client: LoadClient, statistics: Map<string, numbe
     `insert into component_stats (component, digest, visitors)
      select key, value, $2 from jsonb_each_text((select profile from visitors limit 1))
      where key <> all($1::text[])`,
-    [Object.keys(traffic.visitor(0).variation), traffic.visitors],
+    [Object.keys(traffic.visitor(0).variation), traffic.loaded],
   )
 }
 
@@ -429,11 +438,17 @@ const base36 = (expression: string) =>
     )
     .join(' || ')
 
+/** The end of the load's first UTC day: the oldest day's table holds what comes before it. */
+function endOfFirstDay(now: Date): number {
+  const DAY = 86_400_000
+  return (Math.floor((now.getTime() - LOADED_DAYS * DAY) / DAY) + 1) * DAY
+}
+
 /**
  * Draws the visits of staged visitors [low, high): each at a random moment of the last 90 days (5 %
- * of them, and every visit of a "gone" visitor, 91 to 100 days old); a visitor's earliest is its
- * first (a new visitor), later ones return by token or fingerprint. Writes the visitors themselves
- * (first and last seen, visits).
+ * of them, and every visit of a "gone" visitor, 91 to 100 days old; a spike's visitor's, on the
+ * oldest day); a visitor's earliest is its first (a new visitor), later ones return by token or
+ * fingerprint. Writes the visitors themselves (first and last seen, visits).
  */
 async function stageVisits(
   client: LoadClient,
@@ -444,7 +459,8 @@ async function stageVisits(
     `with moments as materialized (
       select s.idx, g.at, row_number() over (partition by s.idx order by g.at)::int as k
       from scale_visitors s cross join lateral (
-        select case when s.gone or random() < 0.05
+        select case when s.spike then $5::timestamptz + random() * ($6::timestamptz - $5::timestamptz)
+          when s.gone or random() < 0.05
           then $1::timestamptz - interval '91 days' - random() * interval '9 days'
           else $1::timestamptz - random() * interval '90 days' end as at
         from generate_series(1, s.events)) as g
@@ -465,7 +481,15 @@ async function stageVisits(
     select count(*) filter (where at < $1::timestamptz - interval '90 days')::int as expired,
       count(distinct idx)::int as visitors
     from moments`,
-    [now.toISOString(), low, high, MODEL_VERSION],
+    // A spike's visits: from the load's start to the end of its UTC day (the oldest day's table).
+    [
+      now.toISOString(),
+      low,
+      high,
+      MODEL_VERSION,
+      new Date(now.getTime() - LOADED_DAYS * 86_400_000).toISOString(),
+      new Date(endOfFirstDay(now)).toISOString(),
+    ],
   )
   const [row] = rows
   return { expired: Number(row?.expired ?? 0), visitors: Number(row?.visitors ?? 0) }

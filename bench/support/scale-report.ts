@@ -228,8 +228,15 @@ export function printReport({
     .filter((run) => !run.pause)
     .reduce((worst, run) => (run.rows > worst.rows ? run : worst))
   const growth = Math.max(...exports.map((run) => run.rssPeakMb - run.rssBeforeMb))
+  // The oldest day's pass: its tables and rows (snapshots included), then its visitors, paced apart.
+  const day = retention.oneDay
+  const dayRows = (day.purged.took.days + day.purged.took.rows + day.purged.took.snapshots) / 1000
+  const dayRise =
+    retention.before && day.during && day.during.rps > 0 && retention.before.p99 > 0
+      ? `, identify p99 ${day.during.p99 >= retention.before.p99 ? '+' : ''}${((day.during.p99 / retention.before.p99 - 1) * 100).toFixed(0)}%`
+      : ''
   log(
-    `scale: ${shortCount(loaded.events)} events${embedded ? ' on the embedded database' : ''}, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, ${throughput}, retention ${retention.oneDay.seconds.toFixed(2)} s a day (${(retention.oneDay.seconds + retention.rest.seconds).toFixed(1)} s for ${shortCount(retention.oneDay.purged.events + retention.rest.purged.events)} expired events), export ${shortCount(largest.rows)} rows at ${(largest.rows / largest.seconds).toFixed(0)} rows/s (first byte ${largest.firstByteMs.toFixed(0)} ms, server RSS +${growth.toFixed(0)} MB at most)`,
+    `scale: ${shortCount(loaded.events)} events${embedded ? ' on the embedded database' : ''}, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, ${throughput}, retention ${dayRows.toFixed(2)} s a day of ${shortCount(day.purged.events)} events, its ${shortCount(day.purged.visitors)} visitors paced over ${(day.purged.took.visitors / 1000).toFixed(1)} s${dayRise} (${(retention.oneDay.seconds + retention.rest.seconds).toFixed(1)} s for ${shortCount(retention.oneDay.purged.events + retention.rest.purged.events)} expired events), export ${shortCount(largest.rows)} rows at ${(largest.rows / largest.seconds).toFixed(0)} rows/s (first byte ${largest.firstByteMs.toFixed(0)} ms, server RSS +${growth.toFixed(0)} MB at most)`,
   )
 }
 

@@ -48,6 +48,8 @@ export interface Visitor {
   browserId: string | null
   /** Seen only before the retention period: retention removes the visitor with its events. */
   gone: boolean
+  /** One of the spike day's visitors (gone too): all its visits on the oldest expired day. */
+  spike: boolean
   /** Signs up on its first visit (people) or keeps trying on many (bots). */
   signsUp: boolean
   email: string
@@ -203,8 +205,23 @@ function eventCounts(visitors: number, events: number): Uint32Array {
   return counts
 }
 
-export interface Traffic {
+/**
+ * A spike on the oldest expired day: `events` events of `visitors` devices never seen again (a
+ * campaign that came and went), what a retention pass removes whole, visitors and all.
+ */
+export interface Spike {
+  events: number
   visitors: number
+}
+
+export interface Traffic {
+  /** The site's own population (indexes 0 to visitors - 1): the identify load returns among them. */
+  visitors: number
+  /** The spike day's visitors follow the population's (indexes visitors to loaded - 1). */
+  spike: Spike
+  /** Every visitor the loader writes: the population's, then the spike's. */
+  loaded: number
+  /** Every event, the spike's included. */
   events: number
   /** Events per visitor index. */
   counts: Uint32Array
@@ -215,9 +232,21 @@ export interface Traffic {
   busyAddress: string
 }
 
-/** The traffic of a population: `visitors` devices making `events` identifications in all. */
-export function createTraffic({ visitors, events }: { visitors: number; events: number }): Traffic {
+/**
+ * The traffic of a population: `visitors` devices making `events` identifications in all, and a
+ * spike's devices besides (none by default).
+ */
+export function createTraffic({
+  visitors,
+  events,
+  spike = { events: 0, visitors: 0 },
+}: {
+  visitors: number
+  events: number
+  spike?: Spike
+}): Traffic {
   const population = Math.min(visitors, events)
+  const spikeVisitors = Math.min(spike.visitors, spike.events)
   const networks = drawNetworks(Math.min(80_000, Math.max(2_000, Math.round(population / 12))))
   const hosting = networks.filter((network) => network.hosting)
   const residential = networks.filter((network) => !network.hosting)
@@ -227,8 +256,14 @@ export function createTraffic({ visitors, events }: { visitors: number; events: 
     list.push(network)
     byCountry.set(network.country, list)
   }
-  const counts = eventCounts(population, events)
+  const counts = new Uint32Array(population + spikeVisitors)
+  counts.set(eventCounts(population, events))
+  // The spike's events shared out evenly, the first of its visitors taking one more each.
+  for (let at = 0; at < spikeVisitors; at++)
+    counts[population + at] =
+      Math.floor(spike.events / spikeVisitors) + (at < spike.events % spikeVisitors ? 1 : 0)
   const sharedHost = (slot: number) => address(networks[slot] as Network, 1)
+  const inSpike = (index: number) => index >= population && index < population + spikeVisitors
 
   const visitor = (index: number): Visitor => {
     const random = seededRandom(Math.imul(index + 1, 2_654_435_761) ^ 0x5ca1e)
@@ -270,7 +305,8 @@ export function createTraffic({ visitors, events }: { visitors: number; events: 
       site: index === 0 || siteRoll < 0.55 ? 0 : siteRoll < 0.8 ? 1 : siteRoll < 0.95 ? 2 : 3,
       linkedId: registered ? `user-${index}` : null,
       browserId: random() < (kind === 'human' ? 0.92 : 0.2) ? digest(`scale-browser-${index}`, 22) : null,
-      gone: kind === 'human' && index >= 1_000 && random() < 0.02,
+      gone: inSpike(index) || (kind === 'human' && index >= 1_000 && random() < 0.02),
+      spike: inSpike(index),
       signsUp: registered || (kind === 'bot' && random() < 0.4),
       email: `${name}.${index}@mail.example`,
     }
@@ -278,7 +314,9 @@ export function createTraffic({ visitors, events }: { visitors: number; events: 
 
   return {
     visitors: population,
-    events,
+    spike: { events: spikeVisitors > 0 ? spike.events : 0, visitors: spikeVisitors },
+    loaded: population + spikeVisitors,
+    events: events + (spikeVisitors > 0 ? spike.events : 0),
     counts,
     visitor,
     components: (visitor) => ({ ...BASE_COMPONENTS, ...visitor.variation }),
