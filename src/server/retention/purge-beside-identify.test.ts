@@ -3,13 +3,26 @@ import { Client } from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { openTestDatabase } from '../../../tests/support/test-database'
-import { type DatabaseHandle, queryRows } from '../db/client'
+import { type Database, type DatabaseHandle, queryRows } from '../db/client'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { purgeExpiredData } from './purge-expired-data'
 
 const postgresUrl = inject('postgresUrl')
 const VALUES = 60
 const digestOf = (n: number) => `value-${String(n).padStart(2, '0')}`
+
+/** Until a statement of this database waits on a row lock (five seconds at most). */
+async function untilWaitingOnLock(db: Database) {
+  for (let waited = 0; waited < 100; waited++) {
+    const [waiting] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`,
+    )
+    if ((waiting?.n ?? 0) > 0) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
 
 // Two connections on one PostgreSQL: what a pass meets while app servers identify.
 describe.skipIf(!postgresUrl)('retention beside identification on PostgreSQL', () => {
@@ -45,15 +58,7 @@ describe.skipIf(!postgresUrl)('retention beside identification on PostgreSQL', (
         (error: unknown) => error,
       )
       // Until the pass waits on the batch (or ended: it must not have).
-      for (let waited = 0; waited < 100; waited++) {
-        const [waiting] = await queryRows<{ n: number }>(
-          db,
-          sql`select count(*)::int as n from pg_stat_activity
-              where datname = current_database() and wait_event_type = 'Lock'`,
-        )
-        if ((waiting?.n ?? 0) > 0) break
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
+      await untilWaitingOnLock(db)
       for (let n = 1; n < VALUES; n++)
         await batch.query(
           `update component_stats set visitors = visitors + 1 where component = 'held' and digest = $1`,
@@ -101,15 +106,18 @@ describe.skipIf(!postgresUrl)('retention beside identification on PostgreSQL', (
     const context = { ip: null, userAgent: null }
     const components = syntheticDevice(7_001)
     const first = await identifyVisitor({ db, input: { components }, context })
-    const counts = () =>
-      queryRows<{ total: number; rows: number }>(
-        db,
-        sql`select coalesce(sum(s.visitors), 0)::int as total, count(*)::int as rows
+    // How many visitors hold each of a visitor's values, summed.
+    const counted = async (visitorId: string) =>
+      (
+        await queryRows<{ total: number }>(
+          db,
+          sql`select coalesce(sum(s.visitors), 0)::int as total
             from visitors v, jsonb_each_text(v.profile) as p(component, digest)
             join component_stats s on s.component = p.component and s.digest = p.digest
-            where v.id = ${first.visitorId}`,
-      )
-    const [before] = await counts()
+            where v.id = ${visitorId}`,
+        )
+      )[0]?.total
+    const before = await counted(first.visitorId)
     // Retention (or a forget) holds the visitor's row, then deletes it and takes off its values...
     const pass = new Client({ connectionString: handle.url })
     await pass.connect()
@@ -118,15 +126,7 @@ describe.skipIf(!postgresUrl)('retention beside identification on PostgreSQL', (
       await pass.query('select 1 from visitors where id = $1 for update', [first.visitorId])
       // ...while the same device comes back: its batch read the visitor and waits to write it.
       const comeback = identifyVisitor({ db, input: { components }, context })
-      for (let waited = 0; waited < 100; waited++) {
-        const [waiting] = await queryRows<{ n: number }>(
-          db,
-          sql`select count(*)::int as n from pg_stat_activity
-              where datname = current_database() and wait_event_type = 'Lock'`,
-        )
-        if ((waiting?.n ?? 0) > 0) break
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
+      await untilWaitingOnLock(db)
       await pass.query(
         `with gone as (delete from visitors where id = $1 returning profile)
          update component_stats s set visitors = s.visitors - 1
@@ -143,14 +143,7 @@ describe.skipIf(!postgresUrl)('retention beside identification on PostgreSQL', (
         sql`select count(*)::int as n from visitors where id = ${first.visitorId}`,
       )
       expect(kept?.n).toBe(0)
-      const [after] = await queryRows<{ total: number }>(
-        db,
-        sql`select coalesce(sum(s.visitors), 0)::int as total
-            from visitors v, jsonb_each_text(v.profile) as p(component, digest)
-            join component_stats s on s.component = p.component and s.digest = p.digest
-            where v.id = ${again.visitorId}`,
-      )
-      expect(after?.total).toBe(before?.total)
+      expect(await counted(again.visitorId)).toBe(before)
     } finally {
       await pass.end()
     }
