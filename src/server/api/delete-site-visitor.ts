@@ -20,6 +20,8 @@ export async function deleteSiteVisitor({
   visitorId: string
 }): Promise<{ deleted: number }> {
   return db.transaction(async (tx) => {
+    // The visitor first, as an identification's batch and retention lock it before its events.
+    await tx.execute(sql`select 1 from visitors where id = ${visitorId} for update`)
     const [result] = await selectRows(
       tx,
       {

@@ -88,6 +88,10 @@ export async function forgetBrowser({
   browserId: string
 }): Promise<ForgottenBrowser> {
   return db.transaction(async (tx) => {
+    // Its visitors first, in a batch's order, as identification and retention lock them before their events.
+    await tx.execute(sql`select 1 from visitors
+      where id in (select visitor_id from events where browser_id = ${browserId})
+      order by id collate "C" for update`)
     const affected = await selectRows(
       tx,
       { visitorId: sql<string>`gone.visitor_id`, deleted: sql<number>`count(*)::int` },
