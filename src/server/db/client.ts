@@ -298,6 +298,15 @@ function isQueryResult(result: unknown): result is QueryResult {
   )
 }
 
+/** Whether PostgreSQL aborted the statement's transaction to break a deadlock (SQLSTATE 40P01): run it again. */
+export function isDeadlock(error: unknown): boolean {
+  for (let current = error; typeof current === 'object' && current !== null; ) {
+    if ('code' in current && current.code === '40P01') return true
+    current = 'cause' in current ? current.cause : undefined
+  }
+  return false
+}
+
 /** The constraint a failed statement violated (both engines report it on the driver's error). */
 export function violatedConstraint(error: unknown): string | undefined {
   for (let current = error; typeof current === 'object' && current !== null; ) {

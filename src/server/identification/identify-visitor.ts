@@ -2,11 +2,10 @@ import 'server-only'
 import { sql } from 'drizzle-orm'
 import type { IdentifyRequest, IdentifyResponse } from '@/contracts/identify'
 import type { BrowserSignals, SmartSignals } from '@/contracts/signals'
-import type { Database } from '../db/client'
+import { type Database, isDeadlock } from '../db/client'
 import { ensureComingEventPartitions, isMissingDayTable } from '../db/event-partitions'
 import { letConnectionsIn } from '../http/connection-turns'
 import { HttpError } from '../http/errors'
-import { errorCode } from '../log-error'
 import { lookUpAddress } from '../network/network-data'
 import { processWide } from '../process-wide'
 import { decideBatch, type IdentifyContext, type PreparedJob } from './batch-decision'
@@ -91,8 +90,6 @@ function queueFor(db: Database): IdentifyQueue {
  * the batch already claimed is answered with `blockedBy`: it runs again once that one is stored,
  * as if the two had come one after the other.
  */
-/** PostgreSQL's SQLSTATE for a transaction it aborted to break a deadlock. */
-const DEADLOCK = '40P01'
 
 async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOutcome<IdentifyResponse>[]> {
   const secret = await getIdentitySecret(db)
@@ -127,11 +124,7 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
   // PostgreSQL broke, or a day without its table yet (made a week ahead, so only when that has
   // failed for a week): nothing was stored, and the batch runs again.
   const { decision, saved } = await attempt().catch(async (error) => {
-    if (
-      error instanceof SnapshotVanished ||
-      error instanceof VisitorVanished ||
-      errorCode(error) === DEADLOCK
-    )
+    if (error instanceof SnapshotVanished || error instanceof VisitorVanished || isDeadlock(error))
       return attempt()
     if (isMissingDayTable(error)) {
       await ensureComingEventPartitions(db)

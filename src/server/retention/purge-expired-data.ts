@@ -1,10 +1,9 @@
 import 'server-only'
 import { type SQL, sql } from 'drizzle-orm'
-import { type Database, selectRows } from '../db/client'
+import { type Database, isDeadlock, selectRows } from '../db/client'
 import { dropEmptiedStoredEvents, dropEventPartitionsBefore, startOfUtcDay } from '../db/event-partitions'
 import { deleteExpiredSnapshots } from '../identification/component-snapshots'
 import { takeOffStatistics } from '../identification/take-off-statistics'
-import { errorCode } from '../log-error'
 import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
 import { purgeDeletedWebhooks } from '../webhooks/delete-webhook'
 
@@ -50,13 +49,10 @@ export async function purgeExpiredData({
   db,
   days,
   now = new Date(),
-  visitorShare = VISITOR_SHARE,
 }: {
   db: Database
   days: number
   now?: Date
-  /** Of the time spent deleting expired visitors, the share the database is kept busy (1: no pauses). */
-  visitorShare?: number
 }): Promise<Purged> {
   const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString()
   // Events go by the UTC day, as PostgreSQL stores them (event-partitions.ts): a day's table is
@@ -102,7 +98,7 @@ export async function purgeExpiredData({
   )
   await dropEmptiedStoredEvents(db)
   const rowsTook = step()
-  const visitors = await deleteExpiredVisitors(db, cutoff, eventCutoff, visitorShare)
+  const visitors = await deleteExpiredVisitors(db, cutoff, eventCutoff)
   const visitorsTook = step()
   const snapshots = await deleteExpiredSnapshots(db, eventCutoff)
   const took = { days: daysTook, rows: rowsTook, visitors: visitorsTook, snapshots: step() }
@@ -120,8 +116,6 @@ export async function purgeExpiredData({
 
 /** Expired visitors one chunk deletes: it holds their statistics rows, which identify updates too, until it commits. */
 const VISITOR_CHUNK = 200
-/** PostgreSQL's SQLSTATE for a transaction it aborted to break a deadlock. */
-const DEADLOCK = '40P01'
 
 /**
  * Deletes the visitors not seen since `cutoff` (their keys by cascade) with their share of the value
@@ -130,16 +124,11 @@ const DEADLOCK = '40P01'
  * `visitors_last_seen`, so the pass reads only what it deletes), each a short transaction of its own:
  * the statistics rows of common values are the ones every identification updates, and one long
  * statement would hold them locked. The pass ends with a chunk that found fewer than VISITOR_CHUNK,
- * or could lock none of them (those go with the next pass). Paced: each chunk is followed by a pause, so the database
- * spends `share` of the time on them.
+ * or could lock none of them (those go with the next pass). Paced: each chunk is followed by a
+ * pause, so the database spends VISITOR_SHARE of the time on them.
  */
-async function deleteExpiredVisitors(
-  db: Database,
-  cutoff: string,
-  eventCutoff: Date,
-  share: number,
-): Promise<number> {
-  const idle = 1 / Math.min(1, Math.max(0.05, share)) - 1
+async function deleteExpiredVisitors(db: Database, cutoff: string, eventCutoff: Date): Promise<number> {
+  const idle = 1 / VISITOR_SHARE - 1
   let deleted = 0
   for (;;) {
     const started = performance.now()
@@ -209,7 +198,7 @@ async function retriedOnDeadlock<Result>(run: () => Promise<Result>): Promise<Re
     try {
       return await run()
     } catch (error) {
-      if (errorCode(error) !== DEADLOCK || attempt >= 3) throw error
+      if (!isDeadlock(error) || attempt >= 3) throw error
     }
   }
 }
