@@ -126,9 +126,14 @@ const EXPIRED_CHUNK = 5_000
  * Deletes the snapshots last used before `before` (a UTC midnight) and before the oldest stored
  * event's day, which no stored event can reference, a chunk at a time (migration 0022); returns
  * how many went (a write that reused one meanwhile keeps it). Read by their last day's index:
- * the cost is the snapshots deleted, whatever the events kept.
+ * the cost is the snapshots deleted, whatever the events kept. `between` is awaited between
+ * chunks (retention paces them).
  */
-export async function deleteExpiredSnapshots(db: Database, before: Date): Promise<number> {
+export async function deleteExpiredSnapshots(
+  db: Database,
+  before: Date,
+  between: () => Promise<void> = async () => {},
+): Promise<number> {
   const day = before.toISOString().slice(0, 10)
   let deleted = 0
   for (;;) {
@@ -139,5 +144,6 @@ export async function deleteExpiredSnapshots(db: Database, before: Date): Promis
     )
     deleted += chunk?.deleted ?? 0
     if ((chunk?.seen ?? 0) < EXPIRED_CHUNK) return deleted
+    await between()
   }
 }

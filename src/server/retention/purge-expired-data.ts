@@ -6,6 +6,7 @@ import { deleteExpiredSnapshots } from '../identification/component-snapshots'
 import { takeOffStatistics } from '../identification/take-off-statistics'
 import { ACCOUNT_LIMIT_WINDOW_HOURS } from '../signup/device-mark'
 import { purgeDeletedWebhooks } from '../webhooks/delete-webhook'
+import { pace } from './pace'
 
 const DAY_MS = 86_400_000
 
@@ -22,18 +23,19 @@ export interface Purged {
   /**
    * How long each step took (ms): dropping the expired days' event tables, the statement deleting
    * the other expired rows (with an emptied table of events stored before days), the expired
-   * visitors (their pauses included: VISITOR_SHARE), the snapshots.
+   * visitors and the snapshots (their pauses included: DELETION_SHARE).
    */
   took: { days: number; rows: number; visitors: number; snapshots: number }
 }
 
 /**
- * The share of a pass's time that deleting expired visitors may keep the database busy: each chunk
- * is followed by a pause three times as long. A visitor costs a few dozen row changes (its keys,
- * its share of the statistics), so a day of a campaign's 200 k devices takes a minute of the
- * database's time; paced, identifications beside it keep their latency, and the pass its hour.
+ * The share of a pass's time that deleting expired visitors, then snapshots, may keep the database
+ * busy: each chunk is followed by a pause three times as long. A visitor costs a few dozen row
+ * changes (its keys, its share of the statistics), so a day of a campaign's 200 k devices takes a
+ * minute of the database's time; paced, identifications beside it keep their latency, and the pass
+ * its hour. The campaign's snapshots (one per device) take seconds more, paced the same way.
  */
-const VISITOR_SHARE = 0.25
+const DELETION_SHARE = 0.25
 
 /**
  * Deletes everything with personal data past the retention period. Identification events go by
@@ -100,7 +102,7 @@ export async function purgeExpiredData({
   const rowsTook = step()
   const visitors = await deleteExpiredVisitors(db, cutoff, eventCutoff)
   const visitorsTook = step()
-  const snapshots = await deleteExpiredSnapshots(db, eventCutoff)
+  const snapshots = await deleteExpiredSnapshots(db, eventCutoff, pace(DELETION_SHARE))
   const took = { days: daysTook, rows: rowsTook, visitors: visitorsTook, snapshots: step() }
   // Webhooks deleted longer ago than can be undone (deleted ones are purged at each deletion too).
   await purgeDeletedWebhooks(db)
@@ -125,17 +127,16 @@ const VISITOR_CHUNK = 200
  * the statistics rows of common values are the ones every identification updates, and one long
  * statement would hold them locked. The pass ends with a chunk that found fewer than VISITOR_CHUNK,
  * or could lock none of them (those go with the next pass). Paced: each chunk is followed by a
- * pause, so the database spends VISITOR_SHARE of the time on them.
+ * pause, so the database spends DELETION_SHARE of the time on them.
  */
 async function deleteExpiredVisitors(db: Database, cutoff: string, eventCutoff: Date): Promise<number> {
-  const idle = 1 / VISITOR_SHARE - 1
+  const paused = pace(DELETION_SHARE)
   let deleted = 0
   for (;;) {
-    const started = performance.now()
     const chunk = await retriedOnDeadlock(() => deleteExpiredChunk(db, cutoff, eventCutoff))
     deleted += chunk.gone
     if (!chunk.more) return deleted
-    await new Promise((resolve) => setTimeout(resolve, (performance.now() - started) * idle).unref())
+    await paused()
   }
 }
 
