@@ -32,6 +32,12 @@ export interface FacetModel {
   twinDifference: number
   given?: SourceName
   /**
+   * A component the facet's changes often come with (the languages with the time zone: a browser
+   * set to another place), without its values being counted among that component's devices. A
+   * facet with a `given` changes with it too.
+   */
+  changesWith?: SourceName
+  /**
    * Changes that come on the vendor's schedule, not the person's: a browser updates itself every
    * few weeks, however often its user visits. A device's comebacks without one say nothing about
    * the next, so the device's own record may raise the facet's change rate, never lower it below
@@ -72,6 +78,8 @@ export const facets = {
   },
   // Most changes to a language list add or drop a further language; switching the primary
   // language (and with it Intl's formats) is rare, and is what tells language twins apart.
+  // A browser set to another place (a move, a privacy tool or an anti-detect profile matching its
+  // proxy's country) is set to its languages as often as not.
   locale: {
     members: ['languages', 'intlLocale'],
     changeRate: 0.05,
@@ -79,6 +87,7 @@ export const facets = {
     commonness: 0.1,
     closeChance: 0.02,
     twinDifference: 0.2,
+    changesWith: 'timezone',
   },
   time: {
     members: ['timezone', 'timezoneOffset'],

@@ -127,9 +127,10 @@ describe('matchVisitor without a token', () => {
 
   it('weighs a close value by how many look-alikes hold one: travel and a language added', () => {
     // Here a fifth of the other devices share the language list's primary language, so a list
-    // grown by one language is close to theirs too: that is weak evidence, and with the time zone
-    // also changed it takes the rest of the fingerprint to find the device: the window it reopened
-    // at among it (about seven in ten are found; one in six without windows in this population).
+    // grown by one language is close to theirs too: that is weak evidence, though a list that
+    // changed as the time zone did is as likely for the device as not (changesWith), and it takes
+    // the rest of the fingerprint to find the device: the window it reopened at among it (about
+    // seven in ten are found; one in six without windows in this population).
     // It is taken for another device only where that one differs from it in nothing but the home
     // time zone: then both fit the trip, and nothing can tell them apart.
     const travelled = (values: Device) =>
@@ -159,7 +160,8 @@ describe('matchVisitor without a token', () => {
     const locale = results.map(({ result }) =>
       result.evidence?.facets.find((facet) => facet.facet === 'locale'),
     )
-    expect(locale.every((facet) => facet?.level === 'close' && facet.bits < 0)).toBe(true)
+    // Weak: a list close to this one would count over 5 bits were few look-alikes to hold one.
+    expect(locale.every((facet) => facet?.level === 'close' && facet.bits < 2)).toBe(true)
   })
 
   it('weighs the window as weak evidence: a resize costs less than travel, a move or a zoom less still', () => {
@@ -927,7 +929,7 @@ describe('a facet that follows another: the window and the screen it opens on', 
     const window = evidence.facets.find((facet) => facet.facet === 'window')?.bits ?? Number.NaN
     expect(screen).toBeLessThan(-2)
     expect(window).toBeLessThan(0)
-    expect(window).toBeGreaterThan(-1)
+    expect(window).toBeGreaterThan(-1.5)
     // The same resize on the same screen is the window's own change, and costs more.
     const resized = { ...mine, windowGeometry: (docked.windowGeometry as Json) ?? null }
     const alone = windowOn(resized, crowd(60))?.bits ?? Number.NaN
@@ -949,6 +951,56 @@ describe('a facet that follows another: the window and the screen it opens on', 
     expect(coverageAmong(onScreen, [before, before, before])('window')).toBe(0.25)
     // Devices on other screens say nothing about this one's.
     expect(coverageAmong(onScreen, [elsewhere, elsewhere])('window')).toBe(1)
+  })
+})
+
+describe('a facet that changes with another: the languages and the time zone', () => {
+  const mine = { ...device(9), timezone: 'Europe/Berlin', timezoneOffset: -60, languages: ['de-DE', 'de'] }
+  const storedMine = { ...profile(mine), previous: {}, volatility: noVolatility }
+  const digestOf = (values: Device, name: string) => profile(values).digests[name]
+  /** 1 000 visitors, 100 of them in this time zone; `holders` of them have these languages. */
+  const crowd = (holders: number): Population =>
+    modelPopulation({
+      count: (name, digest) =>
+        name === 'timezone' && digest === digestOf(mine, 'timezone')
+          ? 100
+          : (name === 'languages' || name === 'intlLocale') && digest === digestOf(mine, name)
+            ? holders
+            : 1,
+    })
+  const localeOf = (current: Device, population: Population) =>
+    scoreEvidence(profile(current), storedMine, population).facets.find((facet) => facet.facet === 'locale')
+  const travelled = { ...mine, timezone: 'America/New_York', timezoneOffset: 300 }
+
+  it('weighs languages changed with the time zone as one change of place, not two', () => {
+    const added = (values: Device) => ({ ...values, languages: [...(values.languages as string[]), 'en-US'] })
+    const withPlace = localeOf(added(travelled), crowd(2))
+    const alone = localeOf(added(mine), crowd(2))
+    expect(withPlace?.level).toBe('close')
+    expect(alone?.level).toBe('close')
+    expect(withPlace?.bits ?? Number.NaN).toBeGreaterThan((alone?.bits ?? Number.NaN) + 1)
+    // Languages unlike the device's still count against it, if less than without the move.
+    const replaced = { ...travelled, languages: ['pt-BR'] }
+    const other = localeOf(replaced, crowd(2))
+    expect(other?.level).toBe('different')
+    expect(other?.bits).toBeLessThan(0)
+    expect(other?.bits ?? Number.NaN).toBeGreaterThan(
+      localeOf({ ...mine, languages: ['pt-BR'] }, crowd(2))?.bits ?? Number.NaN,
+    )
+    // Both changed: the device is still far likelier than not when the rest agrees.
+    const both = scoreEvidence(profile(added(travelled)), storedMine, crowd(2))
+    expect(both.bits).toBeGreaterThan(0)
+  })
+
+  it('still tells a twin set up in another place by its languages', () => {
+    // The same model bought in another country: its time zone and its languages are that country's.
+    const twinBits = (current: Device) => scoreEvidence(profile(current), storedMine, crowd(2)).twinBits
+    const abroad = twinBits({ ...travelled, languages: ['en-US', 'en'] })
+    const sameLanguages = twinBits(travelled)
+    expect(abroad).toBeLessThan(sameLanguages - 1)
+    // A language added on the way is the device's own change, likelier for it than for a twin.
+    const added = twinBits({ ...travelled, languages: ['de-DE', 'de', 'en-US'] })
+    expect(added).toBeGreaterThan(abroad + 1)
   })
 })
 

@@ -276,13 +276,34 @@ export function scoreEvidence(
         )
         break
     }
-    // What the facet follows changed too (docked to another monitor): a value that follows it
-    // (a maximised window) changes with it, so a difference is far likelier for one device than
-    // the facet's own change rate says; still a little less likely than for another device.
-    if (among && !among.mine && (level === 'close' || level === 'different')) {
+    // What the facet follows changed too (docked to another monitor, set to another country): a
+    // value that follows it (a maximised window, the languages) changes with it, so a change is far
+    // likelier for one device than the facet's own change rate says, close or different as its
+    // changes are; against another device, as likely as ever. A window says nothing about twins
+    // then; a twin set up in another place has that place's languages as often as one device
+    // moved there does, so the languages are weighed against a twin at the same following share.
+    const leader = model.given ?? model.changesWith
+    const leaderMoved =
+      leader !== undefined &&
+      current.digests[leader] !== undefined &&
+      stored.digests[leader] !== undefined &&
+      current.digests[leader] !== stored.digests[leader]
+    if (leaderMoved && (level === 'close' || level === 'different')) {
       const followed = kept * (change + (1 - change) * FOLLOWING_SHARE)
-      facetBits = Math.log2(followed / Math.max(1 - rarest, MIN_SHARE))
-      facetTwinBits = 0
+      facetBits =
+        level === 'close'
+          ? Math.log2((followed * Math.max(close, MIN_SHARE)) / Math.max(closeChance(facet), 0.01))
+          : Math.log2(
+              (followed * Math.max(1 - close, MIN_SHARE)) /
+                Math.max(1 - rarest - closeChance(facet), MIN_SHARE),
+            )
+      const twinFollowed = twin + (1 - twin) * FOLLOWING_SHARE
+      facetTwinBits =
+        model.given !== undefined
+          ? 0
+          : level === 'close'
+            ? Math.log2((followed * Math.max(close, MIN_SHARE)) / (twinFollowed * TWIN_CLOSE_SHARE))
+            : Math.log2((followed * Math.max(1 - close, MIN_SHARE)) / (twinFollowed * (1 - TWIN_CLOSE_SHARE)))
     }
     if (levelHolds(level)) rarity -= Math.log2(agreeing)
     twinBits += facetTwinBits
