@@ -289,21 +289,19 @@ export function scoreEvidence(
       stored.digests[leader] !== undefined &&
       current.digests[leader] !== stored.digests[leader]
     if (leaderMoved && (level === 'close' || level === 'different')) {
-      const followed = kept * (change + (1 - change) * FOLLOWING_SHARE)
-      facetBits =
-        level === 'close'
-          ? Math.log2((followed * Math.max(close, MIN_SHARE)) / Math.max(closeChance(facet), 0.01))
-          : Math.log2(
-              (followed * Math.max(1 - close, MIN_SHARE)) /
-                Math.max(1 - rarest - closeChance(facet), MIN_SHARE),
-            )
-      const twinFollowed = twin + (1 - twin) * FOLLOWING_SHARE
-      facetTwinBits =
-        model.given !== undefined
-          ? 0
-          : level === 'close'
-            ? Math.log2((followed * Math.max(close, MIN_SHARE)) / (twinFollowed * TWIN_CLOSE_SHARE))
-            : Math.log2((followed * Math.max(1 - close, MIN_SHARE)) / (twinFollowed * (1 - TWIN_CLOSE_SHARE)))
+      const isClose = level === 'close'
+      // How likely this level is for the device, having followed: close or different as its changes are.
+      const followed =
+        kept * (change + (1 - change) * FOLLOWING_SHARE) * Math.max(isClose ? close : 1 - close, MIN_SHARE)
+      facetBits = Math.log2(
+        followed /
+          (isClose
+            ? Math.max(closeChance(facet), 0.01)
+            : Math.max(1 - rarest - closeChance(facet), MIN_SHARE)),
+      )
+      const twinFollowed =
+        (twin + (1 - twin) * FOLLOWING_SHARE) * (isClose ? TWIN_CLOSE_SHARE : 1 - TWIN_CLOSE_SHARE)
+      facetTwinBits = model.given !== undefined ? 0 : Math.log2(followed / twinFollowed)
     }
     if (levelHolds(level)) rarity -= Math.log2(agreeing)
     twinBits += facetTwinBits
