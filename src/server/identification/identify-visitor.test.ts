@@ -282,6 +282,59 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
     expect(again.visitorId).toBe(first.visitorId)
   })
 
+  it('scores a device whose one surviving key is shared, among look-alikes that share more keys', async () => {
+    // The device comes back with one more language and another display scale: of its keys, only
+    // the one of its time zone, colour scheme and fonts still holds, shared by 8 neighbours of its
+    // kind. 20 machines of its kind hold the comeback's new language list and scale (in another
+    // time zone, and with another accessibility setting): they share four keys with the comeback,
+    // so every one of them ranks ahead of the device. Scoring tells them apart at once; blocking
+    // must not leave the device out for them.
+    const device: Device = { ...realisticDevice(902), monochrome: 902 }
+    const first = await identifyVisitor({ db: handle.db, input: payload(asComponents(device)), context })
+    const ratio = device.devicePixelRatio === 2 ? 1.25 : 2
+    const languages = [...(device.languages as string[]), 'mi']
+    const [width = 0, height = 0] = device.screen as number[]
+    const store = (other: Device, at: number) =>
+      identifyVisitor({
+        db: handle.db,
+        input: payload(asComponents(other)),
+        context: { ip: `198.18.${Math.floor(at / 250)}.${at % 250}`, userAgent: 'test' },
+      })
+    for (let at = 1; at <= 20; at++) {
+      const locale = at % 2 === 0 ? 'sv-SE' : 'pt-BR'
+      if (at <= 8)
+        await store(
+          {
+            ...device,
+            languages: [locale],
+            intlLocale: { ...(device.intlLocale as Record<string, string>), locale },
+            screen: [width + at, height],
+            availableScreen: [width + at, height - 40, 0, 0],
+            monochrome: at,
+          },
+          at,
+        )
+      await store(
+        {
+          ...device,
+          languages,
+          devicePixelRatio: ratio,
+          timezone: 'Pacific/Auckland',
+          timezoneOffset: -780,
+          monochrome: 100 + at,
+        },
+        100 + at,
+      )
+    }
+    const comeback = { ...device, languages, devicePixelRatio: ratio }
+    const again = await identifyVisitor({
+      db: handle.db,
+      input: payload(asComponents(comeback)),
+      context: { ip: '203.0.113.97', userAgent: 'test' },
+    })
+    expect(again.visitorId).toBe(first.visitorId)
+  })
+
   it('ignores a randomised canvas when matching', async () => {
     const device = syntheticDevice(8)
     const first = await identifyVisitor({ db: handle.db, input: payload(device), context })
