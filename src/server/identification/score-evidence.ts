@@ -237,6 +237,9 @@ export function scoreEvidence(
       ? Math.max(held, Math.min(1, closeChance(facet) * populationRates.change))
       : held
     const twin = model.twinDifference
+    // How likely another device's value is close to this one, or different from it (never impossible).
+    const another = (isClose: boolean) =>
+      isClose ? Math.max(closeChance(facet), 0.01) : Math.max(1 - rarest - closeChance(facet), MIN_SHARE)
     let facetBits: number
     let facetTwinBits: number
     switch (level) {
@@ -261,16 +264,13 @@ export function scoreEvidence(
         // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
         const closeShare = Math.max(close, MIN_SHARE)
         const edited = kept * novel * closeShare * (twoEdits ? TWO_EDITS_SHARE : 1)
-        facetBits = Math.log2(edited / Math.max(closeChance(facet), 0.01))
+        facetBits = Math.log2(edited / another(true))
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
         facetTwinBits = Math.log2((kept * novel * closeShare) / (twin * TWIN_CLOSE_SHARE))
         break
       }
       case 'different':
-        facetBits = Math.log2(
-          (kept * novel * Math.max(1 - close, MIN_SHARE)) /
-            Math.max(1 - rarest - closeChance(facet), MIN_SHARE),
-        )
+        facetBits = Math.log2((kept * novel * Math.max(1 - close, MIN_SHARE)) / another(false))
         facetTwinBits = Math.log2(
           (kept * novel * Math.max(1 - close, MIN_SHARE)) / (twin * (1 - TWIN_CLOSE_SHARE)),
         )
@@ -293,12 +293,7 @@ export function scoreEvidence(
       // How likely this level is for the device, having followed: close or different as its changes are.
       const followed =
         kept * (change + (1 - change) * FOLLOWING_SHARE) * Math.max(isClose ? close : 1 - close, MIN_SHARE)
-      facetBits = Math.log2(
-        followed /
-          (isClose
-            ? Math.max(closeChance(facet), 0.01)
-            : Math.max(1 - rarest - closeChance(facet), MIN_SHARE)),
-      )
+      facetBits = Math.log2(followed / another(isClose))
       const twinFollowed =
         (twin + (1 - twin) * FOLLOWING_SHARE) * (isClose ? TWIN_CLOSE_SHARE : 1 - TWIN_CLOSE_SHARE)
       facetTwinBits = model.given !== undefined ? 0 : Math.log2(followed / twinFollowed)
