@@ -70,16 +70,22 @@ const MAX_CHANGE = 0.9
  * make the next one less likely.
  */
 export function deviceRates(population: ChangeRates, volatility: Volatility, facet: FacetName): ChangeRates {
-  const rate = (count: number) => {
-    const own =
-      (count + DEVICE_PRIOR_COMEBACKS * population.change) / (volatility.comebacks + DEVICE_PRIOR_COMEBACKS)
-    const change = (facets[facet] as FacetModel).scheduled ? Math.max(own, population.change) : own
-    return Math.min(Math.max(change, MIN_CHANGE), MAX_CHANGE)
-  }
+  const floor = (facets[facet] as FacetModel).scheduled ? population.change : 0
   const changed = volatility.changed[facet] ?? 0
   const novel = volatility.novel ? (volatility.novel[facet] ?? 0) : changed
   const undo = volatility.recent?.includes(facet) ? UNDO_SHARE * (volatility.recentWeight ?? 1) : 0
-  return { ...population, change: rate(changed), novel: rate(novel), undo }
+  return {
+    change: ownRate(changed, volatility.comebacks, population.change, floor),
+    close: population.close,
+    novel: ownRate(novel, volatility.comebacks, population.change, floor),
+    undo,
+  }
+}
+
+/** A rate seen `count` times in `comebacks`, with the population's worth DEVICE_PRIOR_COMEBACKS of them; never below `floor`. */
+function ownRate(count: number, comebacks: number, population: number, floor: number) {
+  const own = (count + DEVICE_PRIOR_COMEBACKS * population) / (comebacks + DEVICE_PRIOR_COMEBACKS)
+  return Math.min(Math.max(own, floor, MIN_CHANGE), MAX_CHANGE)
 }
 
 /**

@@ -10,7 +10,7 @@ import { addComeback, noVolatility, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, partsOf, profileComponents } from './fingerprint-profile'
 import { addressBits, type Candidate, jointAgreement, matchVisitor } from './match-visitor'
 import { networkOf } from './network-of'
-import type { Population } from './score-evidence'
+import type { FacetComparison, Population } from './score-evidence'
 import { closeRatesAmong, compareFacets, coverageAmong, scoreEvidence } from './score-evidence'
 
 const profile = (values: Device): FingerprintProfile => profileComponents(asComponents(values))
@@ -1012,19 +1012,21 @@ describe('closeRatesAmong: how often a look-alike holds a close value', () => {
     volatility: noVolatility,
   })
   const closeFonts = ['DejaVu Sans', 'Liberation Sans', 'Noto Sans', 'Cantarell']
+  /** A candidate's own close chance for the rendering facet, as scoreEvidence asks it. */
+  const rendering = (rates: ReturnType<typeof closeRatesAmong>, own: FacetComparison[]) =>
+    rates()('rendering', own.find((compared) => compared.facet === 'rendering')?.level)
 
   it('leaves each candidate out of its own estimate and leans on the default without look-alikes', () => {
     const alone = compareFacets(current, withFonts(closeFonts))
-    const rate = closeRatesAmong([alone])(alone)
-    expect(rate('rendering')).toBeCloseTo(0.05) // the model's default: no other candidate
+    expect(rendering(closeRatesAmong([alone]), alone)).toBeCloseTo(0.05) // the model's default: no other candidate
   })
 
   it('rises with the share of other candidates that are close', () => {
     const mine = compareFacets(current, withFonts(closeFonts))
     const others = Array.from({ length: 8 }, () => compareFacets(current, withFonts(closeFonts)))
     const strangers = Array.from({ length: 8 }, () => compareFacets(current, withFonts(['Nobody else'])))
-    const crowded = closeRatesAmong([mine, ...others])(mine)('rendering')
-    const sparse = closeRatesAmong([mine, ...strangers])(mine)('rendering')
+    const crowded = rendering(closeRatesAmong([mine, ...others]), mine)
+    const sparse = rendering(closeRatesAmong([mine, ...strangers]), mine)
     expect(crowded).toBeCloseTo((8 + 4 * 0.05) / (8 + 4))
     expect(sparse).toBeCloseTo((4 * 0.05) / (8 + 4))
   })

@@ -179,6 +179,24 @@ function rarityAmong(sharers: number, population: number): number {
 }
 
 /**
+ * The population as one request weighs it: every candidate is compared with the same request's
+ * values, so each value's count is looked up once, not once per candidate and facet.
+ */
+function countedOnce(population: Population): Population {
+  const counts = new Map<string, Map<string, number>>()
+  return {
+    ...population,
+    count: (component, digest) => {
+      let byDigest = counts.get(component)
+      if (!byDigest) counts.set(component, (byDigest = new Map()))
+      let count = byDigest.get(digest)
+      if (count === undefined) byDigest.set(digest, (count = population.count(component, digest)))
+      return count
+    },
+  }
+}
+
+/**
  * Decides which visitor a fingerprint belongs to: the signed token's visitor while the
  * fingerprint does not contradict it; otherwise the posterior over three kinds of explanation
  * (MODEL.md): a stored candidate came back, a new twin of one arrived, or a new device unlike any.
@@ -188,7 +206,7 @@ export function matchVisitor({
   current,
   candidates,
   token,
-  population,
+  population: stored,
   context,
   now = Date.now(),
 }: {
@@ -204,6 +222,7 @@ export function matchVisitor({
   /** Milliseconds since the epoch: what a candidate's last visit is measured from. */
   now?: number
 }): Match {
+  const population = countedOnce(stored)
   const size = Math.max(population.visitors, MIN_POPULATION)
   const comparisons = candidates.map((candidate) => compareFacets(current, candidate.profile))
   const weights = candidates.map((candidate) => candidate.lookAlikeWeight ?? 1)
@@ -214,7 +233,7 @@ export function matchVisitor({
   )
   const fingerprints = candidates.map((candidate, index) => {
     const compared = comparisons[index] ?? []
-    const lookAlikes = { closeChance: closeRates(compared, weights[index]), coverage }
+    const lookAlikes = { closeChance: closeRates(weights[index]), coverage }
     return scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
   })
   // The agreeing values together: rarer than each alone says when no look-alike holds them all.

@@ -33,6 +33,7 @@ export interface Population {
 
 /** Levels from the closest to the furthest. */
 export const LEVELS: readonly Level[] = ['exact', 'previous', 'close', 'different']
+const LEVEL_RANK = Object.fromEntries(LEVELS.map((level, rank) => [level, rank])) as Record<Level, number>
 /** The stored device holds the value: now, or as one it showed before (light mode again, home from a trip). */
 export const levelHolds = (level: string) => level === 'exact' || level === 'previous'
 
@@ -159,7 +160,7 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
     }
     if (members.length === 0) continue
     const level = members.reduce<Level>(
-      (worst, member) => (LEVELS.indexOf(member.level) > LEVELS.indexOf(worst) ? member.level : worst),
+      (worst, member) => (LEVEL_RANK[member.level] > LEVEL_RANK[worst] ? member.level : worst),
       'exact',
     )
     compared.push({ facet, level, twoEdits: level === 'close' && twoEdits, members })
@@ -184,7 +185,7 @@ export function scoreEvidence(
   lookAlikes: LookAlikes = {},
   compared: FacetComparison[] = compareFacets(current, stored),
 ): Evidence {
-  const closeChance = lookAlikes.closeChance ?? ((facet: FacetName) => population.closeChance(facet))
+  const lookedUp = lookAlikes.closeChance ?? ((facet: FacetName) => population.closeChance(facet))
   let bits = 0
   let twinBits = 0
   let rarity = 0
@@ -220,6 +221,7 @@ export function scoreEvidence(
     // Where the given value changed, the candidate is not among those sharing it: over all, then.
     const held = among?.mine ? Math.max(rarest, rarestAmong) : rarest
     const populationRates = population.rates(facet)
+    const closeChance = lookedUp(facet, level)
     const rates = deviceRates(populationRates, stored.volatility, facet)
     const { change, close, undo = 0 } = rates
     // A value the device has not shown (close or different) is one of its novel changes: a device
@@ -234,12 +236,9 @@ export function scoreEvidence(
     // (close, among the look-alikes) and updates. Its stored share alone would make the first
     // devices seen on it look alike beyond what their builds say (MODEL.md, "Weights").
     const agreeing = model.scheduled
-      ? Math.max(held, Math.min(1, closeChance(facet) * populationRates.change))
+      ? Math.max(held, Math.min(1, closeChance * populationRates.change))
       : held
     const twin = model.twinDifference
-    // How likely another device's value is close to this one, or different from it (never impossible).
-    const another = (isClose: boolean) =>
-      isClose ? Math.max(closeChance(facet), 0.01) : Math.max(1 - rarest - closeChance(facet), MIN_SHARE)
     let facetBits: number
     let facetTwinBits: number
     switch (level) {
@@ -264,13 +263,15 @@ export function scoreEvidence(
         // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
         const closeShare = Math.max(close, MIN_SHARE)
         const edited = kept * novel * closeShare * (twoEdits ? TWO_EDITS_SHARE : 1)
-        facetBits = Math.log2(edited / another(true))
+        facetBits = Math.log2(edited / another(true, closeChance, rarest))
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
         facetTwinBits = Math.log2((kept * novel * closeShare) / (twin * TWIN_CLOSE_SHARE))
         break
       }
       case 'different':
-        facetBits = Math.log2((kept * novel * Math.max(1 - close, MIN_SHARE)) / another(false))
+        facetBits = Math.log2(
+          (kept * novel * Math.max(1 - close, MIN_SHARE)) / another(false, closeChance, rarest),
+        )
         facetTwinBits = Math.log2(
           (kept * novel * Math.max(1 - close, MIN_SHARE)) / (twin * (1 - TWIN_CLOSE_SHARE)),
         )
@@ -293,7 +294,7 @@ export function scoreEvidence(
       // How likely this level is for the device, having followed: close or different as its changes are.
       const followed =
         kept * (change + (1 - change) * FOLLOWING_SHARE) * Math.max(isClose ? close : 1 - close, MIN_SHARE)
-      facetBits = Math.log2(followed / another(isClose))
+      facetBits = Math.log2(followed / another(isClose, closeChance, rarest))
       const twinFollowed =
         (twin + (1 - twin) * FOLLOWING_SHARE) * (isClose ? TWIN_CLOSE_SHARE : 1 - TWIN_CLOSE_SHARE)
       facetTwinBits = model.given !== undefined ? 0 : Math.log2(followed / twinFollowed)
@@ -306,10 +307,18 @@ export function scoreEvidence(
   return { bits, twinBits, facets: evidence, rarity }
 }
 
+/**
+ * How likely another device's value is close to a facet's value, or different from it: never
+ * impossible. `rarest` is the share of devices holding the value itself.
+ */
+function another(isClose: boolean, closeChance: number, rarest: number) {
+  return isClose ? Math.max(closeChance, 0.01) : Math.max(1 - rarest - closeChance, MIN_SHARE)
+}
+
 /** What the look-alikes blocking found for a request say about its population (see below). */
 export interface LookAlikes {
   /** How likely another device's value is close (closeRatesAmong); the model's default otherwise. */
-  closeChance?: (facet: FacetName) => number
+  closeChance?: (facet: FacetName, level: Level) => number
   /** For a facet with a `given`, the share of devices holding it that have the facet (coverageAmong). */
   coverage?: (facet: FacetName) => number
 }
@@ -369,15 +378,11 @@ export function closeRatesAmong(
       if (level === 'close') closeCounts.set(facet, (closeCounts.get(facet) ?? 0) + weight)
     }
   })
-  return (own: FacetComparison[], ownWeight = 1) => {
-    const ownLevel = new Map(own.map(({ facet, level }) => [facet, level]))
-    return (facet: FacetName) => {
-      const others = Math.max((compared.get(facet) ?? 0) - (ownLevel.has(facet) ? ownWeight : 0), 0)
-      const close = Math.max(
-        (closeCounts.get(facet) ?? 0) - (ownLevel.get(facet) === 'close' ? ownWeight : 0),
-        0,
-      )
+  // For one candidate, by its weight: a facet it compared at `level` (which leaves it out).
+  return (ownWeight = 1) =>
+    (facet: FacetName, level?: Level) => {
+      const others = Math.max((compared.get(facet) ?? 0) - (level !== undefined ? ownWeight : 0), 0)
+      const close = Math.max((closeCounts.get(facet) ?? 0) - (level === 'close' ? ownWeight : 0), 0)
       return (close + LOOK_ALIKE_PRIOR * prior(facet)) / (others + LOOK_ALIKE_PRIOR)
     }
-  }
 }
