@@ -37,8 +37,8 @@ const CANDIDATES_PER_KEY = 64
  * change made it look like many others (a font set they share) still has its own record found by
  * the keys few share, ahead of look-alikes that share more of the common ones. After two changes,
  * a device's one surviving key may be shared by a dozen of its kind while look-alikes holding its
- * new values share several keys and rank ahead: 16 left such devices out; 32 finds them, for about
- * 17% less identify throughput with 200 k visitors stored (64: 30% less; MODEL.md, Blocking).
+ * new values share several keys and rank ahead: 16 left such devices out; 32 finds them. Each
+ * candidate read and scored costs throughput (MODEL.md, Blocking): 64 merged more and gained little.
  */
 const MAX_CANDIDATES = 32
 /** Events per visitor read for velocity: enough to see a burst, bounded for busy bots. */
