@@ -188,9 +188,14 @@ function countedOnce(population: Population): Population {
     ...population,
     count: (component, digest) => {
       let byDigest = counts.get(component)
-      if (!byDigest) counts.set(component, (byDigest = new Map()))
-      let count = byDigest.get(digest)
-      if (count === undefined) byDigest.set(digest, (count = population.count(component, digest)))
+      if (!byDigest) {
+        byDigest = new Map()
+        counts.set(component, byDigest)
+      }
+      const known = byDigest.get(digest)
+      if (known !== undefined) return known
+      const count = population.count(component, digest)
+      byDigest.set(digest, count)
       return count
     },
   }
