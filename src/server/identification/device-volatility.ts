@@ -82,7 +82,10 @@ export function deviceRates(population: ChangeRates, volatility: Volatility, fac
   }
 }
 
-/** A rate seen `count` times in `comebacks`, with the population's worth DEVICE_PRIOR_COMEBACKS of them; never below `floor`. */
+/**
+ * A rate seen `count` times in `comebacks`, with the population's rate worth DEVICE_PRIOR_COMEBACKS
+ * of them; never below `floor`, and within MIN_CHANGE and MAX_CHANGE.
+ */
 function ownRate(count: number, comebacks: number, population: number, floor: number) {
   const own = (count + DEVICE_PRIOR_COMEBACKS * population) / (comebacks + DEVICE_PRIOR_COMEBACKS)
   return Math.min(Math.max(own, floor, MIN_CHANGE), MAX_CHANGE)

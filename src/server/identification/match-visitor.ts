@@ -211,7 +211,7 @@ export function matchVisitor({
   current,
   candidates,
   token,
-  population: stored,
+  population: measured,
   context,
   now = Date.now(),
 }: {
@@ -227,7 +227,7 @@ export function matchVisitor({
   /** Milliseconds since the epoch: what a candidate's last visit is measured from. */
   now?: number
 }): Match {
-  const population = countedOnce(stored)
+  const population = countedOnce(measured)
   const size = Math.max(population.visitors, MIN_POPULATION)
   const comparisons = candidates.map((candidate) => compareFacets(current, candidate.profile))
   const weights = candidates.map((candidate) => candidate.lookAlikeWeight ?? 1)
