@@ -285,10 +285,11 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
   it('scores a device whose one surviving key is shared, among look-alikes that share more keys', async () => {
     // The device comes back with one more language and another display scale: of its settings keys,
     // only the one of its time zone, colour scheme and fonts still holds, shared by 8 neighbours of
-    // its kind (its keys of hardware alone are shared by all of them). 20 machines of its kind hold the comeback's new language list and scale (in another
-    // time zone, and with another accessibility setting): they share four keys with the comeback,
-    // so every one of them ranks ahead of the device. Scoring tells them apart at once; blocking
-    // must not leave the device out for them.
+    // its kind (its keys of hardware alone are shared by all of them). 20 machines of its kind hold
+    // the comeback's new language list and scale (in another time zone, and with another
+    // accessibility setting): they share four keys with the comeback, so every one of them ranks
+    // ahead of the device. Scoring tells them apart at once; blocking must not leave the device out
+    // for them.
     const device: Device = { ...realisticDevice(902), monochrome: 902 }
     const first = await identifyVisitor({ db: handle.db, input: payload(asComponents(device)), context })
     const ratio = device.devicePixelRatio === 2 ? 1.25 : 2

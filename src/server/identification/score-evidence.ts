@@ -33,6 +33,7 @@ export interface Population {
 
 /** Levels from the closest to the furthest. */
 export const LEVELS: readonly Level[] = ['exact', 'previous', 'close', 'different']
+/** Each level's place in LEVELS: a member further than another makes its facet that far. */
 const LEVEL_RANK = Object.fromEntries(LEVELS.map((level, rank) => [level, rank])) as Record<Level, number>
 /** The stored device holds the value: now, or as one it showed before (light mode again, home from a trip). */
 export const levelHolds = (level: string) => level === 'exact' || level === 'previous'
