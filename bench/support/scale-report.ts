@@ -131,7 +131,9 @@ export function printReport({
       `${run.rssBeforeMb.toFixed(0)} → ${run.rssPeakMb.toFixed(0)} MB (+${(run.rssPeakMb - run.rssBeforeMb).toFixed(0)})`,
     ]),
   )
-  const straight = exports.find((run) => !run.pause && run.name === 'events: all')
+  const straight = exports.find(
+    (run) => !run.pause && run.name.startsWith('events: ') && run.name !== 'events: one day',
+  )
   for (const run of exports) {
     if (!run.pause) continue
     const { seconds, rssStartMb, rssPeakMb, restSeconds } = run.pause
