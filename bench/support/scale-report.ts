@@ -131,11 +131,10 @@ export function printReport({
       `${run.rssBeforeMb.toFixed(0)} → ${run.rssPeakMb.toFixed(0)} MB (+${(run.rssPeakMb - run.rssBeforeMb).toFixed(0)})`,
     ]),
   )
-  const straight = exports.find(
-    (run) => !run.pause && run.name.startsWith('events: ') && run.name !== 'events: one day',
-  )
   for (const run of exports) {
     if (!run.pause) continue
+    // The same export read straight through: the paused one's name is its name and the pause.
+    const straight = exports.find((other) => !other.pause && run.name.startsWith(`${other.name},`))
     const { seconds, rssStartMb, rssPeakMb, restSeconds } = run.pause
     log(
       `"${run.name}": while the reader paused ${seconds} s after the first chunk, the server's memory went ${rssStartMb.toFixed(0)} → ${rssPeakMb.toFixed(0)} MB at most (+${(rssPeakMb - rssStartMb).toFixed(0)}); the rest then took ${restSeconds.toFixed(1)} s${straight ? ` (straight through: ${straight.seconds.toFixed(1)} s), so the server ${restSeconds > straight.seconds / 2 ? 'waited for its reader' : 'had read ahead'}` : ''}.`,
