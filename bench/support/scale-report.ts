@@ -13,6 +13,8 @@ export interface RetentionPass {
   seconds: number
   /** None on the embedded database: the bench runs its passes with the server stopped. */
   during?: IdentifyRun
+  /** The same load right after the pass, as long as it ran (up to 10 min): a baseline of its length. */
+  after?: IdentifyRun
 }
 
 /** One past day's indexes packed under identify load (db/event-partitions.ts). */
@@ -191,15 +193,15 @@ export function printReport({
   const bound = machineBound(identify)
   if (bound) log(bound)
   // A pass shorter than one answer under load sees none finish: say so, not "0 ms".
-  const p99During = (during: IdentifyRun | undefined) =>
+  const p99During = (during: IdentifyRun | undefined, after?: IdentifyRun) =>
     !during || !retention.before
       ? "no identify load meanwhile (the embedded database is the stopped server's own)"
       : during.rps === 0 && during.errors === 0
         ? 'no identification finished while it ran (it was shorter than one answer)'
-        : `identify p99 ${retention.before.p99} → ${during.p99} ms while it ran`
-  const pass = (title: string, { purged, seconds, during }: RetentionPass) =>
+        : `identify p99 ${retention.before.p99} → ${during.p99} ms while it ran${after ? ` → ${after.p99} ms over as long after it (p50 ${during.p50} / ${after.p50} ms, ${during.rps.toFixed(0)} / ${after.rps.toFixed(0)} req/s)` : ''}`
+  const pass = (title: string, { purged, seconds, during, after }: RetentionPass) =>
     log(
-      `${title}: ${seconds.toFixed(2)} s, removed ${purged.events.toLocaleString('en')} events, ${purged.visitors.toLocaleString('en')} visitors, ${purged.decisions.toLocaleString('en')} sign-up decisions, ${purged.snapshots.toLocaleString('en')} component snapshots (${embedded ? `events and other rows ${((purged.took.days + purged.took.rows) / 1000).toFixed(2)} s` : `day tables ${(purged.took.days / 1000).toFixed(2)} s, other rows ${(purged.took.rows / 1000).toFixed(2)} s`}, visitors ${(purged.took.visitors / 1000).toFixed(2)} s, snapshots ${(purged.took.snapshots / 1000).toFixed(2)} s); ${p99During(during)}`,
+      `${title}: ${seconds.toFixed(2)} s, removed ${purged.events.toLocaleString('en')} events, ${purged.visitors.toLocaleString('en')} visitors, ${purged.decisions.toLocaleString('en')} sign-up decisions, ${purged.snapshots.toLocaleString('en')} component snapshots (${embedded ? `events and other rows ${((purged.took.days + purged.took.rows) / 1000).toFixed(2)} s` : `day tables ${(purged.took.days / 1000).toFixed(2)} s, other rows ${(purged.took.rows / 1000).toFixed(2)} s`}, visitors ${(purged.took.visitors / 1000).toFixed(2)} s, snapshots ${(purged.took.snapshots / 1000).toFixed(2)} s); ${p99During(during, after)}`,
     )
   log('')
   pass(
@@ -232,9 +234,11 @@ export function printReport({
   // The oldest day's pass: its tables and rows (snapshots included), then its visitors, paced apart.
   const day = retention.oneDay
   const dayRows = (day.purged.took.days + day.purged.took.rows + day.purged.took.snapshots) / 1000
+  // Against the baseline as long as the pass where there is one, else the short one before it.
+  const baseline = day.after && day.after.rps > 0 ? day.after : retention.before
   const dayRise =
-    retention.before && day.during && day.during.rps > 0 && retention.before.p99 > 0
-      ? `, identify p99 ${day.during.p99 >= retention.before.p99 ? '+' : ''}${((day.during.p99 / retention.before.p99 - 1) * 100).toFixed(0)}%`
+    baseline && day.during && day.during.rps > 0 && baseline.p99 > 0
+      ? `, identify p99 ${day.during.p99 >= baseline.p99 ? '+' : ''}${((day.during.p99 / baseline.p99 - 1) * 100).toFixed(0)}%${baseline === day.after ? ' (against as long after it)' : ''}`
       : ''
   log(
     `scale: ${shortCount(loaded.events)} events${embedded ? ' on the embedded database' : ''}, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, ${throughput}, retention ${dayRows.toFixed(2)} s a day of ${shortCount(day.purged.events)} events, its ${shortCount(day.purged.visitors)} visitors paced over ${(day.purged.took.visitors / 1000).toFixed(1)} s${dayRise} (${(retention.oneDay.seconds + retention.rest.seconds).toFixed(1)} s for ${shortCount(retention.oneDay.purged.events + retention.rest.purged.events)} expired events), export ${shortCount(largest.rows)} rows at ${(largest.rows / largest.seconds).toFixed(0)} rows/s (first byte ${largest.firstByteMs.toFixed(0)} ms, server RSS +${growth.toFixed(0)} MB at most)`,
