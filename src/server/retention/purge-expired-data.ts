@@ -30,12 +30,14 @@ export interface Purged {
 
 /**
  * The share of a pass's time that deleting expired visitors, then snapshots, may keep the database
- * busy: each chunk is followed by a pause three times as long. A visitor costs a few dozen row
+ * busy: each chunk is followed by a pause nine times as long. A visitor costs a few dozen row
  * changes (its keys, its share of the statistics), so a day of a campaign's 200 k devices takes a
- * minute of the database's time; paced, identifications beside it keep their latency, and the pass
- * its hour. The campaign's snapshots (one per device) take seconds more, paced the same way.
+ * minute of the database's time, some twelve minutes paced, well within the hour before the next
+ * pass. A tenth keeps identifications beside it within a tenth of their p99 under load on 2 CPUs,
+ * where a quarter raised it by a quarter (bench:scale, docs/benchmarks.md). The campaign's snapshots
+ * (one per device) take seconds more, paced the same way.
  */
-const DELETION_SHARE = 0.25
+const DELETION_SHARE = 0.1
 
 /**
  * Deletes everything with personal data past the retention period. Identification events go by
