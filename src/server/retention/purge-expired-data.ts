@@ -31,10 +31,11 @@ export interface Purged {
 /**
  * The share of a pass's time that deleting expired visitors, then snapshots, may keep the database
  * busy: each chunk is followed by a pause nine times as long. A visitor costs a few dozen row
- * changes (its keys, its share of the statistics), so a day of a campaign's 200 k devices takes a
- * minute of the database's time, some twelve minutes paced, well within the hour before the next
- * pass. A tenth keeps identifications beside it within a tenth of their p99 under load on 2 CPUs,
- * where a quarter raised it by a quarter (bench:scale, docs/benchmarks.md). The campaign's snapshots
+ * changes (its keys, its share of the statistics), so a day of a campaign's 200 k devices takes
+ * about a minute of the database's time, an estimated 12–13 minutes paced, within the hour before the
+ * next pass (a campaign of a million devices would run past it; the hour's pass then skips). A
+ * quarter raised identify p99 under load on 2 CPUs by about a quarter; a tenth by less, within the
+ * tens of percent p99 moves between runs (bench:scale, docs/benchmarks.md). The campaign's snapshots
  * (one per device) take seconds more, paced the same way.
  */
 const DELETION_SHARE = 0.1
