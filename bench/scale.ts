@@ -212,7 +212,9 @@ async function main() {
     await driveIdentify(targets, bodies, { seconds: 3 })
     const postmaster = database.postgres && postmasterOf(database.postgres.dataDirectory)
     const run = await driveIdentify(targets, bodies, { seconds: SECONDS, pids, postmaster })
-    log(`  ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors}`)
+    log(
+      `  ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors} (${run.timeouts} timed out)`,
+    )
     return run
   }
   log('Identify throughput (app servers pinned to one CPU each)…')

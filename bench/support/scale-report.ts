@@ -148,7 +148,7 @@ export function printReport({
     `${figures.rps.toFixed(0)} req/s`,
     `${figures.p50} ms`,
     `${figures.p99} ms`,
-    String(figures.errors),
+    figures.timeouts > 0 ? `${figures.errors} (${figures.timeouts} timed out)` : String(figures.errors),
   ]
   table(
     log,

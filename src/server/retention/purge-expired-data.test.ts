@@ -48,12 +48,32 @@ describe('purgeExpiredData', () => {
     await handle.db.execute(sql`update events set created_at = ${seen} where visitor_id = ${gone.visitorId}`)
     await handle.db.execute(sql`update visitors set last_seen_at = ${seen} where id = ${gone.visitorId}`)
 
+    const [used] = await queryRows<{ snapshot: string }>(
+      handle.db,
+      sql`select snapshot from events where visitor_id = ${gone.visitorId}`,
+    )
+    await handle.db.execute(
+      sql`update component_snapshots set last_day = ${seen.slice(0, 10)} where digest = ${used?.snapshot}`,
+    )
+
     expect(await purgeExpiredData({ db: handle.db, days: 90, now: noon })).toMatchObject({ visitors: 1 })
     const left = await queryRows<{ n: number }>(
       handle.db,
       sql`select count(*)::int as n from events where visitor_id = ${gone.visitorId}`,
     )
     expect(left[0]?.n).toBe(0)
+    // Its snapshot goes with the rest of its day (the next day's pass at the latest), by the
+    // snapshot step, not by a look-up through every day's events for each chunk of visitors.
+    const snapshots = async () =>
+      (
+        await queryRows<{ n: number }>(
+          handle.db,
+          sql`select count(*)::int as n from component_snapshots where digest = ${used?.snapshot}`,
+        )
+      )[0]?.n
+    expect(await snapshots()).toBe(1)
+    await purgeExpiredData({ db: handle.db, days: 90, now: new Date(noon.getTime() + 86_400_000) })
+    expect(await snapshots()).toBe(0)
   })
 
   it('removes many expired visitors in chunks, each taking its share of the statistics, and keeps the rest', async () => {

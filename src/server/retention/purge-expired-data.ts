@@ -147,7 +147,7 @@ async function deleteExpiredVisitors(db: Database, cutoff: string, eventCutoff: 
  * One chunk of expired visitors, in one transaction, taking its locks in the order an
  * identification's batch takes them, so neither waits on the other while holding what the other
  * needs: the visitors first (one a batch holds is left: being seen again, SKIP LOCKED), then their
- * events of the cutoff's day (whose delete trigger locks their component snapshots), then their
+ * events of the cutoff's day (their snapshots left to the snapshot step), then their
  * statistics rows, in identify's order (takeOffStatistics), last, so the rows of common values are held
  * briefly. A visitor seen again meanwhile is left (its date is checked again as it is locked) and no
  * later chunk chooses it. Returns how many went, and whether it found a whole chunk (more may be left).
@@ -169,7 +169,11 @@ async function deleteExpiredChunk(
     )
     if (expired.length === 0) return { gone: 0, more: false }
     const ids = sql.param(expired.map(({ id }) => id))
-    // Their events are all older than the cutoff; only the cutoff's own day can hold any.
+    // Their events are all older than the cutoff; only the cutoff's own day can hold any. Their
+    // snapshots are left to the pass's snapshot step, which deletes them once no stored event can
+    // reference them, with the rest of that day (migration 0044): the delete trigger's look-up
+    // would read every day's table for each chunk.
+    await tx.execute(sql`select set_config('tessera.snapshots_by_day', 'on', true)`)
     await tx.execute(sql`delete from events where visitor_id = any(${ids}::text[])
       and created_at >= ${eventCutoff.toISOString()} and created_at < ${cutoff}`)
     // Their values' counts, then their statistics rows in a statement of its own just before the
