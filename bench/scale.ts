@@ -213,7 +213,7 @@ async function main() {
     const postmaster = database.postgres && postmasterOf(database.postgres.dataDirectory)
     const run = await driveIdentify(targets, bodies, { seconds: SECONDS, pids, postmaster })
     log(
-      `  ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors} (${run.timeouts} timed out)`,
+      `  ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors} (${run.timeouts} timed out), ${run.unanswered} unanswered at the end`,
     )
     return run
   }

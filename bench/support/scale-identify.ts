@@ -11,7 +11,8 @@ const CONNECTIONS = 32
 /**
  * How long a call may wait for its answer before it counts as failed. autocannon's default, 10 s,
  * is shorter than a cold cache's answers at 10 M events (p50 5.3 s one server, the floor's 32 calls
- * all failed there): an answer that slow is measured as slow, not as an error.
+ * all failed there): an answer that slow, within a window, is measured as slow, not as an error. A
+ * call still waiting when a window ends is counted as unanswered.
  */
 const TIMEOUT_SECONDS = 120
 
@@ -22,6 +23,8 @@ export interface IdentifyRun {
   /** Failed calls, TIMEOUT_SECONDS without an answer included. */
   errors: number
   timeouts: number
+  /** Calls still waiting for their answer when the window ended: neither answered nor failed. */
+  unanswered: number
   /** Where the CPU went meanwhile (Linux), when the servers' PIDs were given. */
   cpu?: CpuShare
 }
@@ -101,6 +104,16 @@ export async function driveIdentify(
     p99: Math.max(...results.map((result) => result.latency.p99)),
     errors: results.reduce((sum, result) => sum + result.errors + result.non2xx, 0),
     timeouts: results.reduce((sum, result) => sum + result.timeouts, 0),
+    // autocannon counts every call it sent (its types leave `sent` out): those neither answered nor failed.
+    unanswered: results.reduce(
+      (sum, result) =>
+        sum +
+        Math.max(
+          0,
+          ((result.requests as { sent?: number }).sent ?? 0) - result.requests.total - result.errors,
+        ),
+      0,
+    ),
   }
 }
 

@@ -148,7 +148,13 @@ export function printReport({
     `${figures.rps.toFixed(0)} req/s`,
     `${figures.p50} ms`,
     `${figures.p99} ms`,
-    figures.timeouts > 0 ? `${figures.errors} (${figures.timeouts} timed out)` : String(figures.errors),
+    [
+      String(figures.errors),
+      figures.timeouts > 0 && `${figures.timeouts} timed out`,
+      figures.unanswered > 0 && `${figures.unanswered} unanswered at the end`,
+    ]
+      .filter(Boolean)
+      .join(', '),
   ]
   table(
     log,

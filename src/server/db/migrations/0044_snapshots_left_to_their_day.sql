@@ -7,7 +7,7 @@
 -- reference it (last used before the oldest stored event's day, component-snapshots.ts), by the next
 -- day's pass at the latest, as the day's other events go. A transaction that sets
 -- `tessera.snapshots_by_day` to 'on' leaves its deleted events' snapshots to that step; a statement
--- that deleted nothing, or no snapshot, does no look-up at all.
+-- that deleted no event does no look-up at all.
 CREATE OR REPLACE FUNCTION tessera_drop_unused_snapshots() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF coalesce(current_setting('tessera.snapshots_by_day', true), '') = 'on' THEN
