@@ -37,7 +37,13 @@ import { postmasterOf } from './support/cpu-time'
 import { scaleAnswers, timeAnswers } from './support/scale-console'
 import { type ScaleEngine, startScaleDatabase } from './support/scale-engine'
 import { type ExportRun, timeExport } from './support/scale-export'
-import { driveIdentify, type IdentifyRun, identifyBodies, pinToCpus } from './support/scale-identify'
+import {
+  driveIdentify,
+  failuresOf,
+  type IdentifyRun,
+  identifyBodies,
+  pinToCpus,
+} from './support/scale-identify'
 import { loadTraffic } from './support/scale-load'
 import { type PackPass, printReport, type RetentionPass, shortCount } from './support/scale-report'
 import { createKey, type Defer, startAppServer, startFloor, waitQuiet } from './support/scale-servers'
@@ -213,7 +219,7 @@ async function main() {
     const postmaster = database.postgres && postmasterOf(database.postgres.dataDirectory)
     const run = await driveIdentify(targets, bodies, { seconds: SECONDS, pids, postmaster })
     log(
-      `  ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors} (${run.timeouts} timed out), ${run.unanswered} unanswered at the end`,
+      `  ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${failuresOf(run)}`,
     )
     return run
   }

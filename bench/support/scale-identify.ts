@@ -23,7 +23,7 @@ export interface IdentifyRun {
   /** Failed calls, TIMEOUT_SECONDS without an answer included. */
   errors: number
   timeouts: number
-  /** Calls still waiting for their answer when the window ended: neither answered nor failed. */
+  /** Calls still waiting for their answer when the window ended (one per connection, as a rule). */
   unanswered: number
   /** Where the CPU went meanwhile (Linux), when the servers' PIDs were given. */
   cpu?: CpuShare
@@ -115,6 +115,22 @@ export async function driveIdentify(
       0,
     ),
   }
+}
+
+/**
+ * A run's failures in words: errors, with those that timed out, and a window that answered nothing
+ * (every connection has a call in flight when a window ends: that alone is no failure).
+ */
+export function failuresOf(run: IdentifyRun): string {
+  return [
+    String(run.errors),
+    run.timeouts > 0 && `${run.timeouts} timed out`,
+    run.rps === 0 &&
+      run.unanswered > 0 &&
+      `nothing answered within the window, ${run.unanswered} calls waiting`,
+  ]
+    .filter(Boolean)
+    .join(', ')
 }
 
 /** Runs a process and all its threads on the given CPUs only (taskset), when taskset exists. */

@@ -3,7 +3,7 @@ import type { Purged } from '../../src/server/retention/purge-expired-data'
 import type { Timed } from './scale-console'
 import type { ScaleEngine } from './scale-engine'
 import type { ExportRun } from './scale-export'
-import type { IdentifyRun } from './scale-identify'
+import { failuresOf, type IdentifyRun } from './scale-identify'
 import type { LoadedTraffic } from './scale-load'
 import type { ColumnSize, TableSize } from './scale-storage'
 
@@ -148,13 +148,7 @@ export function printReport({
     `${figures.rps.toFixed(0)} req/s`,
     `${figures.p50} ms`,
     `${figures.p99} ms`,
-    [
-      String(figures.errors),
-      figures.timeouts > 0 && `${figures.timeouts} timed out`,
-      figures.unanswered > 0 && `${figures.unanswered} unanswered at the end`,
-    ]
-      .filter(Boolean)
-      .join(', '),
+    failuresOf(figures),
   ]
   table(
     log,
