@@ -23,6 +23,8 @@ export interface IdentifyRun {
   /** Failed calls, TIMEOUT_SECONDS without an answer included. */
   errors: number
   timeouts: number
+  /** Answers that were not 2xx, by status (429: admission control refused a client's call). */
+  refused: Record<string, number>
   /** Calls still waiting for their answer when the window ended (one per connection, as a rule). */
   unanswered: number
   /** Where the CPU went meanwhile (Linux), when the servers' PIDs were given. */
@@ -104,6 +106,7 @@ export async function driveIdentify(
     p99: Math.max(...results.map((result) => result.latency.p99)),
     errors: results.reduce((sum, result) => sum + result.errors + result.non2xx, 0),
     timeouts: results.reduce((sum, result) => sum + result.timeouts, 0),
+    refused: refusedByStatus(results),
     // autocannon counts every call it sent (its types leave `sent` out): those neither answered nor failed.
     unanswered: results.reduce(
       (sum, result) =>
@@ -117,6 +120,15 @@ export async function driveIdentify(
   }
 }
 
+/** Non-2xx answers of all the windows' runs, by status code. */
+function refusedByStatus(results: autocannon.Result[]): Record<string, number> {
+  const refused: Record<string, number> = {}
+  for (const result of results)
+    for (const [status, stats] of Object.entries(result.statusCodeStats ?? {}))
+      if (!status.startsWith('2') && stats.count) refused[status] = (refused[status] ?? 0) + stats.count
+  return refused
+}
+
 /**
  * A run's failures in words: errors, with those that timed out, and a window that answered nothing
  * (every connection has a call in flight when a window ends: that alone is no failure).
@@ -125,6 +137,7 @@ export function failuresOf(run: IdentifyRun): string {
   return [
     String(run.errors),
     run.timeouts > 0 && `${run.timeouts} timed out`,
+    ...Object.entries(run.refused).map(([status, count]) => `${count} answered ${status}`),
     run.rps === 0 &&
       run.unanswered > 0 &&
       `nothing answered within the window, ${run.unanswered} calls waiting`,
