@@ -45,6 +45,7 @@ import {
   pinToCpus,
 } from './support/scale-identify'
 import { loadTraffic } from './support/scale-load'
+import { type Observed, observeDatabase } from './support/scale-observe'
 import { type PackPass, printReport, type RetentionPass, shortCount } from './support/scale-report'
 import { createKey, type Defer, startAppServer, startFloor, waitQuiet } from './support/scale-servers'
 import { measureStorage } from './support/scale-storage'
@@ -254,6 +255,7 @@ async function main() {
     `Retention passes (${RETENTION_DAYS} days)${embedded ? ', the server stopped' : ' under identify load on one server'}…`,
   )
   let before: IdentifyRun | undefined
+  const observed: { before?: Observed } = {}
   if (embedded) {
     // The server closes the embedded database as it exits: waited for, however long it takes (a
     // stop's SIGKILL after 5 s would leave the directory to recovery, or still locked).
@@ -266,8 +268,13 @@ async function main() {
     if (code !== 0)
       log(`  the server did not exit cleanly (${String(code)}): the database reopens through recovery`)
     handle = await database.open()
-  } else before = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS })
+  } else {
+    const seen = observeDatabase(db())
+    before = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS })
+    observed.before = await seen()
+  }
   const timedPass = async (days: number): Promise<RetentionPass> => {
+    const seen = embedded ? undefined : observeDatabase(db())
     const started = performance.now()
     // Timed to the pass's own end, not the load's, whose stop waits for the calls in flight.
     let ended = started
@@ -277,7 +284,7 @@ async function main() {
     const during = embedded
       ? undefined
       : await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS, until: purging })
-    return { purged: await purging, seconds: (ended - started) / 1000, during }
+    return { purged: await purging, seconds: (ended - started) / 1000, during, observed: await seen?.() }
   }
   const oneDay = await timedPass(RETENTION_DAYS + EXPIRED_DAYS - 1)
   // The same load again, as long as the pass ran (up to 10 min): a p99 over minutes catches more of
@@ -286,9 +293,11 @@ async function main() {
   // left behind, such as autovacuum on its dead rows).
   if (oneDay.during) {
     const seconds = Math.round(Math.min(600, Math.max(SECONDS, oneDay.seconds)))
+    const seen = observeDatabase(db())
     oneDay.after = {
       seconds,
       run: await driveIdentify([identifyUrl(first)], bodies, { seconds }),
+      observed: await seen(),
     }
   }
   const rest = await timedPass(RETENTION_DAYS)
@@ -302,7 +311,7 @@ async function main() {
     timed,
     exports,
     identify: { floor: floorRun, one, two, unpinned, pinned },
-    retention: { before, oneDay, rest },
+    retention: { before, beforeObserved: observed.before, oneDay, rest },
     packing: embedded ? undefined : { ...packed, oneDay: await packYesterday(db(), now, first, bodies) },
     log,
   })

@@ -5,6 +5,7 @@ import type { ScaleEngine } from './scale-engine'
 import type { ExportRun } from './scale-export'
 import { failuresOf, type IdentifyRun } from './scale-identify'
 import type { LoadedTraffic } from './scale-load'
+import { describeObserved, type Observed } from './scale-observe'
 import type { ColumnSize, TableSize } from './scale-storage'
 
 /** One retention pass under identify load: what it removed, how long it took, identify meanwhile. */
@@ -14,7 +15,9 @@ export interface RetentionPass {
   /** None on the embedded database: the bench runs its passes with the server stopped. */
   during?: IdentifyRun
   /** The same load right after the pass, as long as it ran (at least SECONDS, at most 10 min). */
-  after?: { seconds: number; run: IdentifyRun }
+  after?: { seconds: number; run: IdentifyRun; observed?: Observed }
+  /** Autovacuum and the stored visitors while the pass ran (PostgreSQL). */
+  observed?: Observed
 }
 
 /** One past day's indexes packed under identify load (db/event-partitions.ts). */
@@ -79,7 +82,7 @@ export function printReport({
     pinned: boolean
   }
   /** The oldest expired day's pass alone, then the rest of the expired days in one pass. */
-  retention: { before?: IdentifyRun; oneDay: RetentionPass; rest: RetentionPass }
+  retention: { before?: IdentifyRun; beforeObserved?: Observed; oneDay: RetentionPass; rest: RetentionPass }
   /** Every past day packed after the load, then yesterday's again under identify load (day tables: PostgreSQL). */
   packing?: { days: number; seconds: number; oneDay: PackPass }
   log: (line: string) => void
@@ -214,6 +217,16 @@ export function printReport({
     retention.oneDay,
   )
   pass('Retention, the other expired days at once', retention.rest)
+  const windows: [string, Observed | undefined][] = [
+    ['before the passes', retention.beforeObserved],
+    ["during the oldest day's pass", retention.oneDay.observed],
+    ['after it', retention.oneDay.after?.observed],
+    ["during the other days' pass", retention.rest.observed],
+  ]
+  const described = windows.flatMap(([name, observed]) =>
+    observed ? [`${name}: ${describeObserved(observed, shortCount)}`] : [],
+  )
+  if (described.length > 0) log(`Beside the identify load, ${described.join('; ')}.`)
   if (packing)
     log(
       `Packing a past day's indexes (${packing.oneDay.table}, ${packing.oneDay.rows.toLocaleString('en')} events) as the first hourly pass after midnight does: ${packing.oneDay.seconds.toFixed(2)} s; ${p99During(packing.oneDay.during)} (all ${packing.days} past days after the load: ${packing.seconds.toFixed(1)} s)`,

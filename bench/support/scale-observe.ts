@@ -1,0 +1,68 @@
+// What the database did beside bench:scale's identify load in one window: the seconds in which an
+// autovacuum worker was cleaning or analysing a table (sampled once a second), and the visitors
+// stored at the window's start and end. A load that slows after a retention pass may be meeting the
+// clean-up of the rows the pass deleted, or its own new devices growing the population: these tell
+// the two apart.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { sql } from 'drizzle-orm'
+import { type Database, queryRows } from '../../src/server/db/client'
+
+export interface Observed {
+  /** Samples taken, one a second. */
+  samples: number
+  /** Samples in which at least one autovacuum worker was busy. */
+  vacuuming: number
+  /** Samples per table an autovacuum worker was busy with. */
+  tables: Record<string, number>
+  /** Visitors stored at the window's start and at its end. */
+  visitors: [number, number]
+}
+
+async function storedVisitors(db: Database): Promise<number> {
+  const [row] = await queryRows<{ count: number }>(db, sql`select count(*)::int as count from visitors`)
+  return row?.count ?? 0
+}
+
+/** The table a worker's activity names ("autovacuum: VACUUM ANALYZE public.visitors" → "visitors"). */
+export function vacuumedTable(activity: string): string {
+  return activity
+    .replace(/^autovacuum:\s*(VACUUM ANALYZE|VACUUM|ANALYZE)\s+/, '')
+    .replace(/\s*\(to prevent wraparound\)$/, '')
+    .replace(/^public\./, '')
+}
+
+/** Starts observing; the function returned stops and gives what was seen. */
+export function observeDatabase(db: Database): () => Promise<Observed> {
+  let stopped = false
+  const seen: Observed = { samples: 0, vacuuming: 0, tables: {}, visitors: [0, 0] }
+  const start = storedVisitors(db)
+  const sampling = (async () => {
+    while (!stopped) {
+      const workers = await queryRows<{ activity: string }>(
+        db,
+        sql`select query as activity from pg_stat_activity where backend_type = 'autovacuum worker' and query <> ''`,
+      )
+      seen.samples++
+      if (workers.length > 0) seen.vacuuming++
+      for (const { activity } of workers) {
+        const table = vacuumedTable(activity)
+        seen.tables[table] = (seen.tables[table] ?? 0) + 1
+      }
+      await sleep(1_000)
+    }
+  })()
+  return async () => {
+    stopped = true
+    await sampling
+    seen.visitors = [await start, await storedVisitors(db)]
+    return seen
+  }
+}
+
+/** "autovacuum busy 120 of 823 s (visitor_keys 80, visitors 40), visitors 220k → 35k". */
+export function describeObserved(observed: Observed, count: (value: number) => string): string {
+  const tables = Object.entries(observed.tables)
+    .sort(([, a], [, b]) => b - a)
+    .map(([table, samples]) => `${table} ${samples}`)
+  return `autovacuum busy in ${observed.vacuuming} of ${observed.samples} s${tables.length > 0 ? ` (${tables.join(', ')})` : ''}, visitors stored ${count(observed.visitors[0])} → ${count(observed.visitors[1])}`
+}
