@@ -35,8 +35,8 @@ export interface Purged {
  * a campaign's 100 k devices takes 7 minutes paced in bench:scale, within the hour before the next
  * pass (a campaign of a million devices would run past it; the hour's pass then skips). In quick runs
  * a quarter raised identify p99 under load on 2 CPUs by a quarter and a tenth by 7%; at a day of 500 k
- * events a tenth by 9–13%, at 1 M by 13% (30–50% before migration 0044 made a chunk cheaper;
- * the 10 minutes after that pass were slower still, not yet explained: docs/benchmarks.md). The campaign's snapshots (one per device) take a minute more, paced alike.
+ * events a tenth by 9–13%, at 1 M by −14% and +13% in two runs (30–50% before migration 0044 made a
+ * chunk cheaper; docs/benchmarks.md). The campaign's snapshots (one per device) take a minute more, paced alike.
  */
 const DELETION_SHARE = 0.1
 
