@@ -35,20 +35,23 @@ export function vacuumedTable(activity: string): string {
 export function observeDatabase(db: Database): () => Promise<Observed> {
   let stopped = false
   const seen: Observed = { samples: 0, vacuuming: 0, tables: {}, visitors: [0, 0] }
-  const start = storedVisitors(db)
+  const start = storedVisitors(db).catch(() => 0)
+  // A failed sample ends the sampling (the database went away: the bench is failing anyway), and the
+  // pause never keeps the process alive, so a window that throws before stopping it cannot hang the bench.
   const sampling = (async () => {
     while (!stopped) {
       const workers = await queryRows<{ activity: string }>(
         db,
         sql`select query as activity from pg_stat_activity where backend_type = 'autovacuum worker' and query <> ''`,
-      )
+      ).catch(() => undefined)
+      if (!workers) return
       seen.samples++
       if (workers.length > 0) seen.vacuuming++
       for (const { activity } of workers) {
         const table = vacuumedTable(activity)
         seen.tables[table] = (seen.tables[table] ?? 0) + 1
       }
-      await sleep(1_000)
+      await sleep(1_000, undefined, { ref: false })
     }
   })()
   return async () => {
