@@ -45,7 +45,12 @@ import {
   pinToCpus,
 } from './support/scale-identify'
 import { loadTraffic } from './support/scale-load'
-import { type Observed, observeDatabase } from './support/scale-observe'
+import {
+  type FileSystemSeen,
+  measureFileSystem,
+  type Observed,
+  observeDatabase,
+} from './support/scale-observe'
 import { type PackPass, printReport, type RetentionPass, shortCount } from './support/scale-report'
 import { createKey, type Defer, startAppServer, startFloor, waitQuiet } from './support/scale-servers'
 import { measureStorage } from './support/scale-storage'
@@ -256,6 +261,7 @@ async function main() {
   )
   let before: IdentifyRun | undefined
   const observed: { before?: Observed } = {}
+  let fileSystem: FileSystemSeen | undefined
   if (embedded) {
     // The server closes the embedded database as it exits: waited for, however long it takes (a
     // stop's SIGKILL after 5 s would leave the directory to recovery, or still locked).
@@ -269,6 +275,8 @@ async function main() {
       log(`  the server did not exit cleanly (${String(code)}): the database reopens through recovery`)
     handle = await database.open()
   } else {
+    // Before the load's windows: it writes and frees a quarter of a GB.
+    fileSystem = database.postgres && measureFileSystem(database.postgres.dataDirectory)
     const seen = observeDatabase(db())
     before = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS })
     observed.before = await seen()
@@ -311,7 +319,7 @@ async function main() {
     timed,
     exports,
     identify: { floor: floorRun, one, two, unpinned, pinned },
-    retention: { before, beforeObserved: observed.before, oneDay, rest },
+    retention: { before, beforeObserved: observed.before, fileSystem, oneDay, rest },
     packing: embedded ? undefined : { ...packed, oneDay: await packYesterday(db(), now, first, bodies) },
     log,
   })

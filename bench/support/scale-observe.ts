@@ -2,7 +2,10 @@
 // autovacuum worker was cleaning or analysing a table (sampled once a second), and the visitors
 // stored at the window's start and end. A load that slows after a retention pass may be meeting the
 // clean-up of the rows the pass deleted, or its own new devices growing the population: these tell
-// the two apart.
+// the two apart. Also the file system under the database: dropping a day's table frees its files,
+// and a file system mounted with online discard trims every freed block on the device as it goes.
+import { closeSync, fsyncSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs'
+import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'drizzle-orm'
 import { type Database, queryRows } from '../../src/server/db/client'
@@ -68,4 +71,52 @@ export function describeObserved(observed: Observed, count: (value: number) => s
     .sort(([, a], [, b]) => b - a)
     .map(([table, samples]) => `${table} ${samples}`)
   return `autovacuum busy in ${observed.vacuuming} of ${observed.samples} s${tables.length > 0 ? ` (${tables.join(', ')})` : ''}, visitors stored ${count(observed.visitors[0])} → ${count(observed.visitors[1])}`
+}
+
+/** The file system under a directory, and how long it takes to free what was written to it. */
+export interface FileSystemSeen {
+  mountPoint: string
+  type: string
+  /** Mounted with online discard: every freed block is trimmed on the device as it is freed. */
+  discard: boolean
+  /** Seconds to remove 1 GB of written, synced files (measured on a smaller file, scaled). */
+  freeSecondsPerGb: number
+}
+
+const FREE_TEST_MB = 256
+
+/** The mount holding `directory` (the longest mount point above it) and the time to free a written file there. */
+export function measureFileSystem(directory: string): FileSystemSeen {
+  const real = realpathSync(directory)
+  const mounts = readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      const [, mountPoint, type, options] = line.split(' ')
+      if (!mountPoint || !type || !options) return []
+      // /proc/self/mounts writes a space in a path as \040.
+      const point = mountPoint.replace(/\\040/g, ' ')
+      const inside = point === '/' || real === point || real.startsWith(`${point}/`)
+      return inside ? [{ mountPoint: point, type, discard: options.split(',').includes('discard') }] : []
+    })
+  const mount = mounts.reduce((deepest, candidate) =>
+    candidate.mountPoint.length >= deepest.mountPoint.length ? candidate : deepest,
+  )
+  const file = path.join(real, `.free-test-${process.pid}`)
+  const chunk = Buffer.alloc(8 * 1024 * 1024, 1)
+  const fd = openSync(file, 'w')
+  try {
+    for (let written = 0; written < FREE_TEST_MB; written += 8) writeSync(fd, chunk)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  const started = performance.now()
+  unlinkSync(file)
+  const seconds = (performance.now() - started) / 1000
+  return { ...mount, freeSecondsPerGb: (seconds * 1024) / FREE_TEST_MB }
+}
+
+/** "ext4 at /, mounted with online discard: 1 GB of written files is freed in 0.58 s". */
+export function describeFileSystem(seen: FileSystemSeen): string {
+  return `${seen.type} at ${seen.mountPoint}, ${seen.discard ? 'mounted with online discard (every freed block is trimmed as it is freed)' : 'mounted without online discard'}: 1 GB of written files is freed in ${seen.freeSecondsPerGb.toFixed(2)} s`
 }

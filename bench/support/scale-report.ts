@@ -5,7 +5,7 @@ import type { ScaleEngine } from './scale-engine'
 import type { ExportRun } from './scale-export'
 import { failuresOf, type IdentifyRun } from './scale-identify'
 import type { LoadedTraffic } from './scale-load'
-import { describeObserved, type Observed } from './scale-observe'
+import { describeFileSystem, describeObserved, type FileSystemSeen, type Observed } from './scale-observe'
 import type { ColumnSize, TableSize } from './scale-storage'
 
 /** One retention pass under identify load: what it removed, how long it took, identify meanwhile. */
@@ -82,7 +82,14 @@ export function printReport({
     pinned: boolean
   }
   /** The oldest expired day's pass alone, then the rest of the expired days in one pass. */
-  retention: { before?: IdentifyRun; beforeObserved?: Observed; oneDay: RetentionPass; rest: RetentionPass }
+  retention: {
+    before?: IdentifyRun
+    beforeObserved?: Observed
+    /** PostgreSQL: the file system under its data directory. */
+    fileSystem?: FileSystemSeen
+    oneDay: RetentionPass
+    rest: RetentionPass
+  }
   /** Every past day packed after the load, then yesterday's again under identify load (day tables: PostgreSQL). */
   packing?: { days: number; seconds: number; oneDay: PackPass }
   log: (line: string) => void
@@ -209,7 +216,7 @@ export function printReport({
         : `identify p99 ${retention.before.p99} → ${during.p99} ms while it ran${after ? ` → ${after.run.p99} ms over ${after.seconds} s after it (p50 ${retention.before.p50} → ${during.p50} → ${after.run.p50} ms, ${retention.before.rps.toFixed(0)} → ${during.rps.toFixed(0)} → ${after.run.rps.toFixed(0)} req/s)` : ''}`
   const pass = (title: string, { purged, seconds, during, after }: RetentionPass) =>
     log(
-      `${title}: ${seconds.toFixed(2)} s, removed ${purged.events.toLocaleString('en')} events, ${purged.visitors.toLocaleString('en')} visitors, ${purged.decisions.toLocaleString('en')} sign-up decisions, ${purged.snapshots.toLocaleString('en')} component snapshots (${embedded ? `events and other rows ${((purged.took.days + purged.took.rows) / 1000).toFixed(2)} s` : `day tables ${(purged.took.days / 1000).toFixed(2)} s, other rows ${(purged.took.rows / 1000).toFixed(2)} s`}, visitors ${(purged.took.visitors / 1000).toFixed(2)} s, snapshots ${(purged.took.snapshots / 1000).toFixed(2)} s); ${p99During(during, after)}`,
+      `${title}: ${seconds.toFixed(2)} s, removed ${purged.events.toLocaleString('en')} events, ${purged.visitors.toLocaleString('en')} visitors, ${purged.decisions.toLocaleString('en')} sign-up decisions, ${purged.snapshots.toLocaleString('en')} component snapshots (${embedded ? `events and other rows ${((purged.took.days + purged.took.rows) / 1000).toFixed(2)} s` : `day tables ${(purged.took.days / 1000).toFixed(2)} s (detaching ${(purged.took.detaching / 1000).toFixed(2)}, dropping ${(purged.took.dropping / 1000).toFixed(2)}), other rows ${(purged.took.rows / 1000).toFixed(2)} s`}, visitors ${(purged.took.visitors / 1000).toFixed(2)} s, snapshots ${(purged.took.snapshots / 1000).toFixed(2)} s); ${p99During(during, after)}`,
     )
   log('')
   pass(
@@ -227,6 +234,10 @@ export function printReport({
     observed ? [`${name}: ${describeObserved(observed, shortCount)}`] : [],
   )
   if (described.length > 0) log(`Beside the identify load, ${described.join('; ')}.`)
+  if (retention.fileSystem)
+    log(
+      `The database's data directory: ${describeFileSystem(retention.fileSystem)} (a dropped day's table and indexes are freed so).`,
+    )
   if (packing)
     log(
       `Packing a past day's indexes (${packing.oneDay.table}, ${packing.oneDay.rows.toLocaleString('en')} events) as the first hourly pass after midnight does: ${packing.oneDay.seconds.toFixed(2)} s; ${p99During(packing.oneDay.during)} (all ${packing.days} past days after the load: ${packing.seconds.toFixed(1)} s)`,

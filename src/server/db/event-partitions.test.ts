@@ -118,11 +118,16 @@ describeOnEachEngine('events by day', (suite) => {
     await ensureEventPartitions(db, new Date(noon.getTime() - 60 * DAY), noon)
     await insertEvent(db, 'mid-day', at(50), SHARED)
     // The cut-off in the middle of that day: the day is not wholly past, and keeps its event.
-    expect(await dropEventPartitionsBefore(db, new Date(at(50, -1)))).toBe(0)
+    expect((await dropEventPartitionsBefore(db, new Date(at(50, -1)))).events).toBe(0)
     expect(await count(db, sql`select count(*) from events where request_id = 'mid-day'`)).toBe(1)
-    // At the next midnight it is.
+    // At the next midnight it is, and the pass says where its time went.
     const midnight = new Date(`${at(49).slice(0, 10)}T00:00:00Z`)
-    expect(await dropEventPartitionsBefore(db, midnight)).toBe(suite.engine === 'postgres' ? 1 : 0)
+    const dropped = await dropEventPartitionsBefore(db, midnight)
+    expect(dropped.events).toBe(suite.engine === 'postgres' ? 1 : 0)
+    if (suite.engine === 'postgres') {
+      expect(dropped.detaching).toBeGreaterThan(0)
+      expect(dropped.dropping).toBeGreaterThan(0)
+    } else expect(dropped).toEqual({ events: 0, detaching: 0, dropping: 0 })
   })
 })
 
@@ -273,7 +278,7 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
         dropEventPartitionsBefore(db, cutoff),
       ])
       // One pass removed the day, or each finished what the other left: never counted twice, never lost.
-      expect((first ?? 0) + (second ?? 0)).toBe(20)
+      expect(first.events + second.events).toBe(20)
       expect(await partitionsOf(db)).not.toContain(`events_${at(5).slice(0, 10).replaceAll('-', '')}`)
       // Then both delete the snapshots that day left unused: each is deleted once, the one in use stays.
       const deleted = await Promise.all([

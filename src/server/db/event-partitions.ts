@@ -57,14 +57,27 @@ export async function ensureEventPartitions(db: Database, from: Date, to: Date):
   return made?.made ?? 0
 }
 
+/** What removing expired days did: the events they held, and where the time went (ms). */
+export interface DroppedDays {
+  /** As the days' tables' statistics estimate them (autovacuum analyses a day as it fills: within about a tenth). */
+  events: number
+  /** Detaching the days: each waits for the transactions in flight that read or write events. */
+  detaching: number
+  /**
+   * Dropping the detached tables: the database frees their files, a cost that grows with their size and,
+   * on a file system mounted with online discard, with the device's trimming of every freed block.
+   */
+  dropping: number
+}
+
 /**
- * Removes every day table that ends at or before `before`; returns the rows it held. Each day is
- * detached concurrently (reads and writes of events go on meanwhile), then dropped: a day left
- * detached by a crash, or by another server's pass, is finished by the next pass. A day that fails
- * is logged and left to the next pass; the others still go. The snapshots the days referenced are
- * retention's next step (deleteExpiredSnapshots), by their last day.
+ * Removes every day table that ends at or before `before`. Each day is detached concurrently (reads
+ * and writes of events go on meanwhile), then dropped: a day left detached by a crash, or by another
+ * server's pass, is finished by the next pass. A day that fails is logged and left to the next pass;
+ * the others still go. The snapshots the days referenced are retention's next step
+ * (deleteExpiredSnapshots), by their last day.
  */
-export async function dropEventPartitionsBefore(db: Database, before: Date): Promise<number> {
+export async function dropEventPartitionsBefore(db: Database, before: Date): Promise<DroppedDays> {
   const days = await selectRows(
     db,
     {
@@ -78,10 +91,10 @@ export async function dropEventPartitionsBefore(db: Database, before: Date): Pro
           and (to_date(substr(c.relname, 8), 'YYYYMMDD') + 1)::timestamp at time zone 'UTC' <= ${before.toISOString()}::timestamptz
         order by 1`,
   )
-  let dropped = 0
+  const dropped: DroppedDays = { events: 0, detaching: 0, dropping: 0 }
   for (const day of days) {
     try {
-      dropped += await removeDay(db, day)
+      await removeDay(db, day, dropped)
     } catch (error) {
       log.warn(
         { err: error, table: day.name },
@@ -95,12 +108,15 @@ export async function dropEventPartitionsBefore(db: Database, before: Date): Pro
 async function removeDay(
   db: Database,
   { name, attached, pending }: { name: string; attached: boolean; pending: boolean },
-): Promise<number> {
+  dropped: DroppedDays,
+): Promise<void> {
   const table = sql.identifier(name)
+  const started = performance.now()
   if (attached)
     await db.execute(
       sql`alter table events detach partition ${table} ${pending ? sql`finalize` : sql`concurrently`}`,
     )
+  const detached = performance.now()
   // Its rows as the statistics estimate them (autovacuum analyses a day's table as it fills, so
   // within about a tenth), else counted: counting a full day would read all of it to report a number.
   const [held] = await selectRows(
@@ -111,8 +127,11 @@ async function removeDay(
     },
     (select) => sql`select ${select} from pg_class c where c.oid = ${name}::regclass`,
   )
+  const counted = performance.now()
   await db.execute(sql`drop table ${table}`)
-  return held?.rows ?? 0
+  dropped.events += held?.rows ?? 0
+  dropped.detaching += detached - started
+  dropped.dropping += performance.now() - counted
 }
 
 /** Detaches and drops the table of rows stored before partitioning once retention has emptied it. */

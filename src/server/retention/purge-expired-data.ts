@@ -23,9 +23,17 @@ export interface Purged {
   /**
    * How long each step took (ms): dropping the expired days' event tables, the statement deleting
    * the other expired rows (with an emptied table of events stored before days), the expired
-   * visitors and the snapshots (their pauses included: DELETION_SHARE).
+   * visitors and the snapshots (their pauses included: DELETION_SHARE). Of the days' time, detaching
+   * their tables and dropping them (PostgreSQL; zero on the embedded database, which has no day tables).
    */
-  took: { days: number; rows: number; visitors: number; snapshots: number }
+  took: {
+    days: number
+    detaching: number
+    dropping: number
+    rows: number
+    visitors: number
+    snapshots: number
+  }
 }
 
 /**
@@ -69,7 +77,7 @@ export async function purgeExpiredData({
     stepStart = performance.now()
     return Math.round(spent)
   }
-  const droppedEvents = await dropEventPartitionsBefore(db, eventCutoff)
+  const droppedDays = await dropEventPartitionsBefore(db, eventCutoff)
   const daysTook = step()
   const markCutoff = new Date(now.getTime() - ACCOUNT_LIMIT_WINDOW_HOURS * 3_600_000).toISOString()
   const moment = now.toISOString()
@@ -106,7 +114,14 @@ export async function purgeExpiredData({
   const visitors = await deleteExpiredVisitors(db, cutoff, eventCutoff)
   const visitorsTook = step()
   const snapshots = await deleteExpiredSnapshots(db, eventCutoff, pace(DELETION_SHARE))
-  const took = { days: daysTook, rows: rowsTook, visitors: visitorsTook, snapshots: step() }
+  const took = {
+    days: daysTook,
+    detaching: Math.round(droppedDays.detaching),
+    dropping: Math.round(droppedDays.dropping),
+    rows: rowsTook,
+    visitors: visitorsTook,
+    snapshots: step(),
+  }
   // Webhooks deleted longer ago than can be undone (deleted ones are purged at each deletion too).
   await purgeDeletedWebhooks(db)
   const removed = result ?? {
@@ -116,7 +131,7 @@ export async function purgeExpiredData({
     sessions: 0,
     rateLimits: 0,
   }
-  return { ...removed, events: removed.events + droppedEvents, visitors, snapshots, took }
+  return { ...removed, events: removed.events + droppedDays.events, visitors, snapshots, took }
 }
 
 /** Expired visitors one chunk deletes: it holds their statistics rows, which identify updates too, until it commits. */
