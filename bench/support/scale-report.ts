@@ -270,10 +270,14 @@ export function printReport({
       : undefined
   const rises = [rise(retention.before), rise(day.after?.run)].filter((value) => value !== undefined)
   const worst = Math.max(...rises)
+  // Where the data directory trims every freed block, dropping the day's table waits for the device.
+  const discarding = retention.fileSystem?.discard
+    ? ` (dropping its table ${(day.purged.took.dropping / 1000).toFixed(2)} s on a file system with online discard)`
+    : ''
   const dayRise =
     rises.length > 0 ? `, identify p99 ${worst >= 0 ? '+' : ''}${(worst * 100).toFixed(0)}%` : ''
   log(
-    `scale: ${shortCount(loaded.events)} events${embedded ? ' on the embedded database' : ''}, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, ${throughput}, retention ${dayRows.toFixed(2)} s a day of ${shortCount(day.purged.events)} events, its ${shortCount(day.purged.visitors)} visitors and snapshots paced over ${((day.purged.took.visitors + day.purged.took.snapshots) / 1000).toFixed(1)} s${dayRise} (${(retention.oneDay.seconds + retention.rest.seconds).toFixed(1)} s for ${shortCount(retention.oneDay.purged.events + retention.rest.purged.events)} expired events), export ${shortCount(largest.rows)} rows at ${(largest.rows / largest.seconds).toFixed(0)} rows/s (first byte ${largest.firstByteMs.toFixed(0)} ms, server RSS +${growth.toFixed(0)} MB at most)`,
+    `scale: ${shortCount(loaded.events)} events${embedded ? ' on the embedded database' : ''}, ${bytesPerEvent.toFixed(0)} B/event, console p95 ${screen.p95.toFixed(0)} ms (slowest: ${screen.name}), search p95 ${search.p95.toFixed(0)} ms, ${throughput}, retention ${dayRows.toFixed(2)} s a day of ${shortCount(day.purged.events)} events${discarding}, its ${shortCount(day.purged.visitors)} visitors and snapshots paced over ${((day.purged.took.visitors + day.purged.took.snapshots) / 1000).toFixed(1)} s${dayRise} (${(retention.oneDay.seconds + retention.rest.seconds).toFixed(1)} s for ${shortCount(retention.oneDay.purged.events + retention.rest.purged.events)} expired events), export ${shortCount(largest.rows)} rows at ${(largest.rows / largest.seconds).toFixed(0)} rows/s (first byte ${largest.firstByteMs.toFixed(0)} ms, server RSS +${growth.toFixed(0)} MB at most)`,
   )
 }
 
