@@ -276,7 +276,7 @@ async function main() {
     handle = await database.open()
   } else {
     // Before the load's windows: it writes and frees a quarter of a GB.
-    fileSystem = database.postgres && measureFileSystem(database.postgres.dataDirectory)
+    fileSystem = database.postgres && measureFileSystem(database.postgres.dataDirectory, log)
     const seen = observeDatabase(db())
     before = await driveIdentify([identifyUrl(first)], bodies, { seconds: SECONDS })
     observed.before = await seen()

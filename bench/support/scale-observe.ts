@@ -4,7 +4,16 @@
 // clean-up of the rows the pass deleted, or its own new devices growing the population: these tell
 // the two apart. Also the file system under the database: dropping a day's table frees its files,
 // and a file system mounted with online discard trims every freed block on the device as it goes.
-import { closeSync, fsyncSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'drizzle-orm'
@@ -77,46 +86,67 @@ export function describeObserved(observed: Observed, count: (value: number) => s
 export interface FileSystemSeen {
   mountPoint: string
   type: string
-  /** Mounted with online discard: every freed block is trimmed on the device as it is freed. */
-  discard: boolean
+  /** Its discard mount option (`discard`, `discard=async`), when mounted with online discard. */
+  discard?: string
   /** Seconds to remove 1 GB of written, synced files (measured on a smaller file, scaled). */
   freeSecondsPerGb: number
 }
 
 const FREE_TEST_MB = 256
 
-/** The mount holding `directory` (the longest mount point above it) and the time to free a written file there. */
-export function measureFileSystem(directory: string): FileSystemSeen {
-  const real = realpathSync(directory)
-  const mounts = readFileSync('/proc/self/mounts', 'utf8')
-    .split('\n')
-    .flatMap((line) => {
-      const [, mountPoint, type, options] = line.split(' ')
-      if (!mountPoint || !type || !options) return []
-      // /proc/self/mounts writes a space in a path as \040.
-      const point = mountPoint.replace(/\\040/g, ' ')
-      const inside = point === '/' || real === point || real.startsWith(`${point}/`)
-      return inside ? [{ mountPoint: point, type, discard: options.split(',').includes('discard') }] : []
-    })
-  const mount = mounts.reduce((deepest, candidate) =>
-    candidate.mountPoint.length >= deepest.mountPoint.length ? candidate : deepest,
-  )
-  const file = path.join(real, `.free-test-${process.pid}`)
-  const chunk = Buffer.alloc(8 * 1024 * 1024, 1)
-  const fd = openSync(file, 'w')
+/**
+ * The mount holding `directory` (the longest mount point above it) and the time to free a written
+ * file there: `unlink` alone, as PostgreSQL's drop frees a table's files (it syncs no directory after),
+ * so a volume that trims in the background shows little here, as it costs a drop little. Undefined,
+ * with the reason logged, where it cannot be measured (no /proc, a directory not writable, a full disk).
+ */
+export function measureFileSystem(
+  directory: string,
+  log: (line: string) => void,
+): FileSystemSeen | undefined {
+  let file: string | undefined
   try {
-    for (let written = 0; written < FREE_TEST_MB; written += 8) writeSync(fd, chunk)
-    fsyncSync(fd)
+    const real = realpathSync(directory)
+    const mounts = readFileSync('/proc/self/mounts', 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        const [, mountPoint, type, options] = line.split(' ')
+        if (!mountPoint || !type || !options) return []
+        // /proc/self/mounts writes a space, tab, newline or backslash in a path as an octal escape.
+        const point = mountPoint.replace(/\\([0-7]{3})/g, (_, octal: string) =>
+          String.fromCharCode(Number.parseInt(octal, 8)),
+        )
+        const inside = point === '/' || real === point || real.startsWith(`${point}/`)
+        const discard = options.split(',').find((option) => /^discard(=|$)/.test(option))
+        return inside ? [{ mountPoint: point, type, ...(discard && { discard }) }] : []
+      })
+    // A later mount over the same point hides the earlier one.
+    const mount = mounts.reduce((deepest, candidate) =>
+      candidate.mountPoint.length >= deepest.mountPoint.length ? candidate : deepest,
+    )
+    file = path.join(real, `.free-test-${process.pid}`)
+    const chunk = Buffer.alloc(8 * 1024 * 1024, 1)
+    const fd = openSync(file, 'w')
+    try {
+      for (let written = 0; written < FREE_TEST_MB * 1024 * 1024; ) written += writeSync(fd, chunk)
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    const started = performance.now()
+    unlinkSync(file)
+    file = undefined
+    const seconds = (performance.now() - started) / 1000
+    return { ...mount, freeSecondsPerGb: (seconds * 1024) / FREE_TEST_MB }
+  } catch (error) {
+    log(`  the data directory's file system was not measured: ${(error as Error).message}`)
+    return undefined
   } finally {
-    closeSync(fd)
+    if (file) rmSync(file, { force: true })
   }
-  const started = performance.now()
-  unlinkSync(file)
-  const seconds = (performance.now() - started) / 1000
-  return { ...mount, freeSecondsPerGb: (seconds * 1024) / FREE_TEST_MB }
 }
 
-/** "ext4 at /, mounted with online discard: 1 GB of written files is freed in 0.58 s". */
+/** "ext4 at /, mounted with online discard (discard): 1 GB of written files is freed in 0.58 s". */
 export function describeFileSystem(seen: FileSystemSeen): string {
-  return `${seen.type} at ${seen.mountPoint}, ${seen.discard ? 'mounted with online discard (every freed block is trimmed as it is freed)' : 'mounted without online discard'}: 1 GB of written files is freed in ${seen.freeSecondsPerGb.toFixed(2)} s`
+  return `${seen.type} at ${seen.mountPoint}, ${seen.discard ? `mounted with online discard (${seen.discard}: freed blocks are trimmed on the device as they are freed)` : 'mounted without online discard'}: 1 GB of written files is freed in ${seen.freeSecondsPerGb.toFixed(2)} s`
 }

@@ -106,6 +106,11 @@ describeOnEachEngine('events by day', (suite) => {
       const tables = await partitionsOf(db)
       expect(tables).not.toContain(`events_${at(40).slice(0, 10).replaceAll('-', '')}`)
       expect(tables).toContain(`events_${at(30).slice(0, 10).replaceAll('-', '')}`)
+      // Detaching and dropping are parts of the day tables' step (each rounded on its own).
+      const { days, detaching, dropping } = removed.took
+      expect(detaching).toBeGreaterThan(0)
+      expect(dropping).toBeGreaterThan(0)
+      expect(detaching + dropping).toBeLessThanOrEqual(days + 1)
     }
     // The day after, the cut-off's day goes too.
     expect((await purgeExpiredData({ db, days: 30, now: new Date(noon.getTime() + DAY) })).events).toBe(1)
@@ -259,6 +264,35 @@ describe.runIf(postgresUrl)('an upgrade to events by day on PostgreSQL', () => {
       expect(answer.visitorId).toBeTruthy()
       expect(await partitionsOf(db)).toContain(today)
       expect(await count(db, sql`select count(*) from events`)).toBe(1)
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it('waits, detaching a day, for a transaction that read events, and counts the wait as detaching', async () => {
+    const handle = await openTestDatabase('postgres', postgresUrl)
+    try {
+      const { db } = handle
+      await ensureEventPartitions(db, new Date(noon.getTime() - 10 * DAY), noon)
+      await db.execute(sql`insert into visitors (id, profile) values ('v1', '{}')`)
+      await insertEvent(db, 'old', at(5), ALONE)
+      const cutoff = new Date(`${at(3).slice(0, 10)}T00:00:00Z`)
+      let reading: () => void = () => {}
+      const read = new Promise<void>((resolve) => {
+        reading = resolve
+      })
+      // An identification's transaction in flight: it read events and holds on for a second.
+      const inFlight = db.transaction(async (tx) => {
+        await tx.execute(sql`select count(*) from events`)
+        reading()
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
+      })
+      await read
+      const dropped = await dropEventPartitionsBefore(db, cutoff)
+      await inFlight
+      expect(dropped.events).toBe(1)
+      expect(dropped.detaching).toBeGreaterThanOrEqual(500)
+      expect(dropped.dropping).toBeLessThan(dropped.detaching)
     } finally {
       await handle.close()
     }

@@ -64,8 +64,9 @@ export interface DroppedDays {
   /** Detaching the days: each waits for the transactions in flight that read or write events. */
   detaching: number
   /**
-   * Dropping the detached tables: the database frees their files, a cost that grows with their size and,
-   * on a file system mounted with online discard, with the device's trimming of every freed block.
+   * Dropping the detached tables: the database frees their files, which grows with their size, and far
+   * more on a volume that trims every freed block on the device as it frees it (online discard).
+   * Finding the days and reading their row counts is the rest of the step.
    */
   dropping: number
 }
@@ -116,7 +117,8 @@ async function removeDay(
     await db.execute(
       sql`alter table events detach partition ${table} ${pending ? sql`finalize` : sql`concurrently`}`,
     )
-  const detached = performance.now()
+  // Counted now: a drop that fails leaves the day detached for the next pass, its wait spent all the same.
+  dropped.detaching += performance.now() - started
   // Its rows as the statistics estimate them (autovacuum analyses a day's table as it fills, so
   // within about a tenth), else counted: counting a full day would read all of it to report a number.
   const [held] = await selectRows(
@@ -130,7 +132,6 @@ async function removeDay(
   const counted = performance.now()
   await db.execute(sql`drop table ${table}`)
   dropped.events += held?.rows ?? 0
-  dropped.detaching += detached - started
   dropped.dropping += performance.now() - counted
 }
 
