@@ -1,6 +1,8 @@
 // How long the console's answers and the search APIs take over HTTP: every answer asked once to
 // warm it, then in rounds (one of each per round, so drift on the machine spreads over all),
-// timed to the last byte of the body.
+// timed to the last byte of the body. The look-ups are also asked as an operator asks them, after
+// the console sat idle for longer than a connection pool's idle time-out (node-postgres closes an
+// idle connection after 10 s, and a new one loads the catalogue of every day table first).
 
 export interface Answer {
   name: string
@@ -8,7 +10,12 @@ export interface Answer {
   /** Path and query; a function for answers that ask for something else each time. */
   path: string | (() => string)
   headers: Record<string, string>
+  /** Also asked after a pause (PAUSE_MS), alone, in `pausedRounds` more rounds. */
+  afterPause?: boolean
 }
+
+/** The console's idle time before each paused round: longer than a pool's default idle time-out. */
+export const PAUSE_MS = 12_000
 
 export interface Timed {
   name: string
@@ -46,7 +53,12 @@ async function ask(url: string, answer: Answer): Promise<{ ms: number; bytes: nu
   }
 }
 
-export async function timeAnswers(url: string, answers: Answer[], rounds: number): Promise<Timed[]> {
+export async function timeAnswers(
+  url: string,
+  answers: Answer[],
+  rounds: number,
+  pausedRounds = 0,
+): Promise<Timed[]> {
   for (const answer of answers) await ask(url, answer)
   const samples = answers.map(() => [] as number[])
   const bytes = answers.map(() => 0)
@@ -57,7 +69,26 @@ export async function timeAnswers(url: string, answers: Answer[], rounds: number
       bytes[at] = timed.bytes
     }
   }
-  return answers.map((answer, at) => ({
+  // Each paused round: the console idle, then each look-up once, the first of them straight after
+  // the pause and the others behind it (each a statement of its own).
+  const paused = answers
+    .filter((answer) => answer.afterPause)
+    .map((answer) => ({ ...answer, name: `${answer.name}, after ${PAUSE_MS / 1000} s idle` }))
+  for (const _ of paused) {
+    samples.push([])
+    bytes.push(0)
+  }
+  for (let round = 0; round < pausedRounds && paused.length > 0; round++) {
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS))
+    // Each round puts another look-up first.
+    for (let turn = 0; turn < paused.length; turn++) {
+      const which = (turn + round) % paused.length
+      const timed = await ask(url, paused[which] as Answer)
+      samples[answers.length + which]?.push(timed.ms)
+      bytes[answers.length + which] = timed.bytes
+    }
+  }
+  return [...answers, ...paused].map((answer, at) => ({
     name: answer.name,
     group: answer.group,
     p50: percentile(samples[at] ?? [], 50),
@@ -89,11 +120,12 @@ export function scaleAnswers({
   key: string
   keys: LookupKeys
 }): Answer[] {
-  const screen = (name: string, path: Answer['path']): Answer => ({
+  const screen = (name: string, path: Answer['path'], afterPause = false): Answer => ({
     name,
     group: 'console',
     path,
     headers: { cookie },
+    afterPause,
   })
   const search = (name: string, path: string): Answer => ({
     name,
@@ -112,10 +144,10 @@ export function scaleAnswers({
     screen('overview 30d', '/api/console/overview?range=30d'),
     screen('recent events', '/api/console/events'),
     screen('recent bot events', '/api/console/events?signal=bot'),
-    screen('look-up: busy visitor', `/api/console/lookup?q=${q(keys.visitor)}`),
-    screen('look-up: random visitor', () => `/api/console/lookup?q=${q(keys.randomVisitor())}`),
-    screen('look-up: linked ID', `/api/console/lookup?q=${q(keys.linkedId)}`),
-    screen('look-up: address', `/api/console/lookup?q=${q(keys.address)}`),
+    screen('look-up: busy visitor', `/api/console/lookup?q=${q(keys.visitor)}`, true),
+    screen('look-up: random visitor', () => `/api/console/lookup?q=${q(keys.randomVisitor())}`, true),
+    screen('look-up: linked ID', `/api/console/lookup?q=${q(keys.linkedId)}`, true),
+    screen('look-up: address', `/api/console/lookup?q=${q(keys.address)}`, true),
     screen('network look-up (/24)', `/api/console/network?q=${q(keys.network)}`),
     screen('sign-up decisions', '/api/console/decisions'),
     // The workbench's filters: a day and a score range, an address range, a linked ID, a signal, a

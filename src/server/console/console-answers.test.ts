@@ -216,6 +216,32 @@ describeOnEachEngine('console answers', (handle) => {
     expectIsoMoments(report)
     expect(report?.uniqueness.length).toBeGreaterThan(0)
   })
+  it('list a visitor’s addresses by use and its linked IDs newest first, as one read gives both', async () => {
+    const { db } = handle
+    const first = await identify(db, 44, { linkedId: 'account-older' })
+    // Later visits copied from the first: three from one address, one from another, a newer linked ID.
+    const visits = [
+      ['203.0.113.1', null, 1],
+      ['203.0.113.1', null, 2],
+      ['203.0.113.1', 'account-newer', 3],
+      ['203.0.113.2', null, 4],
+    ] as const
+    for (const [ip, linkedId, minutes] of visits)
+      await db.execute(sql`insert into events (request_id, visitor_id, created_at, visitor_found, confidence, method,
+          ip, linked_id, site_key, signals, flags, suspect_score, snapshot, durations)
+        select ${`order-${minutes}`}, visitor_id, created_at + ${minutes} * interval '1 minute', true, confidence,
+          method, ${ip}, ${linkedId}, site_key, signals, flags, suspect_score, snapshot, durations
+        from events where request_id = ${first.requestId}`)
+    const panel = await readVisitorPanel({ db, visitorId: first.visitorId })
+    expect(panel?.ips).toEqual([
+      { ip: '203.0.113.1', events: 3 },
+      // Ties by address.
+      { ip: IP, events: 1 },
+      { ip: '203.0.113.2', events: 1 },
+    ])
+    expect(panel?.linkedIds).toEqual(['account-newer', 'account-older'])
+    expect(panel?.events.map((event) => event.requestId).slice(0, 2)).toEqual(['order-4', 'order-3'])
+  })
   it('read a busy visitor’s addresses and linked IDs from its latest events alone', async () => {
     const { db } = handle
     const first = await identify(db, 43, { linkedId: 'account-of-old' })

@@ -130,6 +130,27 @@ describe.runIf(postgresUrl)('query plans on PostgreSQL', () => {
   })
   afterAll(() => handle?.close())
 
+  it('find a visitor by its ID without reading any day table of events', async () => {
+    const { db } = handle
+    statements.length = 0
+    expect(await findVisitorId({ db, query: 'plan-v7' })).toBe('plan-v7')
+    expect(statements.map(({ query }) => query).filter((query) => /\bevents\b/.test(query))).toEqual([])
+    // Anything else is still looked for among the events.
+    statements.length = 0
+    await findVisitorId({ db, query: 'account-42' })
+    expect(statements.some(({ query }) => /\bevents\b/.test(query))).toBe(true)
+  })
+
+  it('keep an idle connection open, with what it has loaded and planned', async () => {
+    const { db } = handle
+    const backend = async () =>
+      (await queryRows<{ pid: number }>(db, sql`select pg_backend_pid() as pid`))[0]?.pid
+    const before = await backend()
+    // Longer than node-postgres's default idle time-out (10 s), which closed it.
+    await new Promise((resolve) => setTimeout(resolve, 11_000))
+    expect(await backend()).toBe(before)
+  }, 20_000)
+
   it('reach every growing table through an index, for every console and API answer', async () => {
     const { db } = handle
     const [busy] = await queryRows<{ visitor_id: string }>(
