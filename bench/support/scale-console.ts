@@ -1,8 +1,10 @@
 // How long the console's answers and the search APIs take over HTTP: every answer asked once to
 // warm it, then in rounds (one of each per round, so drift on the machine spreads over all),
 // timed to the last byte of the body. The look-ups are also asked as an operator asks them, after
-// the console sat idle for longer than a connection pool's idle time-out (node-postgres closes an
-// idle connection after 10 s, and a new one loads the catalogue of every day table first).
+// the console sat idle for longer than node-postgres's default idle time-out (10 s), a round at a
+// time, each round putting another look-up first. The server's webhook worker polls the database
+// every second, so one connection stays in use whatever the pool's setting: these rows show what
+// an operator meets after a pause, not the cost of a new connection (client.ts).
 
 export interface Answer {
   name: string

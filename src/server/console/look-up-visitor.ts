@@ -62,7 +62,7 @@ export async function readVisitorPanel({
   /** One site's public key: the history lists that site's events alone. */
   site?: string
 }): Promise<VisitorPanel | undefined> {
-  // One snapshot for the whole panel, and generic plans from the first call (see findVisitorId).
+  // Generic plans from the first call (see findVisitorId).
   return withGenericPlans(db, (tx) => readPanel(tx, visitorId, site))
 }
 

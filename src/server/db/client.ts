@@ -75,11 +75,19 @@ async function openPostgres(url: string, logger: QueryLogger): Promise<DatabaseH
   const { Pool } = await import('pg')
   const { drizzle } = await import('drizzle-orm/node-postgres')
   const { migrate } = await import('drizzle-orm/node-postgres/migrator')
-  // Idle connections stay open. A new connection first loads the catalogue of every day table and
-  // its indexes (about 120 ms at 98 of them), and each of its statements on events is planned
-  // afresh for its first five runs (16–23 ms each): closed after pg's default ten idle seconds,
-  // every console look-up an operator made after a pause paid both (about 300 ms, bench:scale).
-  const pool = new Pool({ connectionString: url, max: 10, idleTimeoutMillis: 0 })
+  // Idle connections stay open: a new one first loads the description of every day table and its
+  // indexes (about 120 ms at 98 days) and plans its statements afresh, which node-postgres's default
+  // (close after 10 idle seconds) made every quiet spell's first requests pay; the webhook worker's
+  // poll keeps only one connection busy. Measured with nothing else on the pool: a look-up after
+  // 11 s idle about 300 ms before, 40–80 ms after (docs/benchmarks.md). TCP keep-alive finds a
+  // connection that a NAT or firewall dropped while it sat idle, rather than a query waiting on it.
+  const pool = new Pool({
+    connectionString: url,
+    max: 10,
+    idleTimeoutMillis: 0,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 30_000,
+  })
   // An idle connection dropped by the server (restart, failover) must not crash the process;
   // the pool replaces it on the next query.
   pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`))
