@@ -23,7 +23,9 @@ test('signs in with the configured password, shows every panel with data, and si
     if (message.type() === 'error') errors.push(message.text())
   })
   await signInThroughTheForm(page)
-  await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
+  // The form sat far down the signed-out page: the console opens at its top, its heading focused.
+  await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeFocused()
+  expect(await page.evaluate(() => window.scrollY)).toBe(0)
   for (const panel of [
     'Overview',
     'Visitor look-up',
@@ -313,6 +315,23 @@ test('the console forms show errors one way, take an origin as typed, and Esc cl
   await siteForm.getByRole('button', { name: 'Add site' }).click()
   const site = page.getByRole('article', { name })
   await expect(site.getByLabel('Allowed origins')).toHaveValue('https://typed-shop.example')
+  await expect(siteForm.getByRole('status')).toContainText(`Site “${name}” added`)
+  // The site selector at the console's top offers it at once, without a reload.
+  await expect(page.getByLabel('Site', { exact: true }).getByRole('option', { name })).toHaveCount(1)
+})
+
+test('the signed-in console with data fits a phone screen: nothing scrolls sideways', async ({ page }) => {
+  await page.goto('/device-fingerprint')
+  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signInThroughTheForm(page)
+  // The charts' tables for screen readers are as wide as their columns, yet clipped off the page.
+  await expect(page.getByRole('table', { name: 'By network type' })).toBeAttached()
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    view: document.documentElement.clientWidth,
+  }))
+  expect(widths.page).toBeLessThanOrEqual(widths.view)
 })
 
 test('an event opens in a dialog with its signals in words, kept in the address, closed by Esc', async ({

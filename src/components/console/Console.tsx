@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { EventFilter } from '@/contracts/console'
 import { allows, type Role } from '@/contracts/roles'
 import { AccountMenu } from './AccountMenu'
-import { ENDED_SESSION_USER, SESSION_ENDED } from './api'
+import { ENDED_SESSION_USER, JUST_SIGNED_IN, SESSION_ENDED } from './api'
 import styles from './console.module.css'
 import { EventPanel } from './EventPanel'
 import type { PublicPaths } from './embed-snippet'
@@ -107,11 +107,15 @@ export function Console({
     router.back()
   }
 
+  const heading = useSignedInHeading()
+
   return (
     <div className={`container ${styles.console}`}>
       <header className={styles.consoleHeader}>
         <div>
-          <h1>Console</h1>
+          <h1 ref={heading} tabIndex={-1}>
+            Console
+          </h1>
           <p className="muted">Identifications and sign-up decisions on this Tessera server, live.</p>
         </div>
         <div className={styles.headerTools}>
@@ -212,4 +216,19 @@ function useSessionEnded() {
     return () => window.removeEventListener(SESSION_ENDED, onEnded)
   }, [])
   return ended
+}
+
+/**
+ * The sign-in form sat far down the signed-out page: once signed in, the console opens at its top
+ * with its heading focused, not where the form was.
+ */
+function useSignedInHeading() {
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => {
+    if (sessionStorage.getItem(JUST_SIGNED_IN) === null) return
+    sessionStorage.removeItem(JUST_SIGNED_IN)
+    window.scrollTo(0, 0)
+    heading.current?.focus()
+  }, [])
+  return heading
 }

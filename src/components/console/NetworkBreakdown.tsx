@@ -80,29 +80,32 @@ function BreakdownChart({ title, rows }: { title: string; rows: Row[] }) {
               ))}
             </BarChart>
           </ResponsiveContainer>
-          <table className="visually-hidden">
-            <caption>{title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Network</th>
-                {bars.map((bar) => (
-                  <th key={bar.key} scope="col">
-                    {bar.name}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.label}>
-                  <th scope="row">{row.label}</th>
+          {/* A table would keep its width inside a 1px box: the box clips it, off the page's scroll. */}
+          <div className="visually-hidden">
+            <table>
+              <caption>{title}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Network</th>
                   {bars.map((bar) => (
-                    <td key={bar.key}>{formatCount(row[bar.key])}</td>
+                    <th key={bar.key} scope="col">
+                      {bar.name}
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.label}>
+                    <th scope="row">{row.label}</th>
+                    {bars.map((bar) => (
+                      <td key={bar.key}>{formatCount(row[bar.key])}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </figure>

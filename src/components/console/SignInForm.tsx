@@ -5,7 +5,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { FormField } from '../FormField'
 import { type FormErrors, noErrors } from '../form-errors'
 import { ErrorNote } from '../Notes'
-import { callConsole, ENDED_SESSION_USER, formErrorsOf } from './api'
+import { callConsole, ENDED_SESSION_USER, formErrorsOf, JUST_SIGNED_IN } from './api'
 import styles from './console.module.css'
 import { PasswordPuzzle, usePasswordPuzzle } from './PasswordPuzzle'
 
@@ -73,6 +73,7 @@ export function SignInForm({
           ...(solution ? { challenge: solution } : {}),
         },
       })
+      sessionStorage.setItem(JUST_SIGNED_IN, '1')
       router.refresh()
     } catch (failure) {
       setErrors(formErrorsOf(failure, ['username', 'password'], 'Sign-in failed.'))

@@ -3,7 +3,7 @@
 import { useCallback, useEffect } from 'react'
 import { FormField } from '../FormField'
 import { useLoaded } from '../useLoaded'
-import { callConsole } from './api'
+import { callConsole, SITES_CHANGED } from './api'
 
 /**
  * The site every panel shows (overview, events, decisions, review queue, look-up history), kept in
@@ -20,7 +20,12 @@ export function SiteSelector({
   onName: (name: string | null) => void
 }) {
   const load = useCallback(() => callConsole('GET /api/console/sites'), [])
-  const { loaded } = useLoaded(load)
+  const { loaded, reload } = useLoaded(load)
+  useEffect(() => {
+    const onChanged = () => void reload()
+    window.addEventListener(SITES_CHANGED, onChanged)
+    return () => window.removeEventListener(SITES_CHANGED, onChanged)
+  }, [reload])
   const sites = loaded.state === 'ready' ? loaded.data.sites : []
   const name = sites.find((entry) => entry.publicKey === site)?.name ?? null
   useEffect(() => onName(name), [name, onName])

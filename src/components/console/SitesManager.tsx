@@ -1,9 +1,10 @@
 'use client'
 
+import { useState } from 'react'
 import { FormField } from '../FormField'
 import { LoadedView } from '../LoadedView'
-import { ErrorNote } from '../Notes'
-import { callConsole } from './api'
+import { ErrorNote, SuccessNote } from '../Notes'
+import { callConsole, SITES_CHANGED } from './api'
 import styles from './console.module.css'
 import type { PublicPaths } from './embed-snippet'
 import { SiteCard } from './SiteCard'
@@ -15,6 +16,12 @@ import { usePolling } from './usePolling'
 export function SitesManager({ origin, publicPaths }: { origin: string; publicPaths: PublicPaths }) {
   const { loaded, reload } = usePolling('GET /api/console/sites', {}, 60_000)
   const { errors, submit } = useFormAction(['name', 'allowedOrigins'], 'The site could not be created.')
+  const [added, setAdded] = useState<string | null>(null)
+  // The site selector at the console's top lists the sites too.
+  const changed = async () => {
+    await reload()
+    window.dispatchEvent(new Event(SITES_CHANGED))
+  }
 
   return (
     <section aria-labelledby="sites-heading" className={styles.section}>
@@ -29,7 +36,7 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
               origin={origin}
               publicPaths={publicPaths}
               encryptedAtRest={data.sealingKeysEncrypted}
-              onChange={reload}
+              onChange={changed}
             />
           ))
         }
@@ -38,18 +45,18 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
         className={`card ${styles.stack}`}
         aria-labelledby="new-site-heading"
         noValidate
-        onSubmit={(event) =>
-          submit(event, async (data, form) => {
+        onSubmit={(event) => {
+          setAdded(null)
+          return submit(event, async (data, form) => {
+            const name = String(data.get('name') ?? '')
             await callConsole('POST /api/console/sites', {
-              body: {
-                name: String(data.get('name') ?? ''),
-                allowedOrigins: splitEntries(String(data.get('allowedOrigins') ?? '')),
-              },
+              body: { name, allowedOrigins: splitEntries(String(data.get('allowedOrigins') ?? '')) },
             })
             form.reset()
-            await reload()
+            await changed()
+            setAdded(name.trim())
           })
-        }
+        }}
       >
         <h3 id="new-site-heading">Add a site</h3>
         <FormField label="Name" error={errors.fields.name}>
@@ -61,6 +68,9 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
           )}
         </FormField>
         {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
+        {added !== null && (
+          <SuccessNote>Site “{added}” added: its card above holds its public key.</SuccessNote>
+        )}
         <button type="submit" className="button">
           Add site
         </button>

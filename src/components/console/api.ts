@@ -62,12 +62,16 @@ function urlOf(endpoint: ConsoleEndpoint, { params = {}, query = {} }: AnyReques
 
 /** Dispatched on the window when a console call finds the session gone. */
 export const SESSION_ENDED = 'tessera:session-ended'
+/** Dispatched on the window when a site was added, renamed or removed: the site selector reloads. */
+export const SITES_CHANGED = 'tessera:sites-changed'
 /**
  * In sessionStorage while the console goes to the sign-in form after its session ended: the
  * operator's username, so the form can say why and name them (their cookie may be gone with it);
  * the console removes it once signed in again.
  */
 export const ENDED_SESSION_USER = 'tessera:ended-session-user'
+/** Set by the sign-in form on success: the console then opens at its top, its heading focused. */
+export const JUST_SIGNED_IN = 'tessera:just-signed-in'
 
 async function send(endpoint: ConsoleEndpoint, url: string, body?: unknown): Promise<unknown> {
   const response = await fetch(url, {
