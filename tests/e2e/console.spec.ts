@@ -318,6 +318,11 @@ test('the console forms show errors one way, take an origin as typed, and Esc cl
   await expect(siteForm.getByRole('status')).toContainText(`Site “${name}” added`)
   // The site selector at the console's top offers it at once, without a reload.
   await expect(page.getByLabel('Site', { exact: true }).getByRole('option', { name })).toHaveCount(1)
+
+  // A refusal the server words for API clients ("q: …") reads as words alone in a panel.
+  await page.goto(`/?lookup=${'x'.repeat(300)}`)
+  await expect(page.getByText('A look-up is at most 256 characters', { exact: false })).toBeVisible()
+  await expect(page.getByText('q: A look-up', { exact: false })).toHaveCount(0)
 })
 
 test('the signed-in console with data fits a phone screen: nothing scrolls sideways', async ({ page }) => {
@@ -325,8 +330,11 @@ test('the signed-in console with data fits a phone screen: nothing scrolls sidew
   await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
   await page.setViewportSize({ width: 390, height: 844 })
   await signInThroughTheForm(page)
-  // The charts' tables for screen readers are as wide as their columns, yet clipped off the page.
+  // The charts' tables for screen readers are as wide as their columns, yet clipped off the page;
+  // a wide table scrolls inside its frame, its visually hidden column names with it.
   await expect(page.getByRole('table', { name: 'By network type' })).toBeAttached()
+  await expect(page.getByRole('combobox', { name: 'Role of admin' })).toBeVisible()
+  await expect(page.getByRole('columnheader', { name: 'Actions' })).toBeAttached()
   const widths = await page.evaluate(() => ({
     page: document.documentElement.scrollWidth,
     view: document.documentElement.clientWidth,

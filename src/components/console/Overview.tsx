@@ -7,6 +7,7 @@ import { formatBucket, formatCount, formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote } from '../Notes'
 import { useTimeZone } from '../time-zone'
+import { withEmptyBuckets } from './chart-buckets'
 import styles from './console.module.css'
 import { NetworkBreakdown } from './NetworkBreakdown'
 import { SegmentedChoice } from './SegmentedChoice'
@@ -71,7 +72,7 @@ export function Overview({ site }: { site: string | null }) {
               ) : (
                 <ResponsiveContainer width="100%" height={260}>
                   <AreaChart
-                    data={data.series}
+                    data={withEmptyBuckets(data.series, data.range, Date.now())}
                     margin={{ top: 8, right: 8, left: -16, bottom: 0 }}
                     // Its name where keyboard focus lands on it (arrow keys step through its points).
                     title={`${chartSeries.map((series) => series.name).join(', ')}, ${rangeLabels[range].toLowerCase()}, by ${range === '24h' ? 'hour' : 'day'}`}

@@ -260,14 +260,15 @@ export function RulesEditor({
                 ))}
                 <fieldset className={styles.rule}>
                   <legend>Challenge</legend>
-                  <p className="muted">What a challenged sign-up must pass before its account is made.</p>
+                  <p className="muted">
+                    What a challenged sign-up must pass before its account is made. A code by email needs
+                    TESSERA_SMTP_URL.
+                  </p>
                   <FormField label="Ask for" error={errors.fields.challengeKind}>
                     {(control) => (
                       <select {...control} name="challengeKind" defaultValue={policy.challengeKind}>
-                        <option value="proofOfWork">A puzzle the browser solves (proof of work)</option>
-                        <option value="emailCode">
-                          A code mailed to the address (needs TESSERA_SMTP_URL)
-                        </option>
+                        <option value="proofOfWork">A browser puzzle (proof of work)</option>
+                        <option value="emailCode">A code by email</option>
                       </select>
                     )}
                   </FormField>

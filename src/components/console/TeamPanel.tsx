@@ -74,6 +74,7 @@ export function TeamPanel() {
                           </span>
                         ) : (
                           <select
+                            className={styles.rowSelect}
                             aria-label={`Role of ${member.username}`}
                             value={member.role}
                             onChange={(event) =>

@@ -88,10 +88,23 @@ async function send(endpoint: ConsoleEndpoint, url: string, body?: unknown): Pro
     // rather than leaving every panel to fail on its own.
     if (response.status === 401 && endpoint !== 'POST /api/console/session' && typeof window !== 'undefined')
       window.dispatchEvent(new Event(SESSION_ENDED))
-    const message = answer?.error?.message ?? `The server answered ${response.status}.`
+    const message = readableMessage(answer?.error) ?? `The server answered ${response.status}.`
     throw new ConsoleError(message, response.status, answer?.error?.code, answer?.error?.details)
   }
   return answer
+}
+
+/**
+ * A refusal's message as the operator reads it: the server names the refused field first
+ * ("q: A look-up is at most…") for API clients; the console shows the words alone.
+ */
+function readableMessage(error: { message?: unknown; details?: unknown } | undefined): string | undefined {
+  const message = typeof error?.message === 'string' ? error.message : undefined
+  const details = error?.details as { issues?: { path?: unknown }[] } | undefined
+  const path = details?.issues?.[0]?.path
+  if (message && typeof path === 'string' && path && message.startsWith(`${path}: `))
+    return message.slice(path.length + 2)
+  return message
 }
 
 export class ConsoleError extends Error {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { HttpError } from './errors'
+import { parseParams } from './parse-query'
 import { parseRequest } from './parse-request'
 
 const Site = z.object({ name: z.string().min(1, 'Give the site a name.'), origins: z.array(z.url()) })
@@ -30,5 +31,25 @@ describe('parseRequest', () => {
       name: 'Shop',
       origins: [],
     })
+  })
+})
+
+describe('parseParams', () => {
+  it('answers a refused parameter in the same shape as a refused body', () => {
+    const Query = z.object({ q: z.string().max(3, 'A look-up is at most 3 characters.'), from: z.iso.date() })
+    let failure: unknown
+    try {
+      parseParams({ q: 'too long', from: '2026-02-30' }, Query)
+    } catch (error) {
+      failure = error
+    }
+    if (!(failure instanceof HttpError)) throw new Error('a refused parameter must be an HttpError')
+    const details = failure.details as { fields: Record<string, string>; issues: { path: string }[] }
+    expect(failure.message).toBe('q: A look-up is at most 3 characters.')
+    expect(details.fields).toEqual({
+      q: 'A look-up is at most 3 characters.',
+      from: expect.any(String),
+    })
+    expect(details.issues.map((issue) => issue.path)).toEqual(['q', 'from'])
   })
 })
