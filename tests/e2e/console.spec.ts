@@ -318,6 +318,13 @@ test('the console forms show errors one way, take an origin as typed, and Esc cl
   await expect(siteForm.getByRole('status')).toContainText(`Site “${name}” added`)
   // The site selector at the console's top offers it at once, without a reload.
   await expect(page.getByLabel('Site', { exact: true }).getByRole('option', { name })).toHaveCount(1)
+  // Every site card's sealed-results region has a name of its own (axe: landmark-unique).
+  await expect(site.getByRole('region', { name: `Sealed results of ${name}` })).toBeVisible()
+  const regions = await page
+    .getByRole('region', { name: /^Sealed results/ })
+    .evaluateAll((sections) => sections.map((section) => section.getAttribute('aria-label')))
+  expect(regions.length).toBeGreaterThan(1)
+  expect(new Set(regions).size).toBe(regions.length)
 
   // A refusal the server words for API clients ("q: …") reads as words alone in a panel.
   await page.goto(`/?lookup=${'x'.repeat(300)}`)

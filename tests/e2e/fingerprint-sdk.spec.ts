@@ -439,7 +439,7 @@ test('the console manages sealing keys and webhook formats by keyboard, without 
   await page.getByRole('button', { name: 'Sign in' }).click()
   // By its heading: every card names the other sites (whom to share visitors with).
   const card = page.getByRole('article', { name: 'SDK shop' })
-  const sealing = card.getByRole('region', { name: 'Sealed results' })
+  const sealing = card.getByRole('region', { name: 'Sealed results of SDK shop' })
   // The rotation started above: two keys, the older seals.
   await expect(sealing.getByRole('list', { name: 'Sealing keys' }).getByRole('listitem')).toHaveCount(2)
   await expect(sealing.getByText('seals now')).toBeVisible()

@@ -1,6 +1,6 @@
 'use client'
 
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import type { CreatedSealingKey } from '@/contracts/console'
 import { CodeBlock } from '../CodeBlock'
 import { EmptyNote } from '../Notes'
@@ -21,7 +21,6 @@ export function SealingKeys({
 }: Pick<SitePartProps, 'site' | 'run'> & { encryptedAtRest: boolean }) {
   const [created, setCreated] = useState<CreatedSealingKey | null>(null)
   const [confirming, setConfirming] = useState<string | null>(null)
-  const headingId = useId()
   const keys = site.sealingKeys
   const [sealing, next] = keys
 
@@ -39,8 +38,9 @@ export function SealingKeys({
   }
 
   return (
-    <section aria-labelledby={headingId} className={styles.stack}>
-      <h4 id={headingId}>Sealed results</h4>
+    // Named with its site: every site card holds one, and landmarks need names of their own.
+    <section aria-label={`Sealed results of ${site.name}`} className={styles.stack}>
+      <h4>Sealed results</h4>
       <p className="muted">
         With a key, each identification answer carries <code>sealed_result</code>: the event, encrypted in
         Fingerprint’s sealed format, which your back end opens with the key (<code>unsealEventsResponse</code>
