@@ -133,11 +133,12 @@ export function ReviewQueue({
                 </caption>
                 <thead>
                   <tr>
+                    {/* The verdict first: on a phone the rest of a row scrolls sideways, the buttons stay in sight. */}
+                    <th scope="col">Verdict</th>
                     <th scope="col">Time</th>
                     <th scope="col">Email</th>
                     <th scope="col">Decision</th>
                     <th scope="col">Reasons</th>
-                    <th scope="col">Verdict</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -154,28 +155,6 @@ export function ReviewQueue({
                       aria-keyshortcuts="A R J K Enter"
                       onKeyDown={(event) => onKey(event, decision, list)}
                     >
-                      <td>
-                        <button
-                          type="button"
-                          className={styles.linkButton}
-                          onClick={() => onOpenEvent(decision.requestId)}
-                        >
-                          <Time iso={decision.createdAt} />
-                        </button>
-                      </td>
-                      <td>{decision.email}</td>
-                      <td>
-                        <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
-                          {outcomeLabels[decision.outcome]}
-                        </span>
-                        {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
-                        {decision.visitorLabel && (
-                          <span className="muted"> device labelled {decision.visitorLabel}</span>
-                        )}
-                      </td>
-                      <td className={tables.long}>
-                        <ReasonList reasons={decision.reasons} />
-                      </td>
                       <td>
                         <div className={styles.verdicts}>
                           <button
@@ -197,6 +176,28 @@ export function ReviewQueue({
                             Reject
                           </button>
                         </div>
+                      </td>
+                      <td>
+                        <button
+                          type="button"
+                          className={styles.linkButton}
+                          onClick={() => onOpenEvent(decision.requestId)}
+                        >
+                          <Time iso={decision.createdAt} />
+                        </button>
+                      </td>
+                      <td>{decision.email}</td>
+                      <td>
+                        <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
+                          {outcomeLabels[decision.outcome]}
+                        </span>
+                        {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
+                        {decision.visitorLabel && (
+                          <span className="muted"> device labelled {decision.visitorLabel}</span>
+                        )}
+                      </td>
+                      <td className={tables.long}>
+                        <ReasonList reasons={decision.reasons} />
                       </td>
                     </tr>
                   ))}
