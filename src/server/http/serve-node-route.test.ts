@@ -226,6 +226,13 @@ describe('serveNodeRoute ahead of Next.js for a path with invalid %-encoding', (
       expect((await response.json()).error.code).toBe('invalid_request')
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     }
+    // A browser opening a screen's address gets a page saying what is wrong; an API path stays JSON.
+    const page = await fetch(`${origin}/registration%E0%A4%A`, { headers: { accept: 'text/html,*/*' } })
+    expect(page.status).toBe(400)
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(await page.text()).toContain('<a href="/">Go to the console</a>')
+    const api = await fetch(`${origin}/api/v1/events/%zz`, { headers: { accept: 'text/html,*/*' } })
+    expect(api.headers.get('content-type')).toMatch(/^application\/json/)
     // A valid encoding, and an invalid one in the query only (Next.js reads queries leniently), pass on.
     for (const path of ['/api/v1/events/%F0%9F%98%80', '/api/v1/events?x=%zz']) {
       expect(await (await fetch(`${origin}${path}`)).text(), path).toBe('next')

@@ -87,7 +87,9 @@ export function serveNodeRoute(request: IncomingMessage, response: ServerRespons
   }
   if (!isDecodable(path)) {
     // Next.js decodes route parameters and answered these with a bare 500, before authentication.
-    sendError(request, response, 'invalid_request', 'The URL path has invalid %-encoding.')
+    if (wantsPage(request, path))
+      sendEarly(request, response, 400, { 'content-type': 'text/html; charset=utf-8' }, UNDECODABLE_PAGE)
+    else sendError(request, response, 'invalid_request', 'The URL path has invalid %-encoding.')
     return true
   }
   const route = nodeRoutes[`${request.method} ${path}`]
@@ -151,6 +153,23 @@ function isDecodable(path: string): boolean {
 }
 
 /** An error answered by the front itself, in the one error shape, with the security headers. */
+/** A browser opening a screen's address (not an API's) is answered a page, not the JSON error. */
+function wantsPage(request: IncomingMessage, path: string): boolean {
+  if (/^\/(api|v4)(\/|$)/.test(path)) return false
+  return /\btext\/html\b/.test(request.headers.accept ?? '')
+}
+
+/** What a person sees for an address with broken %-encoding (a link cut off mid-character). */
+const UNDECODABLE_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not a valid address · Tessera</title>
+<style>body{font:16px/1.55 system-ui,sans-serif;color:#101828;background:#f5f6f9;margin:0}main{max-width:36rem;margin:5rem auto;padding:0 1.25rem}a{color:#4338ca}</style>
+</head><body><main><h1>Not a valid address</h1>
+<p>This address has a broken character in it (a <code>%</code> not followed by a valid code), as when a link is cut off while being copied.</p>
+<p><a href="/">Go to the console</a> or <a href="/device-fingerprint">see your device</a>.</p>
+</main></body></html>
+`
+
 function sendError(
   request: IncomingMessage,
   response: ServerResponse,
