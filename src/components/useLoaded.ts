@@ -15,16 +15,20 @@ export type Loaded<T> =
  */
 export function useLoaded<T>(load: () => Promise<T>) {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' })
-  // Only the current question's answer is shown; a late answer to an earlier one is dropped.
+  // Only the latest asking's answer is shown; a late answer to an earlier one (an earlier question,
+  // or the same one asked before a reload) is dropped.
   const current = useRef(load)
+  const asked = useRef(0)
 
   const reload = useCallback(async () => {
+    const asking = ++asked.current
+    const latest = () => current.current === load && asked.current === asking
     setLoaded((previous) => (previous.state === 'ready' ? { ...previous, refreshing: true } : previous))
     try {
       const data = await load()
-      if (current.current === load) setLoaded({ state: 'ready', data, refreshing: false })
+      if (latest()) setLoaded({ state: 'ready', data, refreshing: false })
     } catch (error) {
-      if (current.current === load) setLoaded({ state: 'error', message: messageOf(error) })
+      if (latest()) setLoaded({ state: 'error', message: messageOf(error) })
     }
   }, [load])
 

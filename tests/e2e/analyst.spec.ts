@@ -43,11 +43,16 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   const queue = page.getByRole('region', { name: 'Review queue' })
   const row = queue.getByRole('row', { name: `${first}, denied` })
   await expect(row).toBeVisible()
-  // On a phone the row scrolls sideways inside its table, its verdict buttons first, in sight.
+  // On a phone the row scrolls sideways inside its table; its verdict buttons stay in sight at the
+  // frame's right edge, with the table not scrolled at all (the page scrolled down to the row only).
   const wide = page.viewportSize()
   await page.setViewportSize({ width: 390, height: 844 })
-  const approve = row.getByRole('button', { name: 'Approve' })
-  await approve.scrollIntoViewIfNeeded()
+  await row.evaluate((element) =>
+    window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 200),
+  )
+  const approve = row.getByRole('button', { name: `Approve ${first}` })
+  expect(await row.evaluate((element) => element.closest('table')?.parentElement?.scrollLeft)).toBe(0)
+  expect(await row.evaluate((element) => element.getBoundingClientRect().right)).toBeGreaterThan(390)
   const box = await approve.boundingBox()
   expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true)
   if (wide) await page.setViewportSize(wide)

@@ -342,6 +342,10 @@ test('the signed-in console with data fits a phone screen: nothing scrolls sidew
   await expect(page.getByRole('table', { name: 'By network type' })).toBeAttached()
   await expect(page.getByRole('combobox', { name: 'Role of admin' })).toBeVisible()
   await expect(page.getByRole('columnheader', { name: 'Actions' })).toBeAttached()
+  await expect(page.getByRole('article', { name: /^Default site/ })).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: 'Recent events' }).getByRole('columnheader', { name: 'Visitor' }),
+  ).toBeAttached()
   const widths = await page.evaluate(() => ({
     page: document.documentElement.scrollWidth,
     view: document.documentElement.clientWidth,

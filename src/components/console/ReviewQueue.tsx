@@ -133,12 +133,14 @@ export function ReviewQueue({
                 </caption>
                 <thead>
                   <tr>
-                    {/* The verdict first: on a phone the rest of a row scrolls sideways, the buttons stay in sight. */}
-                    <th scope="col">Verdict</th>
                     <th scope="col">Time</th>
                     <th scope="col">Email</th>
                     <th scope="col">Decision</th>
                     <th scope="col">Reasons</th>
+                    {/* Held at the frame's right edge: on a phone the row scrolls sideways beneath it. */}
+                    <th scope="col" className={styles.verdictCell}>
+                      Verdict
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
@@ -155,28 +157,6 @@ export function ReviewQueue({
                       aria-keyshortcuts="A R J K Enter"
                       onKeyDown={(event) => onKey(event, decision, list)}
                     >
-                      <td>
-                        <div className={styles.verdicts}>
-                          <button
-                            type="button"
-                            className="button button-secondary"
-                            disabled={busy === decision.requestId}
-                            aria-keyshortcuts="A"
-                            onClick={() => void decide(decision, 'approve', list)}
-                          >
-                            Approve
-                          </button>
-                          <button
-                            type="button"
-                            className="button button-danger"
-                            disabled={busy === decision.requestId}
-                            aria-keyshortcuts="R"
-                            onClick={() => void decide(decision, 'reject', list)}
-                          >
-                            Reject
-                          </button>
-                        </div>
-                      </td>
                       <td>
                         <button
                           type="button"
@@ -198,6 +178,28 @@ export function ReviewQueue({
                       </td>
                       <td className={tables.long}>
                         <ReasonList reasons={decision.reasons} />
+                      </td>
+                      <td className={styles.verdictCell}>
+                        <div className={styles.verdicts}>
+                          <button
+                            type="button"
+                            className="button button-secondary"
+                            disabled={busy === decision.requestId}
+                            aria-keyshortcuts="A"
+                            onClick={() => void decide(decision, 'approve', list)}
+                          >
+                            Approve<span className="visually-hidden"> {decision.email}</span>
+                          </button>
+                          <button
+                            type="button"
+                            className="button button-danger"
+                            disabled={busy === decision.requestId}
+                            aria-keyshortcuts="R"
+                            onClick={() => void decide(decision, 'reject', list)}
+                          >
+                            Reject<span className="visually-hidden"> {decision.email}</span>
+                          </button>
+                        </div>
                       </td>
                     </tr>
                   ))}

@@ -1,6 +1,6 @@
 'use client'
 
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react'
 import type { PolicyChange, PolicyPreview } from '@/contracts/console'
 import { type RuleOutcome, SignupPolicy } from '@/contracts/signup-policy'
 import { FormField } from '../FormField'
@@ -115,6 +115,7 @@ export function RulesEditor({
   }
   const [errors, setErrors] = useState<FormErrors>(noErrors)
   const [saved, setSaved] = useState(false)
+  const challengeHintId = useId()
   const [preview, setPreview] = useState<PolicyPreview | 'loading' | null>(null)
 
   function showErrors(form: HTMLFormElement, found: FormErrors) {
@@ -260,11 +261,15 @@ export function RulesEditor({
                 ))}
                 <fieldset className={styles.rule}>
                   <legend>Challenge</legend>
-                  <p className="muted">
+                  <p className="muted" id={challengeHintId}>
                     What a challenged sign-up must pass before its account is made. A code by email needs
                     TESSERA_SMTP_URL.
                   </p>
-                  <FormField label="Ask for" error={errors.fields.challengeKind}>
+                  <FormField
+                    label="Ask for"
+                    error={errors.fields.challengeKind}
+                    describedBy={challengeHintId}
+                  >
                     {(control) => (
                       <select {...control} name="challengeKind" defaultValue={policy.challengeKind}>
                         <option value="proofOfWork">A browser puzzle (proof of work)</option>

@@ -51,6 +51,8 @@ export function SignInForm({
     const field = user ? 'password' : 'username'
     formRef.current?.querySelector<HTMLInputElement>(`input[name="${field}"]`)?.focus()
   }, [sessionEnded])
+  // A mark left by a sign-in whose console never drew (an error on the way) is not this one's.
+  useEffect(() => forgetSignedIn(), [])
   const { puzzle, solution, onSolved, afterFailure, challenged, waiting } = usePasswordPuzzle()
   const [ssoError, setSsoError] = useState<string | null>(null)
   useEffect(() => {
@@ -73,7 +75,7 @@ export function SignInForm({
           ...(solution ? { challenge: solution } : {}),
         },
       })
-      sessionStorage.setItem(JUST_SIGNED_IN, '1')
+      rememberSignedIn()
       router.refresh()
     } catch (failure) {
       setErrors(formErrorsOf(failure, ['username', 'password'], 'Sign-in failed.'))
@@ -146,4 +148,17 @@ export function SignInForm({
       )}
     </form>
   )
+}
+
+/** Marks the sign-in for the console about to draw (it opens at its top); storage refused, it opens where it is. */
+function rememberSignedIn() {
+  try {
+    sessionStorage.setItem(JUST_SIGNED_IN, '1')
+  } catch {}
+}
+
+function forgetSignedIn() {
+  try {
+    sessionStorage.removeItem(JUST_SIGNED_IN)
+  } catch {}
 }

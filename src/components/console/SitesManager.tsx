@@ -17,11 +17,6 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
   const { loaded, reload } = usePolling('GET /api/console/sites', {}, 60_000)
   const { errors, submit } = useFormAction(['name', 'allowedOrigins'], 'The site could not be created.')
   const [added, setAdded] = useState<string | null>(null)
-  // The site selector at the console's top lists the sites too.
-  const changed = async () => {
-    await reload()
-    window.dispatchEvent(new Event(SITES_CHANGED))
-  }
 
   return (
     <section aria-labelledby="sites-heading" className={styles.section}>
@@ -36,7 +31,7 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
               origin={origin}
               publicPaths={publicPaths}
               encryptedAtRest={data.sealingKeysEncrypted}
-              onChange={changed}
+              onChange={reload}
             />
           ))
         }
@@ -53,7 +48,9 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
               body: { name, allowedOrigins: splitEntries(String(data.get('allowedOrigins') ?? '')) },
             })
             form.reset()
-            await changed()
+            await reload()
+            // The site selector at the console's top lists the sites too.
+            window.dispatchEvent(new Event(SITES_CHANGED))
             setAdded(name.trim())
           })
         }}

@@ -62,7 +62,7 @@ function urlOf(endpoint: ConsoleEndpoint, { params = {}, query = {} }: AnyReques
 
 /** Dispatched on the window when a console call finds the session gone. */
 export const SESSION_ENDED = 'tessera:session-ended'
-/** Dispatched on the window when a site was added, renamed or removed: the site selector reloads. */
+/** Dispatched on the window when a site was added: the site selector reloads. */
 export const SITES_CHANGED = 'tessera:sites-changed'
 /**
  * In sessionStorage while the console goes to the sign-in form after its session ended: the
@@ -102,7 +102,8 @@ function readableMessage(error: { message?: unknown; details?: unknown } | undef
   const message = typeof error?.message === 'string' ? error.message : undefined
   const details = error?.details as { issues?: { path?: unknown }[] } | undefined
   const path = details?.issues?.[0]?.path
-  if (message && typeof path === 'string' && path && message.startsWith(`${path}: `))
+  // A nested path (allowedOrigins.3) says which entry: kept.
+  if (message && typeof path === 'string' && path && !path.includes('.') && message.startsWith(`${path}: `))
     return message.slice(path.length + 2)
   return message
 }

@@ -230,7 +230,10 @@ describe('serveNodeRoute ahead of Next.js for a path with invalid %-encoding', (
     const page = await fetch(`${origin}/registration%E0%A4%A`, { headers: { accept: 'text/html,*/*' } })
     expect(page.status).toBe(400)
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
-    expect(await page.text()).toContain('<a href="/">Go to the console</a>')
+    expect(await page.text()).toContain('<a href="/">Open Tessera')
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    expect(page.headers.get('vary')).toBe('Accept')
     const api = await fetch(`${origin}/api/v1/events/%zz`, { headers: { accept: 'text/html,*/*' } })
     expect(api.headers.get('content-type')).toMatch(/^application\/json/)
     // A valid encoding, and an invalid one in the query only (Next.js reads queries leniently), pass on.

@@ -87,9 +87,17 @@ export function serveNodeRoute(request: IncomingMessage, response: ServerRespons
   }
   if (!isDecodable(path)) {
     // Next.js decodes route parameters and answered these with a bare 500, before authentication.
+    // The answer depends on what was asked for: caches must keep the page and the JSON apart.
+    const vary = { vary: 'Accept' }
     if (wantsPage(request, path))
-      sendEarly(request, response, 400, { 'content-type': 'text/html; charset=utf-8' }, UNDECODABLE_PAGE)
-    else sendError(request, response, 'invalid_request', 'The URL path has invalid %-encoding.')
+      sendEarly(
+        request,
+        response,
+        400,
+        { ...vary, 'content-type': 'text/html; charset=utf-8' },
+        UNDECODABLE_PAGE,
+      )
+    else sendError(request, response, 'invalid_request', 'The URL path has invalid %-encoding.', vary)
     return true
   }
   const route = nodeRoutes[`${request.method} ${path}`]
@@ -105,6 +113,9 @@ export function serveNodeRoute(request: IncomingMessage, response: ServerRespons
   return true
 }
 
+/** The APIs' paths, answered in the JSON error shape whoever asks; a screen's path may get a page. */
+const API_PATH = /^\/(api|v4)(\/|$)/
+
 /** The names a request gives for Tessera: its Host, and the X-Forwarded-Host a trusted proxy kept. */
 function hostsOf(request: IncomingMessage) {
   const forwarded = request.headers['x-forwarded-host']
@@ -113,7 +124,7 @@ function hostsOf(request: IncomingMessage) {
 
 /** 421 Misdirected Request: the API's JSON error on API paths, a plain page for a browser elsewhere. */
 function refuseMisdirected(request: IncomingMessage, response: ServerResponse, path: string) {
-  if (/^\/(api|v4)\//.test(path)) return sendError(request, response, 'misdirected_request')
+  if (API_PATH.test(path)) return sendError(request, response, 'misdirected_request')
   sendEarly(request, response, 421, { 'content-type': 'text/plain; charset=utf-8' }, MISDIRECTED_PAGE)
 }
 
@@ -152,11 +163,9 @@ function isDecodable(path: string): boolean {
   }
 }
 
-/** An error answered by the front itself, in the one error shape, with the security headers. */
 /** A browser opening a screen's address (not an API's) is answered a page, not the JSON error. */
 function wantsPage(request: IncomingMessage, path: string): boolean {
-  if (/^\/(api|v4)(\/|$)/.test(path)) return false
-  return /\btext\/html\b/.test(request.headers.accept ?? '')
+  return !API_PATH.test(path) && /\btext\/html\b/.test(request.headers.accept ?? '')
 }
 
 /** What a person sees for an address with broken %-encoding (a link cut off mid-character). */
@@ -166,10 +175,11 @@ const UNDECODABLE_PAGE = `<!doctype html>
 <style>body{font:16px/1.55 system-ui,sans-serif;color:#101828;background:#f5f6f9;margin:0}main{max-width:36rem;margin:5rem auto;padding:0 1.25rem}a{color:#4338ca}</style>
 </head><body><main><h1>Not a valid address</h1>
 <p>This address has a broken character in it (a <code>%</code> not followed by a valid code), as when a link is cut off while being copied.</p>
-<p><a href="/">Go to the console</a> or <a href="/device-fingerprint">see your device</a>.</p>
+<p><a href="/">Open Tessera's home page</a> or <a href="/device-fingerprint">see your device</a>.</p>
 </main></body></html>
 `
 
+/** An error answered by the front itself, in the one error shape, with the security headers. */
 function sendError(
   request: IncomingMessage,
   response: ServerResponse,
