@@ -4,6 +4,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import type { NetworkType, Overview } from '@/contracts/console'
 import { formatCount } from '../format'
 import { EmptyNote } from '../Notes'
+import { chartColors } from './chart-colors'
 import styles from './console.module.css'
 
 const typeLabels: Record<NetworkType, string> = {
@@ -15,10 +16,10 @@ const typeLabels: Record<NetworkType, string> = {
 }
 
 const bars = [
-  { key: 'identifications', name: 'Identifications', color: '#4338ca', stack: undefined },
-  { key: 'allow', name: 'Sign-ups allowed', color: '#067647', stack: 'signups' },
-  { key: 'challenge', name: 'Challenged', color: '#b54708', stack: 'signups' },
-  { key: 'deny', name: 'Denied', color: '#912018', stack: 'signups' },
+  { key: 'identifications', name: 'Identifications', color: chartColors.identifications, stack: undefined },
+  { key: 'allow', name: 'Sign-ups allowed', color: chartColors.allow, stack: 'signups' },
+  { key: 'challenge', name: 'Challenged', color: chartColors.challenge, stack: 'signups' },
+  { key: 'deny', name: 'Denied', color: chartColors.deny, stack: 'signups' },
 ] as const
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' })

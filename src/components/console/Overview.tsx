@@ -8,6 +8,7 @@ import { LoadedView } from '../LoadedView'
 import { EmptyNote } from '../Notes'
 import { useTimeZone } from '../time-zone'
 import { withEmptyBuckets } from './chart-buckets'
+import { chartColors } from './chart-colors'
 import styles from './console.module.css'
 import { NetworkBreakdown } from './NetworkBreakdown'
 import { SegmentedChoice } from './SegmentedChoice'
@@ -26,12 +27,12 @@ const chartSeries: {
   color: string
   fillAlpha: string
 }[] = [
-  { key: 'identifications', name: 'Identifications', color: '#4338ca', fillAlpha: '33' },
-  { key: 'visitors', name: 'Visitors', color: '#0e9384', fillAlpha: '33' },
-  { key: 'bots', name: 'Bots', color: '#b42318', fillAlpha: '33' },
-  { key: 'allow', name: 'Sign-ups allowed', color: '#067647', fillAlpha: '22' },
-  { key: 'challenge', name: 'Challenged', color: '#b54708', fillAlpha: '22' },
-  { key: 'deny', name: 'Denied', color: '#912018', fillAlpha: '22' },
+  { key: 'identifications', name: 'Identifications', color: chartColors.identifications, fillAlpha: '33' },
+  { key: 'visitors', name: 'Visitors', color: chartColors.visitors, fillAlpha: '33' },
+  { key: 'bots', name: 'Bots', color: chartColors.bots, fillAlpha: '33' },
+  { key: 'allow', name: 'Sign-ups allowed', color: chartColors.allow, fillAlpha: '22' },
+  { key: 'challenge', name: 'Challenged', color: chartColors.challenge, fillAlpha: '22' },
+  { key: 'deny', name: 'Denied', color: chartColors.deny, fillAlpha: '22' },
 ]
 
 /** Totals and the time series, refreshed every ten seconds. */
