@@ -1,7 +1,7 @@
 import 'server-only'
 import type { z } from 'zod'
-import { fieldErrors } from '@/contracts/field-errors'
 import { HttpError } from './errors'
+import { refusedInput } from './parse-request'
 import { isStorableJson, UNSTORABLE_TEXT_MESSAGE } from './storable-text'
 
 /** Validates query-string or path parameters; a bad value is a 400 naming the parameter. */
@@ -9,16 +9,7 @@ export function parseParams<Schema extends z.ZodType>(input: unknown, schema: Sc
   assertStorableParams(input)
   const result = schema.safeParse(input)
   if (result.success) return result.data
-  const issue = result.error.issues[0]
-  const name = issue?.path.join('.') || 'parameters'
-  // The same shape as a refused body (parse-request.ts): each parameter's first message, and the issues.
-  const issues = result.error.issues
-    .slice(0, 10)
-    .map((each) => ({ path: each.path.join('.'), message: each.message }))
-  throw new HttpError('invalid_request', `${name}: ${issue?.message ?? 'not valid'}`, {
-    fields: fieldErrors(result.error),
-    issues,
-  })
+  throw refusedInput(result.error, 'parameters', 'parameters: not valid')
 }
 
 /** Path or query parameters with NUL or a lone surrogate (e.g. `%00`) are a 400, never a database error. */

@@ -34,17 +34,7 @@ export async function parseRequest<Schema extends z.ZodType>(
   }
   if (!isStorableJson(body)) throw new HttpError('invalid_request', UNSTORABLE_TEXT_MESSAGE)
   const result = schema.safeParse(body)
-  if (!result.success) {
-    const issues = result.error.issues.slice(0, 10).map((issue) => ({
-      path: issue.path.join('.'),
-      message: issue.message,
-    }))
-    const first = issues[0]
-    const message = first ? `${first.path || 'body'}: ${first.message}` : 'The request is not valid.'
-    // The one shape of a refused input: each field's first message (what a form shows beside the
-    // field), and every issue with its full path (what an API client logs).
-    throw new HttpError('invalid_request', message, { fields: fieldErrors(result.error), issues })
-  }
+  if (!result.success) throw refusedInput(result.error, 'body', 'The request is not valid.')
   return result.data
 }
 
@@ -71,4 +61,18 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
   } catch {
     throw new HttpError('invalid_json', 'The request body is not valid UTF-8.')
   }
+}
+
+/**
+ * The one shape of a refused input, body or parameters: a message naming the first field, each
+ * field's first message (what a form shows beside the field), and every issue with its full path
+ * (what an API client logs).
+ */
+export function refusedInput(error: z.ZodError, unnamed: string, fallback: string): HttpError {
+  const issues = error.issues
+    .slice(0, 10)
+    .map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
+  const first = issues[0]
+  const message = first ? `${first.path || unnamed}: ${first.message}` : fallback
+  return new HttpError('invalid_request', message, { fields: fieldErrors(error), issues })
 }
