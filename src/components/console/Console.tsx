@@ -18,6 +18,7 @@ import { SiteSelector } from './SiteSelector'
 import { SitesManager } from './SitesManager'
 import { TeamPanel } from './TeamPanel'
 import { TimeZoneToggle } from './TimeZoneToggle'
+import { useAddressParams } from './useAddressParams'
 import { VisitorLookup } from './VisitorLookup'
 
 /** The events filter a shared address asks for; anything else is all events. */
@@ -71,15 +72,17 @@ export function Console({
   const eventFilterValues = { ...paramsOf(searchParams, EVENT_FILTERS), ...(site && { site }) }
   const decisionFilterValues = paramsOf(searchParams, DECISION_FILTERS)
 
+  const changeParams = useAddressParams(searchParams.toString(), (search, how) =>
+    router[how](`${pathname}${search ? `?${search}` : ''}`, { scroll: false }),
+  )
   /** Keeps open panels and filters in the address (?lookup=, ?event=, ?signal=, ?from=…), so a link to them can be shared. */
   function setParams(changes: Record<string, string | null>) {
-    const next = new URLSearchParams(searchParams)
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value)
-      else next.delete(name)
-    }
-    const search = next.toString()
-    router.replace(`${pathname}${search ? `?${search}` : ''}`, { scroll: false })
+    changeParams((next) => {
+      for (const [name, value] of Object.entries(changes)) {
+        if (value) next.set(name, value)
+        else next.delete(name)
+      }
+    })
   }
   const setParam = (name: 'lookup' | 'event' | 'signal', value: string | null) => setParams({ [name]: value })
   const setLookup = (query: string | null) => setParam('lookup', query)
@@ -96,10 +99,8 @@ export function Console({
   }, [openEvent])
   function openEventDialog(requestId: string) {
     if (openEvent) return setParam('event', requestId)
-    const next = new URLSearchParams(searchParams)
-    next.set('event', requestId)
     eventPushed.current = true
-    router.push(`${pathname}?${next}`, { scroll: false })
+    changeParams((next) => next.set('event', requestId), 'push')
   }
   function closeEventDialog() {
     if (!eventPushed.current) return setParam('event', null)
