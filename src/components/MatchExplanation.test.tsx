@@ -17,8 +17,16 @@ describe('MatchExplanation', () => {
     )
   })
 
+  it('says when the agreeing parts together counted less, as other stored devices are the same kind of machine', () => {
+    expect(summary(matched(-2.3))).toMatch(
+      /\(2\.3 bits less than its parts alone say, as other stored devices are the same kind of machine/,
+    )
+    expect(summary(matched(-2.3))).not.toMatch(/of it because/)
+  })
+
   it('leaves it out where it would read as nothing (hundredths of a bit on a small server) or is unknown', () => {
-    for (const joint of [0.014, 0, undefined]) expect(summary(matched(joint))).not.toMatch(/of it because/)
+    for (const joint of [0.014, -0.02, 0, undefined])
+      expect(summary(matched(joint))).not.toMatch(/of it because|less than its parts/)
   })
 
   it('names when the device was last seen only where it counted a tenth of a bit or more, either way', () => {

@@ -36,9 +36,11 @@ function summary(match: LatestMatch): string {
     return 'Recognised by the identifier this browser stored (a cookie or local storage). Its fingerprint was compared too, and does not contradict it.'
   if (match.method === 'fingerprint') {
     const { jointBits = 0, contextBits = 0, recencyBits = 0 } = match.evidence ?? {}
-    const joint = shows(jointBits)
-      ? ` (${formatBits(jointBits)} of it because no other stored device shares all the parts that agree)`
-      : ''
+    const joint = !shows(jointBits)
+      ? ''
+      : jointBits > 0
+        ? ` (${formatBits(jointBits)} of it because no other stored device shares all the parts that agree)`
+        : ` (${formatBits(-jointBits)} less than its parts alone say, as other stored devices are the same kind of machine: their graphics, audio and fonts come together)`
     const address = shows(contextBits) ? `, ${formatBits(contextBits)} from the network address` : ''
     const recency = shows(recencyBits)
       ? `; when it was last seen counted ${formatBits(recencyBits, { signed: true })}`

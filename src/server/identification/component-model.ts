@@ -50,6 +50,13 @@ export interface FacetModel {
    * (score-evidence.ts); the facet's other members (a PDF viewer turned off) may go back.
    */
   build?: readonly SourceName[]
+  /**
+   * Set by the machine and the system image it came with (its GPU, audio stack, fonts and voices
+   * as shipped, its processor), not by its user: one machine's values of these facets come
+   * together, so their agreements are not independent evidence (match-visitor.ts jointAgreement
+   * counts them together, by how many look-alikes hold them all).
+   */
+  machine?: true
 }
 
 export const facets = {
@@ -130,6 +137,7 @@ export const facets = {
     commonness: 0.2,
     closeChance: 0.05,
     twinDifference: 0.1,
+    machine: true,
   },
   // Most graphics changes are driver updates that keep the renderer's structure. A different
   // graphics stack (another GPU, WebGL switched off or blocklisted) is as rare as new hardware.
@@ -140,6 +148,7 @@ export const facets = {
     commonness: 0.1,
     closeChance: 0.05,
     twinDifference: 0.05,
+    machine: true,
   },
   // Adapter availability varies from one launch of the same browser to the next.
   webgpu: {
@@ -149,6 +158,7 @@ export const facets = {
     commonness: 0.3,
     closeChance: 0.1,
     twinDifference: 0.1,
+    machine: true,
   },
   audio: {
     members: ['audio', 'audioLatency'],
@@ -157,6 +167,7 @@ export const facets = {
     commonness: 0.2,
     closeChance: 0.05,
     twinDifference: 0.1,
+    machine: true,
   },
   // Canvas text is drawn with the installed fonts: a font change often changes it too.
   rendering: {
@@ -166,6 +177,7 @@ export const facets = {
     commonness: 0.05,
     closeChance: 0.05,
     twinDifference: 0.3,
+    machine: true,
   },
   voices: {
     members: ['speechVoices'],
@@ -174,6 +186,7 @@ export const facets = {
     commonness: 0.2,
     closeChance: 0.05,
     twinDifference: 0.2,
+    machine: true,
   },
   engine: {
     members: ['mathQuirks'],
@@ -182,6 +195,7 @@ export const facets = {
     commonness: 0.5,
     closeChance: 0.05,
     twinDifference: 0.01,
+    machine: true,
   },
   accessibility: {
     members: [

@@ -6,9 +6,10 @@ import {
   type Device,
   realisticDevice as device,
 } from '../../../tests/support/realistic-devices'
+import { facets } from './component-model'
 import { addComeback, noVolatility, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, partsOf, profileComponents } from './fingerprint-profile'
-import { addressBits, type Candidate, jointAgreement, matchVisitor } from './match-visitor'
+import { addressBits, type Candidate, jointAgreement, machineAgreement, matchVisitor } from './match-visitor'
 import { networkOf } from './network-of'
 import type { FacetComparison, Population } from './score-evidence'
 import { closeRatesAmong, compareFacets, coverageAmong, scoreEvidence } from './score-evidence'
@@ -544,11 +545,40 @@ describe('the agreeing values together (jointAgreement)', () => {
   const decide = (current: FingerprintProfile, among: Candidate[], visitors = population.visitors) =>
     matchVisitor({ current, candidates: among, population: { ...population, visitors }, context: noAddress })
   const bound = (visitors: number) => Math.log2(1 + visitors / 200)
+  const sameKind = (current: FingerprintProfile, index: number) =>
+    compareFacets(current, (candidates[index] as Candidate).profile).every(
+      ({ facet, level }) => !('machine' in facets[facet]) || level === 'exact',
+    )
+
+  /** The two parts of the joint for candidate 0 among `among`, computed as matchVisitor does. */
+  const jointParts = (current: FingerprintProfile, among: Candidate[], visitors = population.visitors) => {
+    const counted = { ...population, visitors }
+    const comparisons = among.map((candidate) => compareFacets(current, candidate.profile))
+    const fingerprints = among.map((candidate, index) =>
+      scoreEvidence(current, candidate.profile, counted, {}, comparisons[index]),
+    )
+    const machine = machineAgreement(fingerprints, comparisons, visitors)
+    const joint = jointAgreement(
+      fingerprints.map((fingerprint, index) => ({
+        ...fingerprint,
+        rarity: fingerprint.rarity + (machine[index] ?? 0),
+      })),
+      comparisons,
+      among.map(() => 1),
+      visitors,
+    )
+    return { machine: machine[0] ?? 0, joint: joint[0] ?? 0, fingerprint: fingerprints[0] }
+  }
+  /** The candidates with the entry's own first. */
+  const ownFirst = (index: number) => [
+    candidates[index] as Candidate,
+    ...candidates.filter((_, other) => other !== index),
+  ]
 
   it('adds what no look-alike holding them all says, within log2(1 + N / 200), more the larger the population', () => {
-    const gains = stored.slice(0, 40).map((entry) => {
-      const small = decide(travelled(entry), candidates).evidence?.jointBits ?? 0
-      const large = decide(travelled(entry), candidates, 30_000).evidence?.jointBits ?? 0
+    const gains = stored.slice(0, 40).map((entry, index) => {
+      const small = jointParts(travelled(entry), ownFirst(index)).joint
+      const large = jointParts(travelled(entry), ownFirst(index), 30_000).joint
       return { small, large }
     })
     for (const { small, large } of gains) {
@@ -564,21 +594,48 @@ describe('the agreeing values together (jointAgreement)', () => {
   it('adds less when another record holds every agreeing value (the device stored twice), and still finds it', () => {
     const [entry] = stored as [(typeof stored)[number]]
     const first = candidates[0] as Candidate
-    const alone = decide(travelled(entry), candidates, 30_000)
-    const twice = decide(
+    const alone = jointParts(travelled(entry), candidates, 30_000)
+    const twice = jointParts(
       travelled(entry),
       [...candidates, { ...first, visitorId: 'visitor-0-again' }],
       30_000,
     )
-    expect(twice.evidence?.jointBits ?? 0).toBeLessThan(alone.evidence?.jointBits ?? 0)
-    expect(twice.method).toBe('fingerprint')
+    expect(twice.joint).toBeLessThan(alone.joint)
+    expect(
+      decide(travelled(entry), [...candidates, { ...first, visitorId: 'visitor-0-again' }], 30_000).method,
+    ).toBe('fingerprint')
   })
 
   it('counts nothing when every look-alike read holds them (blocking may have cut the others off)', () => {
     const [entry] = stored as [(typeof stored)[number]]
     const first = candidates[0] as Candidate
-    const result = decide(travelled(entry), [first, { ...first, visitorId: 'visitor-0-again' }], 30_000)
-    expect(result.evidence?.jointBits).toBe(0)
+    const parts = jointParts(travelled(entry), [first, { ...first, visitorId: 'visitor-0-again' }], 30_000)
+    expect(parts.joint).toBe(0)
+  })
+
+  it("counts the machine's values together: as common as the look-alikes holding them all show", () => {
+    const [entry] = stored as [(typeof stored)[number]]
+    const current = travelled(entry)
+    const parts = jointParts(current, candidates)
+    const { rarity, rarest } = parts.fingerprint?.machine ?? { rarity: 0, rarest: 0 }
+    // This population's machines come in kinds (a font set, a GPU, a processor): others hold them all.
+    const kind = stored.filter((_, index) => index > 0 && sameKind(current, index)).length
+    expect(kind).toBeGreaterThan(2)
+    const share = (kind + 200 * 2 ** -rarity) / (population.visitors + 200)
+    expect(parts.machine).toBeCloseTo(Math.max(rarest, -Math.log2(share)) - rarity, 6)
+    expect(parts.machine).toBeLessThan(-0.5)
+    // Never commoner than the rarest of the values alone: however many hold them all.
+    const crowd = Array.from({ length: 500 }, (_, copy) => ({
+      ...(candidates[0] as Candidate),
+      visitorId: `copy-${copy}`,
+    }))
+    expect(jointParts(current, [candidates[0] as Candidate, ...crowd]).machine).toBeCloseTo(
+      rarest - rarity,
+      6,
+    )
+    // And never rarer than independence says: with no other machine of its kind, nothing changes.
+    const alone = candidates.filter((_, index) => index === 0 || !sameKind(current, index))
+    expect(jointParts(current, alone).machine).toBe(0)
   })
 
   it('weighs each holder by its look-alike weight, and never lowers the evidence', () => {
@@ -752,7 +809,8 @@ describe('the client address as evidence', () => {
     const home = stored.filter(at('198.51.100.7', 1)).length / stored.length
     const crowded = stored.filter(at('198.51.100.7', 5_000)).length / stored.length
     const anywhere = stored.filter((entry) => match(changed(entry.values)).method === 'fingerprint').length
-    expect(home).toBeGreaterThanOrEqual(0.97)
+    // 0.963: the machine's values count together (machineAgreement); counted as independent, 0.97.
+    expect(home).toBeGreaterThanOrEqual(0.96)
     expect(crowded).toBeLessThan(home)
     expect(anywhere / stored.length).toBeLessThan(home)
 

@@ -66,7 +66,7 @@ export type Match =
   | { method: 'new'; probability: number; evidence?: MatchEvidence }
 
 /** Evidence as stored: the rarity it was weighed with is matching's own. */
-const withoutRarity = ({ rarity: _, ...evidence }: ReturnType<typeof scoreEvidence>) => evidence
+const withoutRarity = ({ rarity: _, machine: __, ...evidence }: ReturnType<typeof scoreEvidence>) => evidence
 
 /** A returning device is any of the stored visitors, at least this many even on a fresh server. */
 const MIN_POPULATION = 100
@@ -101,7 +101,7 @@ const COUNTRY_BITS = 1
 export function addressBits(context: MatchContext, candidate: Candidate, population: number): number {
   const { ip } = context
   if (!ip || candidate.recentIps.length === 0) return 0
-  const rarity = rarityAmong(context.sharers, population)
+  const rarity = addressRarity(context.sharers, population)
   if (candidate.recentIps.includes(ip)) return Math.min(ADDRESS_BITS, rarity)
   const network = networkOf(ip)
   if (candidate.recentIps.some((seen) => networkOf(seen) === network))
@@ -111,9 +111,9 @@ export function addressBits(context: MatchContext, candidate: Candidate, populat
   // A bounded number of the candidate's addresses are looked up, whatever it has been given.
   const seen = candidate.recentIps.slice(0, PLACES_PER_CANDIDATE)
   if (place.asn && seen.some((other) => placeOf(other).asn === place.asn))
-    return Math.min(OPERATOR_BITS, rarityAmong(context.placeSharers?.asn ?? 0, population))
+    return Math.min(OPERATOR_BITS, addressRarity(context.placeSharers?.asn ?? 0, population))
   if (place.country && seen.some((other) => placeOf(other).country === place.country))
-    return Math.min(COUNTRY_BITS, rarityAmong(context.placeSharers?.country ?? 0, population))
+    return Math.min(COUNTRY_BITS, addressRarity(context.placeSharers?.country ?? 0, population))
   return 0
 }
 
@@ -129,27 +129,70 @@ const JOINT_PRIOR_VISITORS = 200
 
 /** Which facets a stored device holds the request's value of (levelHolds), as bits of a number. */
 const facetBit = new Map(Object.keys(facets).map((facet, index) => [facet, 2 ** index]))
+/** The facets the machine sets (FacetModel.machine), as bits of a number. */
+const machineMask = Object.entries(facets).reduce(
+  (mask, [facet, model]) => ('machine' in model ? mask | (facetBit.get(facet) ?? 0) : mask),
+  0,
+)
+
+/**
+ * How rare a combination of values is, in bits, when `holders` of the look-alikes hold it all: its
+ * share (holders + K·2^-rarity) / (N + K), the independence estimate worth K stored visitors.
+ */
+const rarityAmong = (holders: number, rarity: number, visitors: number) =>
+  -Math.log2((holders + JOINT_PRIOR_VISITORS * 2 ** -rarity) / (Math.max(visitors, 0) + JOINT_PRIOR_VISITORS))
+
+type Agreements = readonly { facet: FacetName; level: string }[]
+const maskOf = (list: Agreements) =>
+  list.reduce((mask, { facet, level }) => (levelHolds(level) ? mask | (facetBit.get(facet) ?? 0) : mask), 0)
+
+/**
+ * The values the machine sets, taken together (MODEL.md, "Joint agreement"), for every candidate
+ * at once: bits to add to the candidate's, never more than none. Its GPU, audio, fonts and voices as
+ * it came are one machine's, so each agreement weighed by its own commonness counts the same machine
+ * several times: among the look-alikes, those holding every one of those values are where the other
+ * machines of its kind are, and their share (rarityAmong) is how rare the values are together. Every
+ * look-alike read counts as one: this only takes bits away (a flood of copies of a machine can make
+ * it look as common as its commonest value, never merge two devices), and an office's devices
+ * beyond its network's budget are still machines of their kind. Never commoner than the rarest of
+ * the values alone.
+ */
+export function machineAgreement(
+  evidence: readonly { facets: Agreements; machine: { rarity: number; rarest: number } }[],
+  comparisons: readonly Agreements[],
+  visitors: number,
+): number[] {
+  const held = comparisons.map(maskOf)
+  return evidence.map((own, index) => {
+    const machine = maskOf(own.facets) & machineMask
+    const { rarity, rarest } = own.machine
+    if (machine === 0 || rarity <= 0) return 0
+    let holders = 0
+    held.forEach((mask, other) => {
+      if (other !== index && (mask & machine) === machine) holders++
+    })
+    return Math.min(0, Math.max(rarest, rarityAmong(holders, rarity, visitors)) - rarity)
+  })
+}
 
 /**
  * Evidence from the values that agree taken together (MODEL.md, "Joint agreement"), for every
  * candidate at once (a value the candidate showed before agrees too). Each facet's agreement is
- * weighed by its own commonness, as if facets were independent: together, the values agreeing
- * with a candidate would be held by 2^-rarity of the stored visitors. The look-alikes blocking
- * found are where those visitors would be. When none of them (each by its weight) holds all those
- * values, and some look-alike that does not was read too (so those that do were not cut off), the
- * combination's share is estimated as
+ * weighed by its own commonness, as if facets were independent (the machine's counted together,
+ * machineAgreement): together, the values agreeing with a candidate would be held by 2^-rarity of
+ * the stored visitors. The look-alikes blocking found are where those visitors would be. When none
+ * of them (each by its weight) holds all those values, and some look-alike that does not was read
+ * too (so those that do were not cut off), the combination's share is estimated as
  * (holders + K·2^-rarity) / (N + K): rarer than independence says, by up to log2(1 + N / K) bits.
  * Never fewer bits than independence: a look-alike holding them all may be this very device stored
  * twice (a token lost before), which must not count as another.
  */
 export function jointAgreement(
-  evidence: readonly { facets: readonly { facet: FacetName; level: string }[]; rarity: number }[],
-  comparisons: readonly (readonly { facet: FacetName; level: string }[])[],
+  evidence: readonly { facets: Agreements; rarity: number }[],
+  comparisons: readonly Agreements[],
   weights: readonly number[],
   visitors: number,
 ): number[] {
-  const maskOf = (list: readonly { facet: FacetName; level: string }[]) =>
-    list.reduce((mask, { facet, level }) => (levelHolds(level) ? mask | (facetBit.get(facet) ?? 0) : mask), 0)
   const held = comparisons.map(maskOf)
   return evidence.map((own, index) => {
     if (own.rarity <= 0) return 0
@@ -162,9 +205,7 @@ export function jointAgreement(
       else cutOff = false
     })
     if (cutOff) return 0
-    const share =
-      (holders + JOINT_PRIOR_VISITORS * 2 ** -own.rarity) / (Math.max(visitors, 0) + JOINT_PRIOR_VISITORS)
-    return Math.max(0, -Math.log2(share) - own.rarity)
+    return Math.max(0, rarityAmong(holders, own.rarity, visitors) - own.rarity)
   })
 }
 
@@ -173,7 +214,7 @@ export function jointAgreement(
  * that a returning device is seen on one it used lately (a documented default, MODEL.md) and u the
  * share of the population's visitors seen on it over the day (itself not counted).
  */
-function rarityAmong(sharers: number, population: number): number {
+function addressRarity(sharers: number, population: number): number {
   const others = Math.max(sharers - 1, 0.5)
   return Math.max(0, Math.log2((0.5 * population) / others))
 }
@@ -241,8 +282,18 @@ export function matchVisitor({
     const lookAlikes = { closeChance: closeRates(weights[index]), coverage }
     return scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
   })
-  // The agreeing values together: rarer than each alone says when no look-alike holds them all.
-  const joints = jointAgreement(fingerprints, comparisons, weights, population.visitors)
+  // The agreeing values together: the machine's as common as its look-alikes show, and all of
+  // them rarer than each alone says when no look-alike holds them all.
+  const machines = machineAgreement(fingerprints, comparisons, population.visitors)
+  const joints = jointAgreement(
+    fingerprints.map((fingerprint, index) => ({
+      ...fingerprint,
+      rarity: fingerprint.rarity + (machines[index] ?? 0),
+    })),
+    comparisons,
+    weights,
+    population.visitors,
+  ).map((joint, index) => joint + (machines[index] ?? 0))
   const scored = candidates.map((candidate, index) => {
     const scoredFingerprint = withoutRarity(fingerprints[index] as (typeof fingerprints)[number])
     const joint = joints[index] ?? 0

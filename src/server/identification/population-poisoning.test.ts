@@ -65,4 +65,51 @@ describeOnEachEngine('population statistics under a flood', (database) => {
     )
     expect(back.visitorId).toBe(own.visitorId)
   })
+
+  it('still recognises a device after a flood of other devices on its machine, and merges none of them', async () => {
+    const victim: Device = {
+      ...realisticDevice(5000),
+      fonts: ['Rare Sans', 'Rare Serif'],
+      languages: ['nl-NL', 'nl'],
+    }
+    const own = await identify(victim, '198.51.100.88')
+    // Thirty devices from one network with the victim's machine (its GPU, processor, fonts and
+    // rendering), set up otherwise: the machine's values together now look common.
+    const machine = [
+      'hardwareConcurrency',
+      'platform',
+      'webglBasics',
+      'webglParameters',
+      'webgpu',
+      'canvas',
+      'fonts',
+      'mathQuirks',
+    ]
+    const flood: string[] = []
+    for (let copy = 0; copy < 30; copy++) {
+      const other = realisticDevice(6000 + copy)
+      const answer = await identify(
+        {
+          ...other,
+          ...Object.fromEntries(machine.map((name) => [name, victim[name] as Json])),
+          languages: ['it-IT', 'it'],
+          screen: [1280, 1024],
+          availableScreen: [1280, 984, 0, 0],
+        },
+        `203.0.115.${copy + 1}`,
+      )
+      flood.push(answer.visitorId)
+    }
+    expect(flood).not.toContain(own.visitorId)
+    // The victim comes back without storage, from another address, with its time zone changed.
+    const back = await identify(
+      {
+        ...victim,
+        timezone: victim.timezone === 'Asia/Tokyo' ? 'Europe/Berlin' : 'Asia/Tokyo',
+        timezoneOffset: 0,
+      },
+      '198.51.102.9',
+    )
+    expect(back.visitorId).toBe(own.visitorId)
+  })
 })

@@ -57,6 +57,12 @@ export interface Evidence {
    * how many look-alikes hold them all).
    */
   rarity: number
+  /**
+   * The part of `rarity` from the facets the machine sets (FacetModel.machine), and the largest of
+   * theirs alone: one machine's values come together, so together they are at most as rare as the
+   * sum says and at least as rare as the rarest (match-visitor.ts jointAgreement).
+   */
+  machine: { rarity: number; rarest: number }
 }
 
 /** Overlap of parts above which a changed value still counts as close (a font added, a version bumped). */
@@ -190,6 +196,7 @@ export function scoreEvidence(
   let bits = 0
   let twinBits = 0
   let rarity = 0
+  const machine = { rarity: 0, rarest: 0 }
   const evidence: FacetEvidence[] = []
   for (const { facet, level, twoEdits, members } of compared) {
     const model: FacetModel = facets[facet]
@@ -300,12 +307,18 @@ export function scoreEvidence(
         (twin + (1 - twin) * FOLLOWING_SHARE) * (isClose ? TWIN_CLOSE_SHARE : 1 - TWIN_CLOSE_SHARE)
       facetTwinBits = model.given !== undefined ? 0 : Math.log2(followed / twinFollowed)
     }
-    if (levelHolds(level)) rarity -= Math.log2(agreeing)
+    if (levelHolds(level)) {
+      rarity -= Math.log2(agreeing)
+      if (model.machine) {
+        machine.rarity -= Math.log2(agreeing)
+        machine.rarest = Math.max(machine.rarest, -Math.log2(agreeing))
+      }
+    }
     twinBits += facetTwinBits
     bits += facetBits
     evidence.push({ facet, level, bits: facetBits })
   }
-  return { bits, twinBits, facets: evidence, rarity }
+  return { bits, twinBits, facets: evidence, rarity, machine }
 }
 
 /**
