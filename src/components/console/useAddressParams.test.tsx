@@ -3,14 +3,16 @@ import { act, renderHook } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { useAddressParams } from './useAddressParams'
 
-/** A router whose navigations show their address only when `finish` is called, as a slow one does. */
+/** A router whose navigations show their address only when `show` is called, as a slow one does. */
 function slowRouter(initial: string) {
-  const asked: string[] = []
-  const hook = renderHook(({ shown }) => useAddressParams(shown, (search) => asked.push(search)), {
-    initialProps: { shown: initial },
-  })
-  const finish = () => hook.rerender({ shown: asked.at(-1) ?? initial })
-  return { asked, finish, change: () => hook.result.current }
+  const asked: { search: string; how: string }[] = []
+  const hook = renderHook(
+    ({ shown }) => useAddressParams(shown, (search, how) => asked.push({ search, how })),
+    { initialProps: { shown: initial } },
+  )
+  const show = (search = asked.at(-1)?.search ?? initial) => hook.rerender({ shown: search })
+  const last = () => asked.at(-1)?.search
+  return { asked, show, last, change: () => hook.result.current }
 }
 
 describe('useAddressParams', () => {
@@ -26,10 +28,38 @@ describe('useAddressParams', () => {
         params.delete('email')
       })
     })
-    expect(router.asked.at(-1)).toBe('')
-    router.finish()
+    expect(router.last()).toBe('')
+    router.show()
     act(() => router.change()((params) => params.set('lookup', 'v1')))
-    expect(router.asked.at(-1)).toBe('lookup=v1')
+    expect(router.last()).toBe('lookup=v1')
+  })
+
+  it('follows an address shown by another way (a link) once what it asked for is shown', () => {
+    const router = slowRouter('a=1')
+    act(() => router.change()((params) => params.set('b', '2')))
+    router.show()
+    // A link, not this hook, shows another address: the next change builds on it.
+    router.show('a=1&b=2&c=3')
+    act(() => router.change()((params) => params.set('d', '4')))
+    expect(router.last()).toBe('a=1&b=2&c=3&d=4')
+  })
+
+  it('forgets an address asked for when another way shows a different one before it', () => {
+    const router = slowRouter('a=1')
+    act(() => router.change()((params) => params.set('b', '2')))
+    // A redirect or a link wins over the change still on its way.
+    router.show('x=9')
+    act(() => router.change()((params) => params.set('y', '8')))
+    expect(router.last()).toBe('x=9&y=8')
+  })
+
+  it('asks for nothing when a change changes nothing, and still follows the address shown', () => {
+    const router = slowRouter('a=1&c=3')
+    act(() => router.change()((params) => params.set('a', '1')))
+    expect(router.asked).toEqual([])
+    router.show('a=1&b=2&c=3')
+    act(() => router.change()((params) => params.set('d', '4')))
+    expect(router.last()).toBe('a=1&b=2&c=3&d=4')
   })
 
   it('follows the address shown once Back or Forward changed it', () => {
@@ -39,6 +69,12 @@ describe('useAddressParams', () => {
       window.dispatchEvent(new PopStateEvent('popstate'))
     })
     act(() => router.change()((params) => params.set('site', 's1')))
-    expect(router.asked.at(-1)).toBe('signal=bot&site=s1')
+    expect(router.last()).toBe('signal=bot&site=s1')
+  })
+
+  it('passes on whether the change is a new step of the history', () => {
+    const router = slowRouter('')
+    act(() => router.change()((params) => params.set('event', 'e1'), 'push'))
+    expect(router.asked).toEqual([{ search: 'event=e1', how: 'push' }])
   })
 })

@@ -10,24 +10,29 @@ import { useCallback, useEffect, useRef } from 'react'
  * entry of the browser's history or as a new one.
  */
 export function useAddressParams(shown: string, navigate: (search: string, how: 'replace' | 'push') => void) {
-  const asked = useRef<string | null>(null)
+  // The addresses asked for and not shown yet, oldest first.
+  const pending = useRef<string[]>([])
   useEffect(() => {
-    if (asked.current === shown) asked.current = null
+    // Shown: it and those before it are done. Another address (a link, Back, Forward): none is pending.
+    const at = pending.current.indexOf(shown)
+    pending.current = at === -1 ? [] : pending.current.slice(at + 1)
   }, [shown])
   useEffect(() => {
-    // Back and Forward show another address than the one asked for.
     const forget = () => {
-      asked.current = null
+      pending.current = []
     }
     window.addEventListener('popstate', forget)
     return () => window.removeEventListener('popstate', forget)
   }, [])
   return useCallback(
     (change: (params: URLSearchParams) => void, how: 'replace' | 'push' = 'replace') => {
-      const next = new URLSearchParams(asked.current ?? shown)
+      const base = pending.current.at(-1) ?? shown
+      const next = new URLSearchParams(base)
       change(next)
-      asked.current = next.toString()
-      navigate(asked.current, how)
+      const search = next.toString()
+      if (search === base) return
+      pending.current.push(search)
+      navigate(search, how)
     },
     [shown, navigate],
   )

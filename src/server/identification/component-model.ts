@@ -53,7 +53,7 @@ export interface FacetModel {
   /**
    * Set by the machine and the system image it came with (its GPU, audio stack, fonts and voices
    * as shipped, its processor), not by its user: one machine's values of these facets come
-   * together, so their agreements are not independent evidence (match-visitor.ts jointAgreement
+   * together, so their agreements are not independent evidence (match-visitor.ts machineAgreement
    * counts them together, by how many look-alikes hold them all).
    */
   machine?: true

@@ -575,6 +575,38 @@ describe('the agreeing values together (jointAgreement)', () => {
     ...candidates.filter((_, other) => other !== index),
   ]
 
+  it("takes a new device on a stored device's machine, set up otherwise, for a new device behind an office's address", () => {
+    // An office NAT: forty devices stored, the first ten counted in the statistics (its network's
+    // budget), the others' look-alike votes worth nothing. A new device on one of their machines,
+    // with its language, but another time zone, screen, window and colour scheme.
+    const office = stored.slice(0, 40)
+    const counted = populationOf(office.slice(0, 10).map((entry) => entry.profile))
+    const among = office.map((_, index) => ({
+      ...(candidates[index] as Candidate),
+      recentIps: ['100.64.0.1'],
+      lookAlikeWeight: index < 10 ? 0.1 : 0,
+    }))
+    const answers = office.map(({ values }) =>
+      matchVisitor({
+        current: profile({
+          ...values,
+          timezone: values.timezone === 'Asia/Tokyo' ? 'Europe/Berlin' : 'Asia/Tokyo',
+          timezoneOffset: 0,
+          screen: [1280, 1024],
+          availableScreen: [1280, 984, 0, 0],
+          colorScheme: values.colorScheme === 'dark' ? 'light' : 'dark',
+          windowGeometry: { outer: [900, 700], inner: [900, 615], position: [10, 10], viewport: 1 },
+        }),
+        candidates: among,
+        population: counted,
+        context: { ip: '100.64.0.1', sharers: 40 },
+      }),
+    )
+    // The machine's values counted as independent merged 13 of 40; together, 4.
+    expect(answers.filter((answer) => answer.method !== 'new').length).toBeLessThanOrEqual(5)
+    expect(answers.filter((answer) => (answer.evidence?.jointBits ?? 0) < 0).length).toBeGreaterThan(20)
+  })
+
   it('adds what no look-alike holding them all says, within log2(1 + N / 200), more the larger the population', () => {
     const gains = stored.slice(0, 40).map((entry, index) => {
       const small = jointParts(travelled(entry), ownFirst(index)).joint

@@ -152,10 +152,10 @@ const maskOf = (list: Agreements) =>
  * it came are one machine's, so each agreement weighed by its own commonness counts the same machine
  * several times: among the look-alikes, those holding every one of those values are where the other
  * machines of its kind are, and their share (rarityAmong) is how rare the values are together. Every
- * look-alike read counts as one: this only takes bits away (a flood of copies of a machine can make
- * it look as common as its commonest value, never merge two devices), and an office's devices
- * beyond its network's budget are still machines of their kind. Never commoner than the rarest of
- * the values alone.
+ * look-alike read counts as one: this only takes bits away (a flood of devices on one machine can
+ * make its values together count no more than the rarest of them alone, and merges none), and an
+ * office's devices beyond its network's budget are still machines of their kind. Never commoner
+ * than the rarest of the values alone.
  */
 export function machineAgreement(
   evidence: readonly { facets: Agreements; machine: { rarity: number; rarest: number } }[],
@@ -307,11 +307,14 @@ export function matchVisitor({
     return { candidate, evidence, total: fingerprint.bits + contextBits + recency }
   })
 
-  const fromToken = token && scored.find((entry) => entry.candidate.visitorId === token.visitorId)
+  const tokenAt = token ? scored.findIndex((entry) => entry.candidate.visitorId === token.visitorId) : -1
+  const fromToken = scored[tokenAt]
   if (token && fromToken) {
+    // Weighed without what its look-alikes say of its machine (machineAgreement counts every one
+    // read): other devices on the same machine do not make a browser's own token look contradicted.
     const own = token.profile
       ? withoutRarity(scoreEvidence(current, token.profile, population))
-      : fromToken.evidence
+      : { ...fromToken.evidence, bits: fromToken.evidence.bits - (machines[tokenAt] ?? 0) }
     if (own.bits >= TOKEN_MIN_BITS) {
       const evidence = { ...own, contextBits: 0 }
       return {

@@ -60,7 +60,7 @@ export interface Evidence {
   /**
    * The part of `rarity` from the facets the machine sets (FacetModel.machine), and the largest of
    * theirs alone: one machine's values come together, so together they are at most as rare as the
-   * sum says and at least as rare as the rarest (match-visitor.ts jointAgreement).
+   * sum says and at least as rare as the rarest (match-visitor.ts machineAgreement).
    */
   machine: { rarity: number; rarest: number }
 }
