@@ -433,6 +433,27 @@ test.describe('the sticky header', () => {
     await page.keyboard.press('End')
     await page.locator('footer a').last().focus()
     const header = await page.locator('header').first().boundingBox()
+    // A rare failure (about one full run in ten: a control far above the view, not under the
+    // header) is not explained yet, so it is retried and its message names the control, the
+    // scroll position, and the page's last layout shifts and scrolls.
+    await page.evaluate(() => {
+      const w = window as unknown as { shifts: string[] }
+      w.shifts = []
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as {
+          value: number
+          sources?: { node?: Node; previousRect: DOMRect; currentRect: DOMRect }[]
+        }[])
+          w.shifts.push(
+            `${performance.now().toFixed(0)} scrollY=${window.scrollY} ${entry.sources?.map((source) => `${(source.node as Element | undefined)?.outerHTML?.slice(0, 120)} ${source.previousRect.top}->${source.currentRect.top}`).join(' | ')}`,
+          )
+      }).observe({ type: 'layout-shift', buffered: false })
+      document.addEventListener('scroll', () =>
+        w.shifts.push(
+          `${performance.now().toFixed(0)} scroll ${window.scrollY} active=${document.activeElement?.outerHTML.slice(0, 80)}`,
+        ),
+      )
+    })
     const hidden: string[] = []
     for (let step = 0; step < 150; step++) {
       await page.keyboard.press('Shift+Tab')
@@ -445,12 +466,15 @@ test.describe('the sticky header', () => {
         return {
           top: box.top,
           height: box.height,
-          name: `${element.tagName} ${element.textContent?.slice(0, 30)}`,
+          name: `${element.tagName} ${element.textContent?.slice(0, 30)} ${element.outerHTML.slice(0, 200)} parent=${element.parentElement?.outerHTML.slice(0, 200)} scrollY=${window.scrollY} top=${box.top} h=${box.height} vis=${getComputedStyle(element).visibility}`,
         }
       })
       if (!focused) continue
       // Under the header: its top edge above the header's bottom (a control taller than the view excepted).
-      if (focused.height > 0 && focused.top < (header?.height ?? 0) - 1) hidden.push(focused.name)
+      if (focused.height > 0 && focused.top < (header?.height ?? 0) - 1)
+        hidden.push(
+          `${focused.name} at ${await page.evaluate(() => performance.now().toFixed(0))} shifts: ${await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts.slice(-12).join('\n'))}`,
+        )
     }
     expect(hidden).toEqual([])
   })
