@@ -147,8 +147,8 @@ const maskOf = (list: Agreements) =>
   list.reduce((mask, { facet, level }) => (levelHolds(level) ? mask | (facetBit.get(facet) ?? 0) : mask), 0)
 
 /**
- * The values the machine sets, taken together (MODEL.md, "Joint agreement"), for every candidate
- * at once: bits to add to the candidate's, never more than none. Its GPU, audio, fonts and voices as
+ * The values the machine sets, taken together (MODEL.md, "The machine's values together"), for
+ * every candidate at once: bits to add to the candidate's, never more than none. Its GPU, audio, fonts and voices as
  * it came are one machine's, so each agreement weighed by its own commonness counts the same machine
  * several times: among the look-alikes, those holding every one of those values are where the other
  * machines of its kind are, and their share (rarityAmong) is how rare the values are together. Every
