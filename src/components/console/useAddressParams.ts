@@ -1,6 +1,6 @@
 'use client'
 
-import { useCallback, useEffect, useRef } from 'react'
+import { useEffect, useRef } from 'react'
 
 /**
  * The console's address parameters as last asked for. A navigation shows its address only once it
@@ -24,16 +24,13 @@ export function useAddressParams(shown: string, navigate: (search: string, how: 
     window.addEventListener('popstate', forget)
     return () => window.removeEventListener('popstate', forget)
   }, [])
-  return useCallback(
-    (change: (params: URLSearchParams) => void, how: 'replace' | 'push' = 'replace') => {
-      const base = pending.current.at(-1) ?? shown
-      const next = new URLSearchParams(base)
-      change(next)
-      const search = next.toString()
-      if (search === base) return
-      pending.current.push(search)
-      navigate(search, how)
-    },
-    [shown, navigate],
-  )
+  return (change: (params: URLSearchParams) => void, how: 'replace' | 'push' = 'replace') => {
+    const base = pending.current.at(-1) ?? shown
+    const next = new URLSearchParams(base)
+    change(next)
+    const search = next.toString()
+    if (search === base) return
+    pending.current.push(search)
+    navigate(search, how)
+  }
 }

@@ -9,7 +9,7 @@ import {
 import { facets } from './component-model'
 import { addComeback, noVolatility, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, partsOf, profileComponents } from './fingerprint-profile'
-import { addressBits, type Candidate, jointAgreement, machineAgreement, matchVisitor } from './match-visitor'
+import { addressBits, agreementTogether, type Candidate, jointAgreement, matchVisitor } from './match-visitor'
 import { networkOf } from './network-of'
 import type { FacetComparison, Population } from './score-evidence'
 import { closeRatesAmong, compareFacets, coverageAmong, scoreEvidence } from './score-evidence'
@@ -550,19 +550,15 @@ describe('the agreeing values together (jointAgreement)', () => {
       ({ facet, level }) => !('machine' in facets[facet]) || level === 'exact',
     )
 
-  /** The two parts of the joint for candidate 0 among `among`, computed as matchVisitor does. */
+  /** The two parts of the joint for candidate 0 among `among` (agreementTogether, as matchVisitor adds them). */
   const jointParts = (current: FingerprintProfile, among: Candidate[], visitors = population.visitors) => {
     const counted = { ...population, visitors }
     const comparisons = among.map((candidate) => compareFacets(current, candidate.profile))
     const fingerprints = among.map((candidate, index) =>
       scoreEvidence(current, candidate.profile, counted, {}, comparisons[index]),
     )
-    const machine = machineAgreement(fingerprints, comparisons, visitors)
-    const joint = jointAgreement(
-      fingerprints.map((fingerprint, index) => ({
-        ...fingerprint,
-        rarity: fingerprint.rarity + (machine[index] ?? 0),
-      })),
+    const { machine, joint } = agreementTogether(
+      fingerprints,
       comparisons,
       among.map(() => 1),
       visitors,

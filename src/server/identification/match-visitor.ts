@@ -210,6 +210,27 @@ export function jointAgreement(
 }
 
 /**
+ * The values that agree taken together, for every candidate: the machine's part
+ * (machineAgreement) and the joint agreement with the machine's values counted so
+ * (jointAgreement). A candidate's bits gain both.
+ */
+export function agreementTogether(
+  evidence: readonly { facets: Agreements; rarity: number; machine: { rarity: number; rarest: number } }[],
+  comparisons: readonly Agreements[],
+  weights: readonly number[],
+  visitors: number,
+) {
+  const machine = machineAgreement(evidence, comparisons, visitors)
+  const joint = jointAgreement(
+    evidence.map((own, index) => ({ ...own, rarity: own.rarity + (machine[index] ?? 0) })),
+    comparisons,
+    weights,
+    visitors,
+  )
+  return { machine, joint }
+}
+
+/**
  * How telling a shared address or network is, in bits: log2(m / u), where m = 1/2 is the chance
  * that a returning device is seen on one it used lately (a documented default, MODEL.md) and u the
  * share of the population's visitors seen on it over the day (itself not counted).
@@ -284,16 +305,13 @@ export function matchVisitor({
   })
   // The agreeing values together: the machine's as common as its look-alikes show, and all of
   // them rarer than each alone says when no look-alike holds them all.
-  const machines = machineAgreement(fingerprints, comparisons, population.visitors)
-  const joints = jointAgreement(
-    fingerprints.map((fingerprint, index) => ({
-      ...fingerprint,
-      rarity: fingerprint.rarity + (machines[index] ?? 0),
-    })),
+  const { machine: machines, joint } = agreementTogether(
+    fingerprints,
     comparisons,
     weights,
     population.visitors,
-  ).map((joint, index) => joint + (machines[index] ?? 0))
+  )
+  const joints = joint.map((bits, index) => bits + (machines[index] ?? 0))
   const scored = candidates.map((candidate, index) => {
     const scoredFingerprint = withoutRarity(fingerprints[index] as (typeof fingerprints)[number])
     const joint = joints[index] ?? 0

@@ -308,10 +308,11 @@ export function scoreEvidence(
       facetTwinBits = model.given !== undefined ? 0 : Math.log2(followed / twinFollowed)
     }
     if (levelHolds(level)) {
-      rarity -= Math.log2(agreeing)
+      const valueRarity = -Math.log2(agreeing)
+      rarity += valueRarity
       if (model.machine) {
-        machine.rarity -= Math.log2(agreeing)
-        machine.rarest = Math.max(machine.rarest, -Math.log2(agreeing))
+        machine.rarity += valueRarity
+        machine.rarest = Math.max(machine.rarest, valueRarity)
       }
     }
     twinBits += facetTwinBits
