@@ -54,8 +54,8 @@ export async function prefillVisitors(db: Database, count: number, log: (line: s
     counts.push(visitors)
   }
   await db.execute(
-    sql`insert into component_stats (component, digest, visitors)
-        select * from unnest(${sql.param(components)}::text[], ${sql.param(digests)}::text[], ${sql.param(counts)}::int[])`,
+    sql`insert into component_stats (component, digest, visitors, all_visitors)
+        select c, d, n, n from unnest(${sql.param(components)}::text[], ${sql.param(digests)}::text[], ${sql.param(counts)}::int[]) as u(c, d, n)`,
   )
   await db.execute(sql`vacuum analyze`)
 }

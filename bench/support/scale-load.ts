@@ -417,13 +417,13 @@ async function writeStatistics(client: LoadClient, statistics: Map<string, numbe
   for (let start = 0; start < entries.length; start += 50_000) {
     const batch = entries.slice(start, start + 50_000)
     await client.query(
-      'insert into component_stats (component, digest, visitors) select * from unnest($1::text[], $2::text[], $3::int[])',
+      'insert into component_stats (component, digest, visitors, all_visitors) select c, d, n, n from unnest($1::text[], $2::text[], $3::int[]) as u(c, d, n)',
       [0, 1, 2].map((column) => batch.map((entry) => entry[column])),
     )
   }
   await client.query(
-    `insert into component_stats (component, digest, visitors)
-     select key, value, $2 from jsonb_each_text((select profile from visitors limit 1))
+    `insert into component_stats (component, digest, visitors, all_visitors)
+     select key, value, $2, $2 from jsonb_each_text((select profile from visitors limit 1))
      where key <> all($1::text[])`,
     [Object.keys(traffic.visitor(0).variation), traffic.loaded],
   )

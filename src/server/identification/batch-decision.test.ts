@@ -84,6 +84,20 @@ describe('decideBatch', () => {
     expect(decision.outcomes[1]).toEqual({ blockedBy: first?.event.visitorId })
   })
 
+  it("counts a new device beyond its network's budget among all visitors only", () => {
+    const device = realisticDevice(12)
+    const full = read([])
+    // The job's network (198.51.100.0/24) has had its hourly budget of new devices.
+    full.newDevices.network.set('198.51.100.0/24', full.budgets.network)
+    const beyond = decideBatch([job(device)], full, now)
+    expect(beyond.written[0]?.counted).toBe(false)
+    expect(beyond.changes.length).toBeGreaterThan(10)
+    expect(beyond.changes.every(({ delta, all }) => delta === 0 && all === 1)).toBe(true)
+    const within = decideBatch([job(device)], read([]), now)
+    expect(within.written[0]?.counted).toBe(true)
+    expect(within.changes.every(({ delta, all }) => delta === 1 && all === 1)).toBe(true)
+  })
+
   it('finds a stored device, follows its changed value and moves the value counts with it', () => {
     const before = realisticDevice(11)
     const after = travelled(before)
@@ -94,7 +108,7 @@ describe('decideBatch', () => {
     const oldZone = profileComponents(asComponents(before)).digests.timezone
     expect(event?.previous.timezone).toEqual([oldZone])
     // The old time zone loses the visitor, the new one gains it; unchanged values do not move.
-    expect(decision.changes).toContainEqual({ component: 'timezone', digest: oldZone, delta: -1 })
+    expect(decision.changes).toContainEqual({ component: 'timezone', digest: oldZone, delta: -1, all: -1 })
     expect(decision.changes.filter(({ delta }) => delta > 0).map(({ component }) => component)).toEqual([
       'timezone',
       'timezoneOffset',

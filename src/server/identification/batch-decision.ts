@@ -220,7 +220,7 @@ export function decideBatch(
     // A new device counts in the statistics within its network's and site's hourly budgets: beyond
     // them it is identified all the same, but one client cannot shape what matching measures.
     const counted = row ? row.counted : withinBudgets(job, newDevices, budgets)
-    if (movesProfile && counted) addStatistics(stats, stored?.digests ?? {}, job.profile.digests)
+    if (movesProfile) addStatistics(stats, stored?.digests ?? {}, job.profile.digests, counted)
     // What one device does at its comebacks tells how it will change (device-volatility.ts); page
     // loads within one sitting would teach that nothing ever changes.
     const comeback =
@@ -294,7 +294,7 @@ export function decideBatch(
     outcomes,
     written,
     changes: [...stats.values()]
-      .filter(({ delta }) => delta !== 0)
+      .filter(({ delta, all }) => delta !== 0 || all !== 0)
       .sort((a, b) => byText(a.component, b.component) || byText(a.digest, b.digest)),
   }
 }
@@ -319,13 +319,20 @@ function withinBudgets(
 
 /**
  * Per-visitor value counts move with the visitor's profile: -1 for old values, +1 for new ones,
- * summed over the batch per component value.
+ * summed over the batch per component value; in the counted statistics only for a visitor that
+ * counts (visitors.counted), among all visitors for every one.
  */
-function addStatistics(totals: Map<string, CountChange>, previous: Digests, current: Digests) {
+function addStatistics(
+  totals: Map<string, CountChange>,
+  previous: Digests,
+  current: Digests,
+  counted: boolean,
+) {
   const add = (component: string, digest: string, delta: number) => {
     const key = countKey(component, digest)
-    const total = totals.get(key) ?? { component, digest, delta: 0 }
-    total.delta += delta
+    const total = totals.get(key) ?? { component, digest, delta: 0, all: 0 }
+    if (counted) total.delta += delta
+    total.all += delta
     totals.set(key, total)
   }
   for (const [component, digest] of Object.entries(current)) {

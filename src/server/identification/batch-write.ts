@@ -153,6 +153,7 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
       component: ['text', ({ component }) => component],
       digest: ['text', ({ digest }) => digest],
       visitors: ['int', ({ delta }) => delta],
+      all_visitors: ['int', ({ all }) => all],
     },
     'change',
   )
@@ -176,9 +177,10 @@ export async function writeBatch(tx: Database, { written, changes }: BatchDecisi
         new_keys as (
           insert into visitor_keys (key, visitor_id) select key, visitor_id from wanted_keys on conflict do nothing),
         statistics as (
-          insert into component_stats (component, digest, visitors)
+          insert into component_stats (component, digest, visitors, all_visitors)
           select * from ${changeInput}
-          on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors),
+          on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors,
+            all_visitors = component_stats.all_visitors + excluded.all_visitors),
         new_events as (select * from ${eventInput}),
         -- Sorted, so two batches wait on each other's new details in one order, never in a cycle.
         new_details as (

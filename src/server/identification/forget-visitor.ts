@@ -52,8 +52,8 @@ export async function forgetVisitor({
       { deleted: sql<number>`count(*)::int` },
       (select) => sql`with gone as (delete from visitors where id = ${visitorId} returning profile, counted),
           counted as (
-            select p.component, p.digest, 1 as n from gone, jsonb_each_text(gone.profile) as p(component, digest)
-            where gone.counted),
+            select p.component, p.digest, case when gone.counted then 1 else 0 end as n, 1 as n_all
+            from gone, jsonb_each_text(gone.profile) as p(component, digest)),
           ${takeOffStatistics(sql`counted`)},
           accounts as (update accounts set visitor_id = null where visitor_id = ${visitorId}),
           limits as (delete from rate_limits where key = any(${sql.param(limitKeys)}::text[]))

@@ -38,6 +38,13 @@ describe.each(engines)('identifyVisitor on %s', (engine) => {
       handle.db,
       sql`select count(*)::int as n from visitors where counted`,
     )
+    // Every visitor, counted or not, in the statistics of all visitors.
+    const [all] = await queryRows<{ all: number; stored: number }>(
+      handle.db,
+      sql`select (select sum(all_visitors) from component_stats where component = 'platform')::int as all,
+        (select count(*) from visitors)::int as stored`,
+    )
+    expect(all?.all).toBe(all?.stored)
     return { counted: row?.visitors, visitors: count?.n }
   }
 

@@ -137,8 +137,12 @@ async function identifyBatch(db: Database, jobs: IdentifyJob[]): Promise<BatchOu
   applyCommittedCounts(
     db,
     changes,
-    // Only new visitors that count in the statistics (visitors.counted) count in the population's size.
-    written.filter(({ match, counted }) => match.method === 'new' && counted).length,
+    // Only new visitors that count in the statistics (visitors.counted) count in the population's
+    // size; every new one among all visitors.
+    {
+      counted: written.filter(({ match, counted }) => match.method === 'new' && counted).length,
+      all: written.filter(({ match }) => match.method === 'new').length,
+    },
   )
   for (const { index, event, browserId } of written) {
     // The write has committed: from here on nothing may fail, or a retry would store it twice.

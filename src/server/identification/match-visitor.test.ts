@@ -571,7 +571,7 @@ describe('the agreeing values together (jointAgreement)', () => {
     ...candidates.filter((_, other) => other !== index),
   ]
 
-  it("takes a new device on a stored device's machine, set up otherwise, for a new device behind an office's address", () => {
+  describe("a new device on a stored device's machine, set up otherwise, behind an office's address", () => {
     // An office NAT: forty devices stored, the first ten counted in the statistics (its network's
     // budget), the others' look-alike votes worth nothing. A new device on one of their machines,
     // with its language, but another time zone, screen, window and colour scheme.
@@ -582,25 +582,38 @@ describe('the agreeing values together (jointAgreement)', () => {
       recentIps: ['100.64.0.1'],
       lookAlikeWeight: index < 10 ? 0.1 : 0,
     }))
-    const answers = office.map(({ values }) =>
-      matchVisitor({
-        current: profile({
-          ...values,
-          timezone: values.timezone === 'Asia/Tokyo' ? 'Europe/Berlin' : 'Asia/Tokyo',
-          timezoneOffset: 0,
-          screen: [1280, 1024],
-          availableScreen: [1280, 984, 0, 0],
-          colorScheme: values.colorScheme === 'dark' ? 'light' : 'dark',
-          windowGeometry: { outer: [900, 700], inner: [900, 615], position: [10, 10], viewport: 1 },
+    const answers = (population: Population) =>
+      office.map(({ values }) =>
+        matchVisitor({
+          current: profile({
+            ...values,
+            timezone: values.timezone === 'Asia/Tokyo' ? 'Europe/Berlin' : 'Asia/Tokyo',
+            timezoneOffset: 0,
+            screen: [1280, 1024],
+            availableScreen: [1280, 984, 0, 0],
+            colorScheme: values.colorScheme === 'dark' ? 'light' : 'dark',
+            windowGeometry: { outer: [900, 700], inner: [900, 615], position: [10, 10], viewport: 1 },
+          }),
+          candidates: among,
+          population,
+          context: { ip: '100.64.0.1', sharers: 40 },
         }),
-        candidates: among,
-        population: counted,
-        context: { ip: '100.64.0.1', sharers: 40 },
-      }),
-    )
-    // The machine's values counted as independent merged 13 of 40; together, 4.
-    expect(answers.filter((answer) => answer.method !== 'new').length).toBeLessThanOrEqual(5)
-    expect(answers.filter((answer) => (answer.evidence?.jointBits ?? 0) < 0).length).toBeGreaterThan(20)
+      )
+
+    it('is taken for a new device, its machine counted once', () => {
+      const found = answers(counted)
+      // The machine's values counted as independent merged 13 of 40; together, 4.
+      expect(found.filter((answer) => answer.method !== 'new').length).toBeLessThanOrEqual(5)
+      expect(found.filter((answer) => (answer.evidence?.jointBits ?? 0) < 0).length).toBeGreaterThan(20)
+    })
+
+    it("is taken for a new device every time once the office's uncounted devices make its agreements commoner", () => {
+      // Every stored device counted where it makes an agreement commoner (Population.countAll):
+      // the thirty beyond the budget hold the office's values too. 4 of 40 merged without them.
+      const all = populationOf(office.map((entry) => entry.profile))
+      const found = answers({ ...counted, allVisitors: all.visitors, countAll: all.count })
+      expect(found.filter((answer) => answer.method !== 'new')).toEqual([])
+    })
   })
 
   it('adds what no look-alike holding them all says, within log2(1 + N / 200), more the larger the population', () => {

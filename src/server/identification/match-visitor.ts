@@ -329,10 +329,24 @@ export function matchVisitor({
   const fromToken = scored[tokenAt]
   if (token && fromToken) {
     // Weighed without what its look-alikes say of its machine (machineAgreement counts every one
-    // read): other devices on the same machine do not make a browser's own token look contradicted.
+    // read) and on the counted statistics alone (not every stored visitor's: Population.countAll):
+    // other devices, however many, do not make a browser's own token look contradicted.
+    const counted = { ...population, countAll: undefined, allVisitors: undefined }
     const own = token.profile
-      ? withoutRarity(scoreEvidence(current, token.profile, population))
-      : { ...fromToken.evidence, bits: fromToken.evidence.bits - (machines[tokenAt] ?? 0) }
+      ? withoutRarity(scoreEvidence(current, token.profile, counted))
+      : {
+          ...fromToken.evidence,
+          bits:
+            withoutRarity(
+              scoreEvidence(
+                current,
+                fromToken.candidate.profile,
+                counted,
+                { closeChance: closeRates(weights[tokenAt]), coverage },
+                comparisons[tokenAt],
+              ),
+            ).bits + (joint[tokenAt] ?? 0),
+        }
     if (own.bits >= TOKEN_MIN_BITS) {
       const evidence = { ...own, contextBits: 0 }
       return {

@@ -7,6 +7,7 @@ import { asComponents, type Device, realisticDevice } from '../../../tests/suppo
 import { describeOnEachEngine } from '../../../tests/support/test-database'
 import { queryRows } from '../db/client'
 import { getEnv } from '../env'
+import { forgetVisitor } from './forget-visitor'
 import { identifyVisitor } from './identify-visitor'
 
 describeOnEachEngine('population statistics under a flood', (database) => {
@@ -23,6 +24,18 @@ describeOnEachEngine('population statistics under a flood', (database) => {
     )
     return row?.n ?? 0
   }
+  /** Every stored visitor in the statistics of all visitors (component_stats.all_visitors). */
+  const all = async () => {
+    const [row] = await queryRows<{ n: number; stored: number }>(
+      database.db,
+      sql`select (select coalesce(sum(all_visitors), 0) from component_stats where component = 'platform')::int as n,
+        (select count(*) from visitors)::int as stored`,
+    )
+    return row
+  }
+
+  /** The flood's devices beyond the budget (the first test's), counted among all visitors only. */
+  const beyond: string[] = []
 
   beforeAll(async () => {
     for (let seed = 1; seed <= 40; seed++) await identify(realisticDevice(seed), `192.0.${seed}.1`)
@@ -30,6 +43,7 @@ describeOnEachEngine('population statistics under a flood', (database) => {
 
   it("counts at most a network's hourly budget of new devices in the statistics", async () => {
     const before = await counted()
+    const allBefore = await all()
     const budget = getEnv().TESSERA_NEW_DEVICES_PER_NETWORK
     for (let device = 0; device < budget + 20; device++) {
       const answer = await identify(
@@ -37,11 +51,25 @@ describeOnEachEngine('population statistics under a flood', (database) => {
         `203.0.113.${device + 1}`,
       )
       expect(answer.visitorFound).toBe(false)
+      if (device >= budget) beyond.push(answer.visitorId)
     }
     expect((await counted()) - before).toBe(budget)
+    // Among all visitors, every one: it only ever makes an agreement count as commoner.
+    const allAfter = await all()
+    expect((allAfter?.n ?? 0) - (allBefore?.n ?? 0)).toBe(budget + 20)
+    expect(allAfter?.n).toBe(allAfter?.stored)
     // Another network still counts.
     await identify({ ...realisticDevice(3000), fonts: ['Elsewhere Sans'] }, '198.18.0.1')
     expect((await counted()) - before).toBe(budget + 1)
+  })
+
+  it('takes a forgotten device beyond the budget off the count of all visitors only', async () => {
+    const before = { counted: await counted(), all: await all() }
+    expect(await forgetVisitor({ db: database.db, visitorId: beyond[0] ?? '' })).toBe(true)
+    expect(await counted()).toBe(before.counted)
+    const after = await all()
+    expect(after?.n).toBe((before.all?.n ?? 0) - 1)
+    expect(after?.n).toBe(after?.stored)
   })
 
   it('still recognises a device after a flood of near-copies of it from one client', async () => {

@@ -90,6 +90,8 @@ export interface PairCounts {
 
 interface Totals {
   visitors: number
+  /** Every stored visitor, counted or not (beyond its network's budget). */
+  allVisitors: number
   /** Counted visitors per bucket of time since their last visit, at the last learning pass (recency.ts). */
   lastSeen: number[]
   /** Confirmed comebacks per bucket of time since their visitor's previous visit (recency.ts). */
@@ -100,7 +102,7 @@ interface Totals {
 }
 
 interface Cache {
-  counts: Map<string, { count: number; at: number }>
+  counts: Map<string, { count: number; all: number; at: number }>
   totals?: Totals
 }
 
@@ -122,11 +124,14 @@ export interface NewDeviceBudgets {
   site: number
 }
 
-/** How many more (or fewer) stored visitors hold one component value. */
+/** How many more (or fewer) stored visitors hold one component value: counted ones, and all. */
 export interface CountChange {
   component: string
   digest: string
+  /** Visitors counted in the statistics (within their network's budget). */
   delta: number
+  /** Every visitor, counted or not. */
+  all: number
 }
 
 /** One component value as a map key (a digest never holds a NUL). */
@@ -192,13 +197,13 @@ export async function readBatchContext(
           },
           (select) => sql`select ${select} from (
             select 'count' as kind, s.component as name, s.digest as detail, s.visitors::bigint as n,
-                null::float8 as first, null::float8 as second, null::float8 as third, null::jsonb as value
+                s.all_visitors::float8 as first, null::float8 as second, null::float8 as third, null::jsonb as value
               from unnest(${sql.param(wanted.map((value) => value.component))}::text[],
                 ${sql.param(wanted.map((value) => value.digest))}::text[]) as w(component, digest)
               join component_stats s on s.component = w.component and s.digest = w.digest
             union all
-            select 'visitors', '', '', coalesce(max(total), 0)::bigint, null, null, null, null from (
-              select sum(visitors) as total from component_stats
+            select 'visitors', '', '', coalesce(max(total), 0)::bigint, max(all_total)::float8, null, null, null from (
+              select sum(visitors) as total, sum(all_visitors) as all_total from component_stats
               where ${wantTotals}::boolean and component in ('platform', 'hardwareConcurrency', 'timezone')
               group by component) as totals
             union all
@@ -242,7 +247,7 @@ export async function readBatchContext(
         )
       : []
 
-  for (const key of missing.keys()) mine.counts.set(key, { count: 0, at: now })
+  for (const key of missing.keys()) mine.counts.set(key, { count: 0, all: 0, at: now })
   const sharers = new Map<string, number>()
   const placeSharers = { asn: new Map<number, number>(), country: new Map<string, number>() }
   const activity = {
@@ -252,6 +257,7 @@ export async function readBatchContext(
   const newDevices = { network: new Map<string, number>(), site: new Map<string, number>() }
   const read: Totals = {
     visitors: 0,
+    allVisitors: 0,
     lastSeen: [],
     returnGaps: [],
     facets: new Map(),
@@ -260,7 +266,8 @@ export async function readBatchContext(
   }
   for (const row of rows) {
     const n = Number(row.n)
-    if (row.kind === 'count') mine.counts.set(countKey(row.name, row.detail), { count: n, at: now })
+    if (row.kind === 'count')
+      mine.counts.set(countKey(row.name, row.detail), { count: n, all: Number(row.first ?? n), at: now })
     else if (row.kind === 'ip') {
       sharers.set(row.name, n)
       activity.address.set(row.name, row.value as AddressActivity)
@@ -270,8 +277,10 @@ export async function readBatchContext(
       newDevices.network.set(row.name, n)
       activity.network.set(row.name, row.value as AddressActivity)
     } else if (row.kind === 'site') newDevices.site.set(row.name, n)
-    else if (row.kind === 'visitors') read.visitors = n
-    else if (row.kind === 'recency') read.lastSeen[Number(row.name)] = Number(row.first)
+    else if (row.kind === 'visitors') {
+      read.visitors = n
+      read.allVisitors = Math.max(Number(row.first ?? n), n)
+    } else if (row.kind === 'recency') read.lastSeen[Number(row.name)] = Number(row.first)
     else if (row.kind === 'gaps') read.returnGaps[Number(row.name)] = Number(row.first)
     else if (row.kind === 'facet')
       read.facets.set(row.name, {
@@ -301,9 +310,11 @@ export async function readBatchContext(
     newDevices,
     population: {
       visitors: totals.visitors,
+      allVisitors: totals.allVisitors,
       lastSeen: filled(totals.lastSeen),
       returnGaps: filled(totals.returnGaps),
       count: (component, digest) => counts.get(countKey(component, digest))?.count ?? 0,
+      countAll: (component, digest) => counts.get(countKey(component, digest))?.all ?? 0,
       rates: (facet) => rates.get(facet) ?? learnedRates(facet, undefined),
       closeChance: (facet) => closeChances.get(facet) ?? facets[facet].closeChance,
     },
@@ -315,13 +326,23 @@ export async function readBatchContext(
  * evidence with counts older than its own writes (a value seen twice must not look unique).
  * Other app servers' writes show once the cache expires.
  */
-export function applyCommittedCounts(db: Database, changes: readonly CountChange[], newVisitors: number) {
+export function applyCommittedCounts(
+  db: Database,
+  changes: readonly CountChange[],
+  newVisitors: { counted: number; all: number },
+) {
   const mine = cacheFor(db)
-  for (const { component, digest, delta } of changes) {
+  for (const { component, digest, delta, all } of changes) {
     const cached = mine.counts.get(countKey(component, digest))
-    if (cached) cached.count += delta
+    if (cached) {
+      cached.count += delta
+      cached.all += all
+    }
   }
-  if (mine.totals) mine.totals.visitors += newVisitors
+  if (mine.totals) {
+    mine.totals.visitors += newVisitors.counted
+    mine.totals.allVisitors += newVisitors.all
+  }
 }
 
 /**

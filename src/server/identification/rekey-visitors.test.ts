@@ -45,12 +45,13 @@ describeOnEachEngine('rekeyVisitors', (database) => {
       expect(visitor?.model_version).toBe(MODEL_VERSION)
       expect(visitor?.parts).toEqual(profile.parts)
     }
-    // Value counts still add up to the visitors stored.
-    const [counted] = await queryRows<{ n: number }>(
+    // Value counts still add up to the visitors stored, counted and all.
+    const [counted] = await queryRows<{ n: number; all: number }>(
       db,
-      sql`select sum(visitors)::int as n from component_stats where component = 'platform'`,
+      sql`select sum(visitors)::int as n, sum(all_visitors)::int as all from component_stats where component = 'platform'`,
     )
     expect(counted?.n).toBe(3)
+    expect(counted?.all).toBe(3)
     // Storage gone, the same device comes back from elsewhere: found by the rebuilt keys.
     const again = await identifyVisitor({
       db,

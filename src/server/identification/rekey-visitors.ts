@@ -50,12 +50,14 @@ export async function rekeyVisitors({ db }: { db: Database }): Promise<{ rebuilt
     })
     const ids = rebuilt.map(({ id }) => id)
     const keyPairs = rebuilt.flatMap(({ id, keys }) => keys.map((key) => [id, key] as const))
-    // Only visitors that count in the statistics move them (see visitors.counted).
+    // Only visitors that count in the statistics move them (see visitors.counted); every one moves
+    // the count of all visitors.
     const counted = (pick: 'before' | 'after') =>
       rebuilt.flatMap(({ before, profile, counted }) =>
-        Object.entries(!counted ? {} : pick === 'before' ? before : profile.digests).map(
-          ([component, digest]) => [component, digest, pick === 'before' ? -1 : 1] as const,
-        ),
+        Object.entries(pick === 'before' ? before : profile.digests).map(([component, digest]) => {
+          const delta = pick === 'before' ? -1 : 1
+          return [component, digest, counted ? delta : 0, delta] as const
+        }),
       )
     const changes = [...counted('before'), ...counted('after')]
     await tx.execute(sql`with rebuilt as (
@@ -66,15 +68,17 @@ export async function rekeyVisitors({ db }: { db: Database }): Promise<{ rebuilt
         where visitors.id = input.id returning visitors.id),
       old_keys as (delete from visitor_keys where visitor_id = any(${sql.param(ids)}::text[])),
       statistics as (
-        insert into component_stats (component, digest, visitors)
-        select component, digest, sum(delta) from unnest(
+        insert into component_stats (component, digest, visitors, all_visitors)
+        select component, digest, sum(delta), sum(all_delta) from unnest(
           ${sql.param(changes.map(([component]) => component))}::text[],
           ${sql.param(changes.map(([, digest]) => digest))}::text[],
-          ${sql.param(changes.map(([, , delta]) => delta))}::int[]) as change(component, digest, delta)
-        group by component, digest having sum(delta) <> 0
+          ${sql.param(changes.map(([, , delta]) => delta))}::int[],
+          ${sql.param(changes.map(([, , , all]) => all))}::int[]) as change(component, digest, delta, all_delta)
+        group by component, digest having sum(delta) <> 0 or sum(all_delta) <> 0
         -- Locked in identify's order (take-off-statistics.ts), so a batch and a re-keying never deadlock.
         order by component collate "C", digest collate "C"
-        on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors)
+        on conflict (component, digest) do update set visitors = component_stats.visitors + excluded.visitors,
+          all_visitors = component_stats.all_visitors + excluded.all_visitors)
       select count(*) from rebuilt`)
     // Keys go in after the old ones are gone: one statement cannot delete and re-insert one row.
     await tx.execute(sql`insert into visitor_keys (visitor_id, key)

@@ -25,6 +25,12 @@ export interface Population {
   returnGaps?: readonly number[]
   /** Visitors whose current value of `component` has this digest. */
   count(component: string, digest: string): number
+  /**
+   * Every stored visitor, and those holding a value, counted in the statistics or not (beyond
+   * their network's budget: an office's, a carrier's). Absent: the counted ones stand for all.
+   */
+  allVisitors?: number
+  countAll?(component: string, digest: string): number
   /** How a facet changes for one device of this population (learned from comebacks, bounded). */
   rates(facet: FacetName): ChangeRates
   /** P(another device's value is close to a given one): measured on pairs of stored devices. */
@@ -133,12 +139,17 @@ function commonness(
    * component at all (visitors stored before the component was matched have none).
    */
   among?: { name: string; digest: string; mine: boolean; coverage: number },
+  /** Among every stored visitor, counted in the statistics or not (Population.countAll). */
+  all = false,
 ) {
+  const count = (component: string, value: string) =>
+    all && population.countAll ? population.countAll(component, value) : population.count(component, value)
+  const visitors = all ? Math.max(population.allVisitors ?? 0, population.visitors) : population.visitors
   const self = mine ? 1 : 0
   const others = among
-    ? Math.max(population.count(among.name, among.digest) * among.coverage - (among.mine ? 1 : 0), 0)
-    : Math.max(population.visitors - self, 0)
-  const sharing = Math.min(Math.max(population.count(name, digest) - self, 0), others)
+    ? Math.max(count(among.name, among.digest) * among.coverage - (among.mine ? 1 : 0), 0)
+    : Math.max(visitors - self, 0)
+  const sharing = Math.min(Math.max(count(name, digest) - self, 0), others)
   return Math.min(1, (sharing + PRIOR_VISITORS * prior) / (others + PRIOR_VISITORS))
 }
 
@@ -215,6 +226,9 @@ export function scoreEvidence(
         : undefined
     let rarest = 1
     let rarestAmong = 1
+    // An agreement is never counted rarer than among every stored visitor, counted or not: the
+    // devices beyond their network's budget (an office's, behind one NAT) are devices all the same.
+    let rarestOfAll = levelHolds(level) && population.countAll ? 1 : 0
     for (const member of members) {
       const exact = member.level === 'exact'
       rarest = Math.min(rarest, commonness(population, member.name, member.digest, model.commonness, exact))
@@ -223,11 +237,24 @@ export function scoreEvidence(
           rarestAmong,
           commonness(population, member.name, member.digest, model.commonness, exact, among),
         )
+      if (rarestOfAll > 0)
+        rarestOfAll = Math.min(
+          rarestOfAll,
+          commonness(
+            population,
+            member.name,
+            member.digest,
+            model.commonness,
+            exact,
+            among?.mine ? among : undefined,
+            true,
+          ),
+        )
     }
     // An agreement counts by its rarity among the devices sharing the given value; never by more
     // than over all devices (smoothing can make a small group's share look rarer).
     // Where the given value changed, the candidate is not among those sharing it: over all, then.
-    const held = among?.mine ? Math.max(rarest, rarestAmong) : rarest
+    const held = Math.max(among?.mine ? Math.max(rarest, rarestAmong) : rarest, rarestOfAll)
     const populationRates = population.rates(facet)
     const closeChance = lookedUp(facet, level)
     const rates = deviceRates(populationRates, stored.volatility, facet)

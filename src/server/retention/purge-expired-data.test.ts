@@ -85,27 +85,28 @@ describe('purgeExpiredData', () => {
 
   it('removes many expired visitors in chunks, each taking its share of the statistics, and keeps the rest', async () => {
     const { db } = handle
-    // 450 stored visitors last seen 100 days ago (more than two chunks), each counted under one value.
+    // 450 stored visitors last seen 100 days ago (more than two chunks), each counted under one
+    // value but every tenth beyond its network's budget (counted among all visitors only).
     await db.execute(sql`insert into visitors (id, profile, counted, first_seen_at, last_seen_at)
-      select 'gone-' || n, jsonb_build_object('chunked', 'value-' || (n % 3)), true, now() - interval '100 days',
+      select 'gone-' || n, jsonb_build_object('chunked', 'value-' || (n % 3)), n % 10 <> 0, now() - interval '100 days',
         now() - interval '100 days'
       from generate_series(1, 450) as n`)
     await db.execute(
       sql`insert into visitors (id, profile, counted) values ('kept', '{"chunked": "value-0"}', true)`,
     )
-    await db.execute(sql`insert into component_stats (component, digest, visitors)
-      values ('chunked', 'value-0', 151), ('chunked', 'value-1', 150), ('chunked', 'value-2', 150)`)
+    await db.execute(sql`insert into component_stats (component, digest, visitors, all_visitors)
+      values ('chunked', 'value-0', 136, 151), ('chunked', 'value-1', 135, 150), ('chunked', 'value-2', 135, 150)`)
 
     const removed = await purgeExpiredData({ db, days: 90 })
     expect(removed.visitors).toBe(450)
-    const stats = await queryRows<{ digest: string; visitors: number }>(
+    const stats = await queryRows<{ digest: string; visitors: number; all: number }>(
       db,
-      sql`select digest, visitors from component_stats where component = 'chunked' order by digest`,
+      sql`select digest, visitors, all_visitors as all from component_stats where component = 'chunked' order by digest`,
     )
     expect(stats).toEqual([
-      { digest: 'value-0', visitors: 1 },
-      { digest: 'value-1', visitors: 0 },
-      { digest: 'value-2', visitors: 0 },
+      { digest: 'value-0', visitors: 1, all: 1 },
+      { digest: 'value-1', visitors: 0, all: 0 },
+      { digest: 'value-2', visitors: 0, all: 0 },
     ])
     const left = await queryRows<{ id: string }>(
       db,

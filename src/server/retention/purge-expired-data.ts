@@ -195,18 +195,24 @@ async function deleteExpiredChunk(
     // commit: the rows of common values are the ones every new visitor's batch waits on.
     const counted = await selectRows(
       tx,
-      { component: sql<string>`p.component`, digest: sql<string>`p.digest`, n: sql<number>`count(*)::int` },
+      {
+        component: sql<string>`p.component`,
+        digest: sql<string>`p.digest`,
+        n: sql<number>`(count(*) filter (where old_visitors.counted))::int`,
+        all: sql<number>`count(*)::int`,
+      },
       (select) => sql`with old_visitors as (
           delete from visitors where id = any(${ids}::text[]) returning id, profile, counted),
         accounts as (update accounts set visitor_id = null where visitor_id = any(${ids}::text[]))
         select ${select} from old_visitors, jsonb_each_text(old_visitors.profile) as p(component, digest)
-        where old_visitors.counted group by p.component, p.digest`,
+        group by p.component, p.digest`,
     )
     if (counted.length > 0)
       await tx.execute(sql`with counted as (
           select * from unnest(${sql.param(counted.map((row) => row.component))}::text[],
-            ${sql.param(counted.map((row) => row.digest))}::text[], ${sql.param(counted.map((row) => row.n))}::int[])
-            as counted(component, digest, n)),
+            ${sql.param(counted.map((row) => row.digest))}::text[], ${sql.param(counted.map((row) => row.n))}::int[],
+            ${sql.param(counted.map((row) => row.all))}::int[])
+            as counted(component, digest, n, n_all)),
         ${takeOffStatistics(sql`counted`)}
         select 1`)
     // Locked by this transaction, every one of them went. Those skipped (a batch held them: being

@@ -60,6 +60,11 @@ export const componentStats = pgTable(
     component: text('component').notNull(),
     digest: text('digest').notNull(),
     visitors: integer('visitors').notNull(),
+    /**
+     * Every stored visitor holding the value, counted in `visitors` or not (beyond its network's
+     * budget): it only ever makes an agreement count as commoner (score-evidence.ts).
+     */
+    allVisitors: integer('all_visitors').notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.component, table.digest] })],
 )
