@@ -96,6 +96,13 @@ describe('decideBatch', () => {
     const within = decideBatch([job(device)], read([]), now)
     expect(within.written[0]?.counted).toBe(true)
     expect(within.changes.every(({ delta, all }) => delta === 1 && all === 1)).toBe(true)
+    // Such a device back from a trip moves its values among all visitors only.
+    const row = { ...stored('visitor-b', device, [0]), counted: false }
+    const back = decideBatch([job(travelled(device))], read([row]), now)
+    expect(back.written[0]?.event.visitorId).toBe('visitor-b')
+    const zone = profileComponents(asComponents(device)).digests.timezone
+    expect(back.changes).toContainEqual({ component: 'timezone', digest: zone, delta: 0, all: -1 })
+    expect(back.changes.every(({ delta }) => delta === 0)).toBe(true)
   })
 
   it('finds a stored device, follows its changed value and moves the value counts with it', () => {

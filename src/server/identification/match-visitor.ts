@@ -245,10 +245,9 @@ function addressRarity(sharers: number, population: number): number {
  * values, so each value's count is looked up once, not once per candidate and facet.
  */
 function countedOnce(population: Population): Population {
-  const counts = new Map<string, Map<string, number>>()
-  return {
-    ...population,
-    count: (component, digest) => {
+  const once = (count: (component: string, digest: string) => number) => {
+    const counts = new Map<string, Map<string, number>>()
+    return (component: string, digest: string) => {
       let byDigest = counts.get(component)
       if (!byDigest) {
         byDigest = new Map()
@@ -256,10 +255,16 @@ function countedOnce(population: Population): Population {
       }
       const known = byDigest.get(digest)
       if (known !== undefined) return known
-      const count = population.count(component, digest)
-      byDigest.set(digest, count)
-      return count
-    },
+      const value = count(component, digest)
+      byDigest.set(digest, value)
+      return value
+    }
+  }
+  const countAll = population.countAll?.bind(population)
+  return {
+    ...population,
+    count: once((component, digest) => population.count(component, digest)),
+    countAll: countAll && once(countAll),
   }
 }
 
@@ -329,7 +334,8 @@ export function matchVisitor({
   const fromToken = scored[tokenAt]
   if (token && fromToken) {
     // Weighed without what its look-alikes say of its machine (machineAgreement counts every one
-    // read) and on the counted statistics alone (not every stored visitor's: Population.countAll):
+    // read) and its agreements on the counted statistics alone (not every stored visitor's:
+    // Population.countAll; the joint agreement, never negative, as the request's look-alikes show):
     // other devices, however many, do not make a browser's own token look contradicted.
     const counted = { ...population, countAll: undefined, allVisitors: undefined }
     const own = token.profile

@@ -48,7 +48,7 @@ export async function readDeviceReport({
                  'total', (select sum(all_values.visitors) from component_stats all_values
                            where all_values.component = p.component)))
         from jsonb_each_text(${visitors.profile}) as p(component, digest)
-        join component_stats mine on mine.component = p.component and mine.digest = p.digest)`,
+        join component_stats mine on mine.component = p.component and mine.digest = p.digest and mine.visitors > 0)`,
     },
     (select) => sql`select ${select} from visitors where id = ${visitorId}`,
     { prepared: true },
