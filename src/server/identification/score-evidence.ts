@@ -75,7 +75,11 @@ export interface Evidence {
 export const CLOSE_OVERLAP = 0.5
 /** Pseudo-count of the prior commonness against the server's own statistics. */
 const PRIOR_VISITORS = 10
-/** Of the changes, the share that return to a recent earlier value (travel home, dark mode off). */
+/**
+ * Of the changes, the share that return to a recent earlier value on purpose (travel home, dark mode
+ * off). The others land on a value as the population holds them, which may be that earlier one too:
+ * see returnShare.
+ */
 const RETURN_SHARE = 0.5
 /** Of the differences between twins, the share that keep the value's structure. */
 const TWIN_CLOSE_SHARE = 0.3
@@ -290,7 +294,10 @@ export function scoreEvidence(
             model.build?.includes(member.name) &&
             current.parts[member.name] === stored.parts[member.name],
         )
-        facetBits = Math.log2((undo + kept * change * (rollback ? ROLLBACK_SHARE : RETURN_SHARE)) / agreeing)
+        const back = rollback ? ROLLBACK_SHARE : returnShare(population, model, stored, members)
+        facetBits = Math.log2((undo + kept * change * back) / agreeing)
+        // A twin shows the device's earlier value as often as the device's own change lands there
+        // (half its differences, more for a facet of few values), so the ratio keeps `change / twin`.
         facetTwinBits = Math.log2((undo + kept * change * (rollback ? ROLLBACK_SHARE : 1)) / twin)
         break
       }
@@ -347,6 +354,33 @@ export function scoreEvidence(
     evidence.push({ facet, level, bits: facetBits })
   }
   return { bits, twinBits, facets: evidence, rarity, machine }
+}
+
+/**
+ * Of a device's changes to a facet, the share that land on the earlier value it shows again: the
+ * changes that return on purpose (RETURN_SHARE), and of the rest, those that land there as any
+ * change lands on a value, by its share among the values other than the one the device left
+ * (`a_v / (1 − a_w)`). For a facet of few values that is most of them: a device leaving dark mode
+ * can only go back to light, and one leaving an uncommon zoom mostly goes back to the usual one.
+ * For a facet of many values (a time zone, a font set) it stays near RETURN_SHARE. Per member
+ * that came back, the least of them (members of a facet move together).
+ */
+export function returnShare(
+  population: Population,
+  model: FacetModel,
+  stored: StoredProfile,
+  members: FacetComparison['members'],
+) {
+  let landing = Number.POSITIVE_INFINITY
+  for (const member of members) {
+    if (member.level !== 'previous') continue
+    const left = stored.digests[member.name]
+    if (left === undefined) continue
+    const shown = commonness(population, member.name, member.digest, model.commonness, false)
+    const leaving = commonness(population, member.name, left, model.commonness, true)
+    landing = Math.min(landing, shown / Math.max(1 - leaving, shown, MIN_SHARE))
+  }
+  return RETURN_SHARE + (1 - RETURN_SHARE) * (Number.isFinite(landing) ? landing : 0)
 }
 
 /**
