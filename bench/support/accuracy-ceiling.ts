@@ -81,3 +81,56 @@ export function fingerprintCeiling(
   }
   return ceiling
 }
+
+/**
+ * The other side of the same limit, for the false merges of the populated cells: a profile's first
+ * visit that differs from a stored synthetic device only where one of the profile's own storage-gone
+ * comebacks differs from that first visit, and no further off on any facet, looks like that
+ * device's comeback after the same change. A method that finds such comebacks takes such a first
+ * visit for the stored device; only what is not in the fingerprint can tell them apart. Returns the
+ * profiles whose first visit is so placed, with the scenario that places it.
+ */
+export function firstVisitFloor(
+  recorded: readonly Recorded[],
+  devices: readonly SyntheticDevice[],
+): Map<string, string> {
+  const firsts = new Map(
+    recorded
+      .filter((entry) => entry.phase === 'first')
+      .map((entry) => [entry.profile.name, printOf(entry.visit.components)]),
+  )
+  // Each profile's comebacks: which facets they changed from the first visit, and how far.
+  const comebacks = new Map<
+    string,
+    { scenario: string; changed: Set<number>; levels: Map<string, number> }[]
+  >()
+  for (const entry of recorded) {
+    const first = firsts.get(entry.profile.name)
+    if (entry.phase !== 'gone' || !first) continue
+    const current = printOf(entry.visit.components)
+    const changed = new Set(current.keys.flatMap((key, index) => (key === first.keys[index] ? [] : [index])))
+    const list = comebacks.get(entry.profile.name) ?? []
+    list.push({ scenario: entry.scenario, changed, levels: levels(current, first) })
+    comebacks.set(entry.profile.name, list)
+  }
+  const synthetic = devices.map((device) => printOf(device.components))
+  const placed = new Map<string, string>()
+  for (const [name, first] of firsts) {
+    for (const device of synthetic) {
+      const apart = first.keys.flatMap((key, index) => (key === device.keys[index] ? [] : [index]))
+      const far = levels(first, device)
+      const like = comebacks
+        .get(name)
+        ?.find(
+          (comeback) =>
+            apart.every((index) => comeback.changed.has(index)) &&
+            [...far].every(([facet, level]) => level <= (comeback.levels.get(facet) ?? 0)),
+        )
+      if (like) {
+        placed.set(name, like.scenario)
+        break
+      }
+    }
+  }
+  return placed
+}

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks'
 import { count } from 'drizzle-orm'
 import { type Database, openDatabase } from '../../src/server/db/client'
 import { visitors } from '../../src/server/db/schema'
-import { fingerprintCeiling } from './accuracy-ceiling'
+import { fingerprintCeiling, firstVisitFloor } from './accuracy-ceiling'
 import { addressFor, type Cell, populationModes } from './accuracy-cells'
 import { latestVirtualTime, withVirtualClock } from './accuracy-clock'
 import {
@@ -41,7 +41,13 @@ interface CellResult {
 const log = (line: string) => console.log(line)
 const seconds = (since: number) => (performance.now() - since) / 1000
 
-function reportCell(visits: ReplayedVisit[], recording: Recording, debug: boolean) {
+function reportCell(
+  visits: ReplayedVisit[],
+  recording: Recording,
+  debug: boolean,
+  /** On a populated server, the profiles whose first visit looks like a stored device's comeback. */
+  floor?: Map<string, string>,
+) {
   const firsts = new Map(
     visits.filter((entry) => entry.phase === 'first').map((entry) => [entry.profile.name, entry.visit]),
   )
@@ -60,10 +66,15 @@ function reportCell(visits: ReplayedVisit[], recording: Recording, debug: boolea
   const revisitsOnOthers = gone.filter(
     (entry) => entry.heldBefore || merged.has(entry.visit.requestId),
   ).length
-  if (heldFirsts + heldRevisits > 0 || visits.some((entry) => entry.heldBefore))
+  if (heldFirsts + heldRevisits > 0 || visits.some((entry) => entry.heldBefore)) {
+    const placed = visits.filter(
+      (entry) => entry.phase === 'first' && entry.heldBefore && floor?.has(entry.profile.name),
+    ).length
+    const floorNote = floor ? ` (${placed} of them placed like a stored device's comeback)` : ''
     log(
-      `  tessera on a device the server held before the cell: first visits ${heldFirsts} of ${firsts.size}, revisits ${heldRevisits} of ${gone.length}`,
+      `  tessera on a device the server held before the cell: first visits ${heldFirsts} of ${firsts.size}${floorNote}, revisits ${heldRevisits} of ${gone.length}`,
     )
+  }
   results.tessera = {
     ...results.tessera,
     fm: Math.max(
@@ -156,12 +167,19 @@ export async function runMatrix(recording: Recording, options: MatrixOptions) {
     (a, b) => populationModes.indexOf(a.population) - populationModes.indexOf(b.population),
   )
   let ceiling: string | undefined
+  let floor: Map<string, string> | undefined
   await withVirtualClock(replayStart, async () => {
     const handle = await openDatabase({ dataDir: 'memory://' })
     try {
       for (const cell of order) {
-        if (cell.population === 'populated' && !results.some((done) => done.cell.population === 'populated'))
-          ceiling = await storePopulation(handle.db, recording, options, seen)
+        if (
+          cell.population === 'populated' &&
+          !results.some((done) => done.cell.population === 'populated')
+        ) {
+          const stored = await storePopulation(handle.db, recording, options, seen)
+          ceiling = stored.ceiling
+          floor = stored.floor
+        }
         const since = performance.now()
         const addressOf = addressFor(cell.address, seen, options.seed * 100 + options.cells.indexOf(cell))
         const start = latestVirtualTime() + DAY
@@ -169,7 +187,12 @@ export async function runMatrix(recording: Recording, options: MatrixOptions) {
         const took = seconds(since)
         log('')
         log(`Cell ${cell.name}: ${visits.length} visits replayed in ${took.toFixed(1)} s`)
-        const report = reportCell(visits, recording, options.debug)
+        const report = reportCell(
+          visits,
+          recording,
+          options.debug,
+          cell.population === 'populated' ? floor : undefined,
+        )
         results.push({ cell, ...report, visits: visits.length, seconds: took })
       }
     } finally {
@@ -182,6 +205,11 @@ export async function runMatrix(recording: Recording, options: MatrixOptions) {
   if (ceiling)
     log(
       `  (on the populated server, fingerprints alone can tell at most ${ceiling} of the revisits from a stored device)`,
+    )
+  if (floor)
+    log(
+      `  (and ${floor.size} of ${recording.profiles.length} first visits are placed like a stored device's comeback: ` +
+        `a false-merge floor of ${pct((100 * floor.size) / Math.max(recording.profiles.length, 1))} for a method that finds those comebacks)`,
     )
   log(`Replay: ${Math.round(seconds(started))} s`)
   const worst = [...results].sort(worstFirst)[0]
@@ -201,7 +229,7 @@ async function storePopulation(
   recording: Recording,
   options: MatrixOptions,
   seen: Set<string>,
-): Promise<string> {
+): Promise<{ ceiling: string; floor: Map<string, string> }> {
   let since = performance.now()
   const population = buildPopulation(recording, options.populationSize, options.seed)
   const built = seconds(since)
@@ -231,5 +259,11 @@ async function storePopulation(
   for (const [scenario, part] of ceiling.byScenario)
     if (part.ambiguous > 0)
       log(`  ${scenario}: ${share(part)} (${part.ambiguous} of ${part.revisits} ambiguous)`)
-  return share(ceiling)
+  const floor = firstVisitFloor(recording.recorded, population.devices)
+  log(
+    `First visits placed like a stored device's comeback (they differ from a synthetic device only where one of ` +
+      `the profile's own comebacks differs from its first visit, no further off): ${floor.size} of ` +
+      `${recording.profiles.length}${[...floor].map(([name, scenario]) => `\n  ${name}: like its "${scenario}"`).join('')}`,
+  )
+  return { ceiling: share(ceiling), floor }
 }
