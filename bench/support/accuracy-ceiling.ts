@@ -84,16 +84,18 @@ export function fingerprintCeiling(
 
 /**
  * The other side of the same limit, for the false merges of the populated cells: a profile's first
- * visit that differs from a stored synthetic device only where one of the profile's own storage-gone
- * comebacks differs from that first visit, and no further off on any facet, looks like that
- * device's comeback after the same change. A method that finds such comebacks takes such a first
- * visit for the stored device; only what is not in the fingerprint can tell them apart. Returns the
- * profiles whose first visit is so placed, with the scenario that places it.
+ * visit that differs from a stored synthetic device only in facets one of the profile's own
+ * storage-gone comebacks changed, and at no further a level on any of them, is about as close to
+ * that device as the comeback is to the profile's first visit. A method that finds such comebacks
+ * is likely to take such a first visit for the stored device. It is a comparison of levels across
+ * two pairs, not of their weights (the changed values' commonness and the devices' own change
+ * rates differ), so it is an approximate floor. Returns, per profile so placed, the comeback that
+ * places it and the synthetic devices (by index) that do.
  */
 export function firstVisitFloor(
   recorded: readonly Recorded[],
   devices: readonly SyntheticDevice[],
-): Map<string, string> {
+): Map<string, { scenario: string; devices: number[] }> {
   const firsts = new Map(
     recorded
       .filter((entry) => entry.phase === 'first')
@@ -114,23 +116,23 @@ export function firstVisitFloor(
     comebacks.set(entry.profile.name, list)
   }
   const synthetic = devices.map((device) => printOf(device.components))
-  const placed = new Map<string, string>()
+  const placed = new Map<string, { scenario: string; devices: number[] }>()
   for (const [name, first] of firsts) {
-    for (const device of synthetic) {
-      const apart = first.keys.flatMap((key, index) => (key === device.keys[index] ? [] : [index]))
-      const far = levels(first, device)
-      const like = comebacks
+    synthetic.forEach((device, index) => {
+      const apart = first.keys.flatMap((key, facet) => (key === device.keys[facet] ? [] : [facet]))
+      const candidates = comebacks
         .get(name)
-        ?.find(
-          (comeback) =>
-            apart.every((index) => comeback.changed.has(index)) &&
-            [...far].every(([facet, level]) => level <= (comeback.levels.get(facet) ?? 0)),
-        )
-      if (like) {
-        placed.set(name, like.scenario)
-        break
-      }
-    }
+        ?.filter((comeback) => apart.every((facet) => comeback.changed.has(facet)))
+      if (!candidates?.length) return
+      const far = levels(first, device)
+      const like = candidates.find((comeback) =>
+        [...far].every(([facet, level]) => level <= (comeback.levels.get(facet) ?? 0)),
+      )
+      if (!like) return
+      const entry = placed.get(name) ?? { scenario: like.scenario, devices: [] }
+      entry.devices.push(index)
+      placed.set(name, entry)
+    })
   }
   return placed
 }

@@ -45,8 +45,11 @@ function reportCell(
   visits: ReplayedVisit[],
   recording: Recording,
   debug: boolean,
-  /** On a populated server, the profiles whose first visit looks like a stored device's comeback. */
-  floor?: Map<string, string>,
+  /**
+   * On a populated server, per profile whose first visit is placed like a stored device's comeback
+   * (firstVisitFloor), the visitor IDs of the stored devices that place it.
+   */
+  floor?: Map<string, Set<string>>,
 ) {
   const firsts = new Map(
     visits.filter((entry) => entry.phase === 'first').map((entry) => [entry.profile.name, entry.visit]),
@@ -67,10 +70,15 @@ function reportCell(
     (entry) => entry.heldBefore || merged.has(entry.visit.requestId),
   ).length
   if (heldFirsts + heldRevisits > 0 || visits.some((entry) => entry.heldBefore)) {
+    // Merged into a device that places it, not any stored device.
     const placed = visits.filter(
-      (entry) => entry.phase === 'first' && entry.heldBefore && floor?.has(entry.profile.name),
+      (entry) =>
+        entry.phase === 'first' &&
+        entry.heldBefore &&
+        entry.visit.visitorId !== undefined &&
+        floor?.get(entry.profile.name)?.has(entry.visit.visitorId),
     ).length
-    const floorNote = floor ? ` (${placed} of them placed like a stored device's comeback)` : ''
+    const floorNote = floor ? ` (${placed} of them into a device placing it like its comeback)` : ''
     log(
       `  tessera on a device the server held before the cell: first visits ${heldFirsts} of ${firsts.size}${floorNote}, revisits ${heldRevisits} of ${gone.length}`,
     )
@@ -167,7 +175,7 @@ export async function runMatrix(recording: Recording, options: MatrixOptions) {
     (a, b) => populationModes.indexOf(a.population) - populationModes.indexOf(b.population),
   )
   let ceiling: string | undefined
-  let floor: Map<string, string> | undefined
+  let floor: Map<string, Set<string>> | undefined
   await withVirtualClock(replayStart, async () => {
     const handle = await openDatabase({ dataDir: 'memory://' })
     try {
@@ -208,8 +216,9 @@ export async function runMatrix(recording: Recording, options: MatrixOptions) {
     )
   if (floor)
     log(
-      `  (and ${floor.size} of ${recording.profiles.length} first visits are placed like a stored device's comeback: ` +
-        `a false-merge floor of ${pct((100 * floor.size) / Math.max(recording.profiles.length, 1))} for a method that finds those comebacks)`,
+      `  (and ${floor.size} of ${recording.profiles.length} first visits are about as close to a stored device as one of ` +
+        `their own comebacks is to them: a false-merge floor of about ${pct((100 * floor.size) / Math.max(recording.profiles.length, 1))} ` +
+        'for a method that finds those comebacks)',
     )
   log(`Replay: ${Math.round(seconds(started))} s`)
   const worst = [...results].sort(worstFirst)[0]
@@ -229,12 +238,12 @@ async function storePopulation(
   recording: Recording,
   options: MatrixOptions,
   seen: Set<string>,
-): Promise<{ ceiling: string; floor: Map<string, string> }> {
+): Promise<{ ceiling: string; floor: Map<string, Set<string>> }> {
   let since = performance.now()
   const population = buildPopulation(recording, options.populationSize, options.seed)
   const built = seconds(since)
   since = performance.now()
-  await populate(db, population.devices, latestVirtualTime() + DAY)
+  const visitorIds = await populate(db, population.devices, latestVirtualTime() + DAY)
   const stored = seconds(since)
   const [row] = await db.select({ visitors: count() }).from(visitors)
   for (const device of population.devices) seen.add(device.address)
@@ -259,11 +268,24 @@ async function storePopulation(
   for (const [scenario, part] of ceiling.byScenario)
     if (part.ambiguous > 0)
       log(`  ${scenario}: ${share(part)} (${part.ambiguous} of ${part.revisits} ambiguous)`)
-  const floor = firstVisitFloor(recording.recorded, population.devices)
+  since = performance.now()
+  const placed = firstVisitFloor(recording.recorded, population.devices)
   log(
-    `First visits placed like a stored device's comeback (they differ from a synthetic device only where one of ` +
-      `the profile's own comebacks differs from its first visit, no further off): ${floor.size} of ` +
-      `${recording.profiles.length}${[...floor].map(([name, scenario]) => `\n  ${name}: like its "${scenario}"`).join('')}`,
+    `First visits about as close to a stored device as one of the profile's own comebacks is to its first visit ` +
+      `(they differ from a synthetic device only in facets that comeback changed, no further off; ` +
+      `${seconds(since).toFixed(1)} s): ${placed.size} of ${recording.profiles.length}` +
+      [...placed]
+        .map(
+          ([name, { scenario, devices }]) =>
+            `\n  ${name}: like its "${scenario}" (${devices.length} ${devices.length === 1 ? 'device' : 'devices'})`,
+        )
+        .join(''),
+  )
+  const floor = new Map(
+    [...placed].map(([name, { devices }]) => [
+      name,
+      new Set(devices.flatMap((index) => visitorIds[index] ?? [])),
+    ]),
   )
   return { ceiling: share(ceiling), floor }
 }

@@ -58,18 +58,21 @@ function identify(db: Database, components: Record<string, unknown>, ip: string,
 }
 
 /** Sends the synthetic devices' first visits (64 at once, as a busy server batches them) over the
- *  day from `from`, into `db` for good. */
+ *  day from `from`, into `db` for good. Returns each device's visitor ID, in order. */
 export async function populate(db: Database, devices: readonly SyntheticDevice[], from: number) {
   const chunk = 64
   const learning = learningSchedule()
+  const visitorIds: string[] = []
   for (let start = 0; start < devices.length; start += chunk) {
     setVirtualTime(from + Math.round((start / devices.length) * 24 * HOUR))
-    await Promise.all(
+    const answers = await Promise.all(
       devices.slice(start, start + chunk).map((device) => identify(db, device.components, device.address)),
     )
+    visitorIds.push(...answers.map((answer) => answer.visitorId))
     await learning(db, chunk)
   }
   await learnModel({ db })
+  return visitorIds
 }
 
 /** Every ten minutes, as the server does (learn-model.ts). */

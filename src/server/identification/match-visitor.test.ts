@@ -210,6 +210,47 @@ describe('matchVisitor without a token', () => {
     expect(merged.length / twins.length).toBeLessThanOrEqual(0.005)
   })
 
+  it('keeps twins apart when the stored devices switch their appearance and zoom back and forth', () => {
+    // Every stored device is now in its other colour scheme and display scale, having switched both
+    // at four of eight comebacks: a twin in the devices' first settings shows their earlier values,
+    // each a return to one of few values (returnShare: nearly every change), yet is no comeback.
+    let switching: Volatility = noVolatility
+    for (let comeback = 0; comeback < 8; comeback++) {
+      const changed = comeback % 2 === 0 ? (['colorScheme', 'zoom'] as const) : []
+      switching = addComeback(switching, changed, comeback === 0 ? changed : [])
+    }
+    const flipped = (values: Device): Device => ({
+      ...values,
+      colorScheme: values.colorScheme === 'dark' ? 'light' : 'dark',
+      devicePixelRatio: values.devicePixelRatio === 2 ? 1 : 2,
+    })
+    const switchers: Candidate[] = stored.map((entry, index) => {
+      const now = profile(flipped(entry.values))
+      const previous = Object.fromEntries(
+        Object.entries(entry.profile.digests)
+          .filter(([name, digest]) => now.digests[name] !== digest)
+          .map(([name, digest]) => [name, [digest]]),
+      )
+      return { ...(candidates[index] as Candidate), profile: { ...now, previous, volatility: switching } }
+    })
+    const decideAmong = (values: Device) =>
+      matchVisitor({ current: profile(values), candidates: switchers, population, context: noAddress })
+    // The device itself, back in its first settings, is found.
+    const found = stored.filter((entry) => {
+      const result = decideAmong(entry.values)
+      return result.method === 'fingerprint' && result.visitorId === entry.id
+    })
+    expect(found.length / stored.length).toBeGreaterThanOrEqual(0.95)
+    // Its twin there (settings no comeback touched: motion and contrast) is not taken for it.
+    const twins = stored.map((entry) => ({
+      ...entry.values,
+      reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
+      contrast: 'custom',
+    }))
+    const merged = twins.filter((values) => decideAmong(values).method !== 'new')
+    expect(merged.length / twins.length).toBeLessThanOrEqual(0.005)
+  })
+
   it('keeps apart language twins: the same machine set up with another primary language', () => {
     const primary = (values: Device) => (values.languages as string[])[0] as string
     const withFurther = (values: Device): Device => ({

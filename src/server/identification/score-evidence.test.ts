@@ -58,6 +58,32 @@ describe('returnShare', () => {
     expect(homeShare).toBeLessThan(0.5)
   })
 
+  it('counts a return by its share among the values other than the one left, the least of its members', () => {
+    // Left for a place with a common offset (New York's): the offset that came back lands there by
+    // its share among the offsets other than that common one, more than the zone's own landing; the
+    // facet's members move together, so the zone's (the least) counts.
+    const home = devices.find((values) => values.timezone === 'Europe/Berlin') as Device
+    const away = { ...home, timezone: 'Pacific/Chatham', timezoneOffset: 300 }
+    const { comparison, stored } = cameBack(home, away)
+    const digests = { home: profile(home).digests, away: profile(away).digests }
+    const landing = (name: 'timezone' | 'timezoneOffset') =>
+      share(name, digests.home[name] as string, facets.time.commonness) /
+      (1 - share(name, digests.away[name] as string, facets.time.commonness))
+    expect(landing('timezoneOffset')).toBeGreaterThan(landing('timezone') + 0.03)
+    expect(returnShare(population, facets.time, stored, comparison.members)).toBeCloseTo(
+      0.5 + 0.5 * landing('timezone'),
+      2,
+    )
+    // Left for Berlin's own offset, that member never moved: only the zone counts.
+    const sameOffset = cameBack(home, { ...home, timezone: 'Africa/Lagos' })
+    expect(sameOffset.comparison.members.find((member) => member.name === 'timezoneOffset')?.level).toBe(
+      'exact',
+    )
+    expect(
+      returnShare(population, facets.time, sameOffset.stored, sameOffset.comparison.members),
+    ).toBeCloseTo(0.5 + 0.5 * share('timezone', digests.home.timezone as string, facets.time.commonness), 2)
+  })
+
   it('weighs a return to light mode as nearly every change of the colour scheme', () => {
     const home = devices.find((values) => values.colorScheme === 'light') as Device
     const dark = { ...home, colorScheme: 'dark' }
