@@ -30,6 +30,12 @@ const candidates: Candidate[] = stored.map((entry) => ({
   recentIps: [],
 }))
 const noAddress = { ip: null, sharers: 0 }
+/** The same machine set up with settings no comeback touches otherwise: motion and contrast. */
+const settingsTwin = (values: Device): Device => ({
+  ...values,
+  reducedMotion: values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
+  contrast: 'custom',
+})
 const match = (values: Device) =>
   matchVisitor({ current: profile(values), candidates, population, context: noAddress })
 
@@ -201,11 +207,7 @@ describe('matchVisitor without a token', () => {
   })
 
   it('keeps twins apart: the same machine with a rarely changing setting different', () => {
-    const twins = stored.map((entry) => ({
-      ...entry.values,
-      reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
-      contrast: 'custom',
-    }))
+    const twins = stored.map((entry) => settingsTwin(entry.values))
     const merged = twins.filter((values) => match(values).method !== 'new')
     expect(merged.length / twins.length).toBeLessThanOrEqual(0.005)
   })
@@ -242,11 +244,7 @@ describe('matchVisitor without a token', () => {
     })
     expect(found.length / stored.length).toBeGreaterThanOrEqual(0.95)
     // Its twin there (settings no comeback touched: motion and contrast) is not taken for it.
-    const twins = stored.map((entry) => ({
-      ...entry.values,
-      reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
-      contrast: 'custom',
-    }))
+    const twins = stored.map((entry) => settingsTwin(entry.values))
     const merged = twins.filter((values) => decideAmong(values).method !== 'new')
     expect(merged.length / twins.length).toBeLessThanOrEqual(0.005)
   })
@@ -477,12 +475,7 @@ describe('matchVisitor without a token', () => {
     })
 
     it('keeps its twin apart: the same machine at home, a rarely changing setting different', () => {
-      const twin = (values: Device): Device => ({
-        ...values,
-        reducedMotion: values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
-        contrast: 'custom',
-      })
-      const merged = stored.filter((entry) => outing(entry, true, twin(entry.values)).found)
+      const merged = stored.filter((entry) => outing(entry, true, settingsTwin(entry.values)).found)
       expect(merged.length / stored.length).toBeLessThanOrEqual(0.005)
     })
   })
@@ -770,11 +763,7 @@ describe('the agreeing values together (jointAgreement)', () => {
   })
 
   it('keeps twins apart still on a large population', () => {
-    const twins = stored.slice(0, 100).map((entry) => ({
-      ...entry.values,
-      reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
-      contrast: 'custom',
-    }))
+    const twins = stored.slice(0, 100).map((entry) => settingsTwin(entry.values))
     const merged = twins.filter((values) => decide(profile(values), candidates, 30_000).method !== 'new')
     expect(merged.length / twins.length).toBeLessThanOrEqual(0.005)
   })
@@ -925,11 +914,7 @@ describe('the client address as evidence', () => {
   })
 
   it('never lets the address turn a twin into the device', () => {
-    const twins = stored.map((entry) => ({
-      ...entry.values,
-      reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
-      contrast: 'custom',
-    }))
+    const twins = stored.map((entry) => settingsTwin(entry.values))
     const merged = twins.filter((values, index) => {
       const withAddress = candidates.map((candidate, other) =>
         other === index ? { ...candidate, recentIps: ['198.51.100.7'] } : candidate,
@@ -992,11 +977,7 @@ describe('when a candidate was last seen, as evidence', () => {
   })
 
   it('never turns a twin seen lately into the device', () => {
-    const twins = stored.map((entry) => ({
-      ...entry.values,
-      reducedMotion: entry.values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
-      contrast: 'custom',
-    }))
+    const twins = stored.map((entry) => settingsTwin(entry.values))
     const merged = twins.filter((values, index) => {
       const result = matchVisitor({
         current: profile(values),
