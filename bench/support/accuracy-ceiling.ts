@@ -46,22 +46,30 @@ function levels(current: Print, other: Print): Map<string, number> {
   )
 }
 
-export function fingerprintCeiling(
-  recorded: readonly Recorded[],
-  devices: readonly SyntheticDevice[],
-): Ceiling {
-  const firsts = new Map(
+/** The facets (by index) whose keys differ between two prints. */
+const apart = (one: Print, other: Print) =>
+  one.keys.flatMap((key, index) => (key === other.keys[index] ? [] : [index]))
+
+/** Each profile's first visit, printed. */
+const firstPrints = (recorded: readonly Recorded[]) =>
+  new Map(
     recorded
       .filter((entry) => entry.phase === 'first')
       .map((entry) => [entry.profile.name, printOf(entry.visit.components)]),
   )
+
+export function fingerprintCeiling(
+  recorded: readonly Recorded[],
+  devices: readonly SyntheticDevice[],
+): Ceiling {
+  const firsts = firstPrints(recorded)
   const synthetic = devices.map((device) => printOf(device.components))
   const ceiling: Ceiling = { revisits: 0, ambiguous: 0, byScenario: new Map() }
   for (const entry of recorded) {
     const first = firsts.get(entry.profile.name)
     if (entry.phase !== 'gone' || !first) continue
     const current = printOf(entry.visit.components)
-    const own = current.keys.flatMap((key, index) => (key === first.keys[index] ? [] : [index]))
+    const own = apart(current, first)
     const ownLevels = levels(current, first)
     // A device as close: every facet the first visit agrees on, it agrees on too, and where the first
     // visit differs (a font added: close), it is no further off.
@@ -96,11 +104,7 @@ export function firstVisitFloor(
   recorded: readonly Recorded[],
   devices: readonly SyntheticDevice[],
 ): Map<string, { scenario: string; devices: number[] }> {
-  const firsts = new Map(
-    recorded
-      .filter((entry) => entry.phase === 'first')
-      .map((entry) => [entry.profile.name, printOf(entry.visit.components)]),
-  )
+  const firsts = firstPrints(recorded)
   // Each profile's comebacks: which facets they changed from the first visit, and how far.
   const comebacks = new Map<
     string,
@@ -110,7 +114,7 @@ export function firstVisitFloor(
     const first = firsts.get(entry.profile.name)
     if (entry.phase !== 'gone' || !first) continue
     const current = printOf(entry.visit.components)
-    const changed = new Set(current.keys.flatMap((key, index) => (key === first.keys[index] ? [] : [index])))
+    const changed = new Set(apart(current, first))
     const list = comebacks.get(entry.profile.name) ?? []
     list.push({ scenario: entry.scenario, changed, levels: levels(current, first) })
     comebacks.set(entry.profile.name, list)
@@ -119,10 +123,10 @@ export function firstVisitFloor(
   const placed = new Map<string, { scenario: string; devices: number[] }>()
   for (const [name, first] of firsts) {
     synthetic.forEach((device, index) => {
-      const apart = first.keys.flatMap((key, facet) => (key === device.keys[facet] ? [] : [facet]))
+      const differ = apart(first, device)
       const candidates = comebacks
         .get(name)
-        ?.filter((comeback) => apart.every((facet) => comeback.changed.has(facet)))
+        ?.filter((comeback) => differ.every((facet) => comeback.changed.has(facet)))
       if (!candidates?.length) return
       const far = levels(first, device)
       const like = candidates.find((comeback) =>

@@ -361,7 +361,7 @@ function storedProfile(row: CandidateRow): StoredProfile {
 }
 
 /** The earlier values to keep: for each component that changed, its last value first. */
-function followPrevious(stored: StoredProfile, current: FingerprintProfile): Record<string, string[]> {
+export function followPrevious(stored: StoredProfile, current: FingerprintProfile): Record<string, string[]> {
   const previous: Record<string, string[]> = {}
   for (const [name, digest] of Object.entries(current.digests)) {
     const before = stored.digests[name]

@@ -6,6 +6,7 @@ import {
   type Device,
   realisticDevice as device,
 } from '../../../tests/support/realistic-devices'
+import { followPrevious } from './batch-decision'
 import { facets } from './component-model'
 import { addComeback, noVolatility, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, partsOf, profileComponents } from './fingerprint-profile'
@@ -228,11 +229,7 @@ describe('matchVisitor without a token', () => {
     })
     const switchers: Candidate[] = stored.map((entry, index) => {
       const now = profile(flipped(entry.values))
-      const previous = Object.fromEntries(
-        Object.entries(entry.profile.digests)
-          .filter(([name, digest]) => now.digests[name] !== digest)
-          .map(([name, digest]) => [name, [digest]]),
-      )
+      const previous = followPrevious({ ...entry.profile, previous: {}, volatility: noVolatility }, now)
       return { ...(candidates[index] as Candidate), profile: { ...now, previous, volatility: switching } }
     })
     const decideAmong = (values: Device) =>

@@ -5,6 +5,7 @@ import {
   type Device,
   realisticDevice as device,
 } from '../../../tests/support/realistic-devices'
+import { followPrevious } from './batch-decision'
 import { facets } from './component-model'
 import { noVolatility } from './device-volatility'
 import { type FingerprintProfile, profileComponents } from './fingerprint-profile'
@@ -22,11 +23,7 @@ const share = (name: string, digest: string, prior: number) =>
 function cameBack(home: Device, away: Device) {
   const latest = profile(away)
   const earlier = profile(home)
-  const previous = Object.fromEntries(
-    Object.entries(earlier.digests)
-      .filter(([name, digest]) => latest.digests[name] !== digest)
-      .map(([name, digest]) => [name, [digest]]),
-  )
+  const previous = followPrevious({ ...earlier, previous: {}, volatility: noVolatility }, latest)
   const stored = { ...latest, previous, volatility: noVolatility }
   const [comparison] = compareFacets(earlier, stored).filter((facet) => facet.level === 'previous')
   if (!comparison) throw new Error('no facet came back')
