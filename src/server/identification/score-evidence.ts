@@ -294,11 +294,17 @@ export function scoreEvidence(
             model.build?.includes(member.name) &&
             current.parts[member.name] === stored.parts[member.name],
         )
-        const back = rollback ? ROLLBACK_SHARE : returnShare(population, model, stored, members)
+        const landing = rollback ? ROLLBACK_SHARE : landingShare(population, model, stored, members)
+        const back = rollback ? ROLLBACK_SHARE : RETURN_SHARE + (1 - RETURN_SHARE) * landing
         facetBits = Math.log2((undo + kept * change * back) / agreeing)
-        // A twin shows the device's earlier value as often as the device's own change lands there
-        // (half its differences, more for a facet of few values), so the ratio keeps `change / twin`.
-        facetTwinBits = Math.log2((undo + kept * change * (rollback ? ROLLBACK_SHARE : 1)) / twin)
+        // A twin has no change that returns on purpose: where the device left that value for the one
+        // it holds (no outing), a twin's difference lands on it by its share alone (`d · landing`).
+        // On an outing the earlier value is the device's settled one, where its twin lives too: the
+        // ratio keeps `change / twin` there, as it does for a rollback.
+        facetTwinBits =
+          undo > 0 || rollback
+            ? Math.log2((undo + kept * change * (rollback ? ROLLBACK_SHARE : 1)) / twin)
+            : Math.log2((kept * change * back) / (twin * Math.max(landing, MIN_SHARE)))
         break
       }
       case 'close': {
@@ -359,13 +365,26 @@ export function scoreEvidence(
 /**
  * Of a device's changes to a facet, the share that land on the earlier value it shows again: the
  * changes that return on purpose (RETURN_SHARE), and of the rest, those that land there as any
- * change lands on a value, by its share among the values other than the one the device left
- * (`a_v / (1 − a_w)`). For a facet of few values that is most of them: a device leaving dark mode
- * can only go back to light, and one leaving an uncommon zoom mostly goes back to the usual one.
- * For a facet of many values (a time zone, a font set) it stays near RETURN_SHARE. Per member
- * that came back, the least of them (members of a facet move together).
+ * change lands on a value (landingShare). For a facet of few values that is most of them: a device
+ * leaving dark mode can only go back to light, and one leaving an uncommon zoom mostly goes back to
+ * the usual one. For a facet of many values (a time zone, a font set) it stays near RETURN_SHARE.
  */
 export function returnShare(
+  population: Population,
+  model: FacetModel,
+  stored: StoredProfile,
+  members: FacetComparison['members'],
+) {
+  return RETURN_SHARE + (1 - RETURN_SHARE) * landingShare(population, model, stored, members)
+}
+
+/**
+ * Of the changes that do not return on purpose (a device's, or a twin's difference from it), the
+ * share that land on the earlier value shown again: its share among the values other than the one
+ * the device left (`a_v / (1 − a_w)`). Per member that came back, the least of them (members of a
+ * facet move together).
+ */
+function landingShare(
   population: Population,
   model: FacetModel,
   stored: StoredProfile,
@@ -380,7 +399,7 @@ export function returnShare(
     const leaving = commonness(population, member.name, left, model.commonness, true)
     landing = Math.min(landing, shown / Math.max(1 - leaving, shown, MIN_SHARE))
   }
-  return RETURN_SHARE + (1 - RETURN_SHARE) * (Number.isFinite(landing) ? landing : 0)
+  return Number.isFinite(landing) ? landing : 0
 }
 
 /**
