@@ -8,7 +8,9 @@ declare module 'vitest' {
   }
 }
 
-const PORT = Number(process.env.TESSERA_TEST_PG_PORT ?? 54_329)
+// Below Linux's ephemeral range (32768–60999): an outgoing connection can never be holding it when
+// the server starts (54329 once was, and the whole vitest run stopped before its first test).
+const PORT = Number(process.env.TESSERA_TEST_PG_PORT ?? 25_432)
 
 /** Starts a throwaway PostgreSQL server on a loopback port for the storage tests and stops it after. */
 export default function setup(project: TestProject) {

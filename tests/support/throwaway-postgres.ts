@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -45,16 +45,23 @@ export function startThrowawayPostgres({
     if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`)
   }
   run('initdb', ['-D', `${dir}/data`, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8'])
-  run('pg_ctl', [
-    '-D',
-    `${dir}/data`,
-    '-w',
-    '-l',
-    `${dir}/server.log`,
-    '-o',
-    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${fsync ? 'on' : 'off'}`,
-    'start',
-  ])
+  try {
+    run('pg_ctl', [
+      '-D',
+      `${dir}/data`,
+      '-w',
+      '-l',
+      `${dir}/server.log`,
+      '-o',
+      `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${fsync ? 'on' : 'off'}`,
+      'start',
+    ])
+  } catch (error) {
+    // Say why (the port in use, most often), and leave no folder behind.
+    const log = existsSync(`${dir}/server.log`) ? readFileSync(`${dir}/server.log`, 'utf8') : ''
+    rmSync(dir, { recursive: true, force: true })
+    throw new Error(`${(error as Error).message}\n${log.trim().split('\n').slice(-4).join('\n')}`)
+  }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
