@@ -1,4 +1,8 @@
 import type { ComponentResult, Json } from '../../src/contracts/identify'
+import {
+  type FingerprintProfile,
+  profileComponents,
+} from '../../src/server/identification/fingerprint-profile'
 import { seededRandom } from './synthetic-devices'
 
 export type Device = Record<string, Json>
@@ -83,4 +87,9 @@ export function realisticDevice(seed: number): Device {
 /** The same device as the agent's payload components. */
 export function asComponents(values: Device): Record<string, ComponentResult> {
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { value, duration: 1 }]))
+}
+
+/** The same device as the server profiles it. */
+export function realisticProfile(values: Device): FingerprintProfile {
+  return profileComponents(asComponents(values))
 }

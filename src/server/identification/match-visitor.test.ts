@@ -2,20 +2,20 @@ import { describe, expect, it } from 'vitest'
 import type { Json } from '@/contracts/identify'
 import { modelPopulation, populationOf } from '../../../tests/support/model-population'
 import {
-  asComponents,
   type Device,
   realisticDevice as device,
+  realisticProfile,
 } from '../../../tests/support/realistic-devices'
 import { followPrevious } from './batch-decision'
 import { facets } from './component-model'
 import { addComeback, noVolatility, type Volatility } from './device-volatility'
-import { compareParts, type FingerprintProfile, partsOf, profileComponents } from './fingerprint-profile'
+import { compareParts, type FingerprintProfile, partsOf } from './fingerprint-profile'
 import { addressBits, agreementTogether, type Candidate, jointAgreement, matchVisitor } from './match-visitor'
 import { networkOf } from './network-of'
 import type { FacetComparison, Population } from './score-evidence'
 import { closeRatesAmong, compareFacets, coverageAmong, scoreEvidence } from './score-evidence'
 
-const profile = (values: Device): FingerprintProfile => profileComponents(asComponents(values))
+const profile = realisticProfile
 
 const devices = Array.from({ length: 300 }, (_, seed) => device(seed + 1))
 const distinct = devices.filter(

@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { populationOf } from '../../../tests/support/model-population'
 import {
-  asComponents,
   type Device,
   realisticDevice as device,
+  realisticProfile,
 } from '../../../tests/support/realistic-devices'
 import { followPrevious } from './batch-decision'
 import { facets } from './component-model'
 import { noVolatility } from './device-volatility'
-import { type FingerprintProfile, profileComponents } from './fingerprint-profile'
 import { compareFacets, returnShare, scoreEvidence } from './score-evidence'
 
-const profile = (values: Device): FingerprintProfile => profileComponents(asComponents(values))
+const profile = realisticProfile
 const devices = Array.from({ length: 300 }, (_, seed) => device(seed + 1))
 const population = populationOf(devices.map(profile))
 

@@ -295,7 +295,7 @@ export function scoreEvidence(
             current.parts[member.name] === stored.parts[member.name],
         )
         const landing = rollback ? ROLLBACK_SHARE : landingShare(population, model, stored, members)
-        const back = rollback ? ROLLBACK_SHARE : RETURN_SHARE + (1 - RETURN_SHARE) * landing
+        const back = rollback ? ROLLBACK_SHARE : returnFrom(landing)
         facetBits = Math.log2((undo + kept * change * back) / agreeing)
         // A twin has no change that returns on purpose: where the device left that value for the one
         // it holds (no outing), a twin's difference lands on it by its share alone (`d · landing`).
@@ -375,8 +375,11 @@ export function returnShare(
   stored: StoredProfile,
   members: FacetComparison['members'],
 ) {
-  return RETURN_SHARE + (1 - RETURN_SHARE) * landingShare(population, model, stored, members)
+  return returnFrom(landingShare(population, model, stored, members))
 }
+
+/** The changes that return on purpose, and of the others those that land there (see returnShare). */
+const returnFrom = (landing: number) => RETURN_SHARE + (1 - RETURN_SHARE) * landing
 
 /**
  * Of the changes that do not return on purpose (a device's, or a twin's difference from it), the
