@@ -28,3 +28,11 @@ export function handle<Args extends unknown[]>(handler: (...args: Args) => Promi
     }
   }
 }
+
+/**
+ * The answer for a path under /api or /v4 that no route serves, whatever the method: the uniform
+ * JSON error, not the not-found screen's HTML (app/api/[...path], app/v4/[...path]).
+ */
+export async function unknownEndpoint(): Promise<Response> {
+  return problem('not_found', 'No endpoint has this path; /api/v1/openapi.json lists them.')
+}

@@ -1,0 +1,31 @@
+import { expect, test } from '@playwright/test'
+
+// PRODUCT.md: every API error is JSON `{ error: { code, message } }`. A path no route serves
+// under /api or /v4 is a caller's mistake like any other, not the not-found screen's HTML.
+test('a path no API route serves answers the JSON error, whatever the method', async ({ request }) => {
+  const calls = [
+    request.get('/api/v1/nope'),
+    request.post('/api/v1/events/extra/segments', { data: {} }),
+    request.delete('/api/nope'),
+    request.get('/v4/nope'),
+    request.put('/v4/events/one/two', { data: {} }),
+  ]
+  for (const response of await Promise.all(calls)) {
+    expect(response.status(), response.url()).toBe(404)
+    expect(response.headers()['content-type'], response.url()).toContain('application/json')
+    const body = await response.json()
+    expect(body.error.code, response.url()).toBe('not_found')
+    expect(body.error.message).toContain('/api/v1/openapi.json')
+  }
+})
+
+test('the routes that exist still answer as before', async ({ request }) => {
+  expect((await request.get('/api/health')).status()).toBe(200)
+  const unauthorised = await request.get('/api/v1/events/some-request-id')
+  expect(unauthorised.status()).toBe(401)
+  expect((await unauthorised.json()).error.code).toBe('unauthorized')
+  // A screen that does not exist is still the not-found screen.
+  const screen = await request.get('/no-such-screen')
+  expect(screen.status()).toBe(404)
+  expect(screen.headers()['content-type']).toContain('text/html')
+})
