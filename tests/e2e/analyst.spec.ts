@@ -43,18 +43,29 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   const queue = page.getByRole('region', { name: 'Review queue' })
   const row = queue.getByRole('row', { name: `${first}, denied` })
   await expect(row).toBeVisible()
-  // On a phone the row scrolls sideways inside its table; its verdict buttons stay in sight at the
-  // frame's right edge, with the table not scrolled at all (the page scrolled down to the row only).
+  // The section links under the console's header take the analyst down to the queue.
+  await page
+    .getByRole('navigation', { name: 'Console sections' })
+    .getByRole('link', { name: 'Review queue' })
+    .click()
+  await expect(page).toHaveURL(/#review-heading$/)
+  await expect(queue.getByRole('heading', { name: 'Review queue' })).toBeInViewport()
+  // On a phone each waiting sign-up is a card: its email, reasons and verdict buttons all within
+  // the screen's width, nothing scrolled sideways or hidden behind the verdict column.
   const wide = page.viewportSize()
   await page.setViewportSize({ width: 390, height: 844 })
   await row.evaluate((element) =>
     window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 200),
   )
-  const approve = row.getByRole('button', { name: `Approve ${first}` })
-  expect(await row.evaluate((element) => element.closest('table')?.parentElement?.scrollLeft)).toBe(0)
-  expect(await row.evaluate((element) => element.getBoundingClientRect().right)).toBeGreaterThan(390)
-  const box = await approve.boundingBox()
-  expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true)
+  const within = async (locator: ReturnType<typeof row.getByRole>) => {
+    const box = await locator.boundingBox()
+    return box !== null && box.x >= 0 && box.x + box.width <= 390
+  }
+  expect(await row.evaluate((element) => element.getBoundingClientRect().right)).toBeLessThanOrEqual(390)
+  expect(await within(row.getByRole('cell', { name: `Email ${first}` }))).toBe(true)
+  expect(await within(row.getByRole('button', { name: `Approve ${first}` }))).toBe(true)
+  expect(await within(row.getByRole('button', { name: `Reject ${first}` }))).toBe(true)
+  expect(await seriousViolations(page, 'section[aria-labelledby="review-heading"]')).toEqual([])
   if (wide) await page.setViewportSize(wide)
   expect(await seriousViolations(page, 'section[aria-labelledby="review-heading"]')).toEqual([])
   await queue.screenshot({ path: test.info().outputPath('review-queue.png') })

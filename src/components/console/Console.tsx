@@ -125,6 +125,7 @@ export function Console({
           <AccountMenu username={username} singleSignOn={singleSignOn} />
         </div>
       </header>
+      <ConsoleSections role={role} />
       {sessionEnded && (
         <div role="alert" className={styles.sessionEnded}>
           <p>
@@ -203,6 +204,31 @@ export function Console({
       )}
       {allows(role, 'owner') && <TeamPanel />}
     </div>
+  )
+}
+
+/** The console's sections in page order, each linking to its heading; those the role sees. */
+function ConsoleSections({ role }: { role: Role }) {
+  const sections = [
+    ['overview-heading', 'Overview'],
+    ['lookup-heading', 'Look-up'],
+    ['events-heading', 'Events'],
+    ['review-heading', 'Review queue'],
+    ['decisions-heading', 'Decisions'],
+    ['rules-heading', 'Rules'],
+    ...(allows(role, 'admin') ? [['sites-heading', 'Sites and keys']] : []),
+    ...(allows(role, 'owner') ? [['team-heading', 'Team']] : []),
+  ]
+  return (
+    <nav aria-label="Console sections" className={styles.sections}>
+      <ul>
+        {sections.map(([id, label]) => (
+          <li key={id}>
+            <a href={`#${id}`}>{label}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   )
 }
 

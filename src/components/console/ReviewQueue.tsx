@@ -125,7 +125,7 @@ export function ReviewQueue({
           {(data) => {
             const list = waiting(data.decisions)
             return (
-              <table className={tables.table}>
+              <table className={`${tables.table} ${styles.reviewTable}`}>
                 <caption>
                   {formatCount(list.length)} sign-up{list.length === 1 ? '' : 's'} of the last {data.days}{' '}
                   days waiting
@@ -137,7 +137,7 @@ export function ReviewQueue({
                     <th scope="col">Email</th>
                     <th scope="col">Decision</th>
                     <th scope="col">Reasons</th>
-                    {/* Held at the frame's right edge: on a phone the row scrolls sideways beneath it. */}
+                    {/* Held at the frame's right edge while a row scrolls sideways; on a phone each row is a card. */}
                     <th scope="col" className={styles.verdictCell}>
                       Verdict
                     </th>
@@ -157,7 +157,7 @@ export function ReviewQueue({
                       aria-keyshortcuts="A R J K Enter"
                       onKeyDown={(event) => onKey(event, decision, list)}
                     >
-                      <td>
+                      <td data-label="Time">
                         <button
                           type="button"
                           className={styles.linkButton}
@@ -166,8 +166,8 @@ export function ReviewQueue({
                           <Time iso={decision.createdAt} />
                         </button>
                       </td>
-                      <td>{decision.email}</td>
-                      <td>
+                      <td data-label="Email">{decision.email}</td>
+                      <td data-label="Decision">
                         <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
                           {outcomeLabels[decision.outcome]}
                         </span>
@@ -176,7 +176,7 @@ export function ReviewQueue({
                           <span className="muted"> device labelled {decision.visitorLabel}</span>
                         )}
                       </td>
-                      <td className={tables.long}>
+                      <td data-label="Reasons" className={tables.long}>
                         <ReasonList reasons={decision.reasons} />
                       </td>
                       <td className={styles.verdictCell}>
