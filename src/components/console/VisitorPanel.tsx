@@ -3,7 +3,7 @@
 import { useCallback, useState } from 'react'
 import { RECENT_EVENTS_READ, type VisitorPanel as VisitorPanelData } from '@/contracts/console'
 import { DataTable } from '../DataTable'
-import { formatCount, formatPercent } from '../format'
+import { formatCount, formatPercent, formatUserAgent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
 import tables from '../Table.module.css'
@@ -168,7 +168,7 @@ function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
       columns={[
         'Time',
         'Site and page',
-        'User agent',
+        'Browser',
         'How matched',
         'Confidence',
         'IP',
@@ -190,7 +190,17 @@ function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
               </>
             )}
           </td>
-          <td className={tables.long}>{event.userAgent ?? '—'}</td>
+          <td>
+            {event.userAgent ? (
+              // The browser and system by name; the whole string on hover, to screen readers, and in the event's details.
+              <span title={event.userAgent}>
+                {formatUserAgent(event.userAgent)}
+                <span className="visually-hidden">: {event.userAgent}</span>
+              </span>
+            ) : (
+              '—'
+            )}
+          </td>
           <td>
             {event.method === 'new' ? 'new visitor' : event.method === 'token' ? 'stored ID' : 'fingerprint'}
           </td>
