@@ -26,7 +26,7 @@ test('the default policy denies this automated browser, plainly', async ({ page,
   await page.getByRole('button', { name: 'Create account' }).click()
   await expect(page.getByRole('heading', { name: 'We could not create your account' })).toBeVisible()
   const outcome = page.getByRole('alert').filter({ hasText: 'We could not create your account' })
-  await expect(outcome).toContainText('We could not create an account from this device')
+  await expect(outcome).toContainText('Sign-ups from this device are not accepted here')
   // The message does not reveal what the detectors saw.
   await expect(outcome).not.toContainText(/bot|automation|webdriver/i)
 })

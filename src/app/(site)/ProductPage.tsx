@@ -83,7 +83,7 @@ export function ProductPage({
 
       <section className={`container ${styles.split}`} aria-labelledby="embed-heading">
         <div>
-          <h2 id="embed-heading">Embed it in two lines</h2>
+          <h2 id="embed-heading">Embed it in three steps</h2>
           <p className="muted">
             The agent collects browser signals; this server turns them into a visitor ID and signals. Your
             back end confirms each <code>requestId</code> with a secret API key instead of trusting the

@@ -43,10 +43,12 @@ export function NetworkBreakdown({ networks }: { networks: Overview['networks'] 
     <div className={styles.breakdowns}>
       <BreakdownChart
         title="By network type"
+        rowName="Network type"
         rows={networks.byType.map(({ type, ...counts }) => ({ label: typeLabels[type], ...counts }))}
       />
       <BreakdownChart
         title="By country"
+        rowName="Country"
         rows={networks.byCountry.map(({ country, ...counts }) => ({
           label: countryLabel(country),
           ...counts,
@@ -56,7 +58,8 @@ export function NetworkBreakdown({ networks }: { networks: Overview['networks'] 
   )
 }
 
-function BreakdownChart({ title, rows }: { title: string; rows: Row[] }) {
+/** `rowName` heads the column of row labels in the table screen readers read. */
+function BreakdownChart({ title, rowName, rows }: { title: string; rowName: string; rows: Row[] }) {
   return (
     <figure className={`card ${styles.chart} ${styles.breakdown}`}>
       <figcaption>{title}</figcaption>
@@ -87,7 +90,7 @@ function BreakdownChart({ title, rows }: { title: string; rows: Row[] }) {
               <caption>{title}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Network</th>
+                  <th scope="col">{rowName}</th>
                   {bars.map((bar) => (
                     <th key={bar.key} scope="col">
                       {bar.name}

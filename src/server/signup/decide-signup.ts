@@ -179,7 +179,7 @@ export async function decideSignup({
   return {
     outcome: 'deny',
     message:
-      'We could not create an account from this device. If you think this is a mistake, contact the site’s support.',
+      'Sign-ups from this device are not accepted here. If you think this is a mistake, contact the site’s support.',
   }
 }
 

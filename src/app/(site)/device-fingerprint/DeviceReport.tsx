@@ -49,7 +49,8 @@ export function DeviceReport() {
         <h1>Your device</h1>
         <p className="muted">
           This is what your browser tells any website that asks, and what this Tessera server stores about it.
-          Tessera uses it only to recognise devices and stop fraud. You can download or delete all of it.
+          Tessera uses it only to recognise devices and stop fraud. You can download it, and delete what this
+          browser stored.
         </p>
       </header>
       {forgotten ? (
@@ -227,7 +228,9 @@ function Findings({
 
       <section aria-labelledby="data-heading" className={`card ${styles.section}`}>
         <h2 id="data-heading">Your data</h2>
-        <p className="muted">Download everything stored about this device, or delete it for good.</p>
+        <p className="muted">
+          Download everything stored about this device, or delete what this browser stored.
+        </p>
         {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape from the buttons inside puts the question away */}
         <div className={styles.actions} onKeyDown={confirming ? question.onKeyDown : undefined}>
           <a className="button button-secondary" href="/api/v1/device/export" download="tessera-my-data.json">
