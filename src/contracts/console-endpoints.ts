@@ -46,6 +46,7 @@ import {
   SiteWorkspaceInput,
   Team,
   TestDeliveryRequest,
+  Unreviewed,
   VisitorPanel,
   WebhookDeliveryDetail,
   WebhookDeliveryList,
@@ -136,6 +137,7 @@ export const consoleEndpoints = {
   'GET /api/console/decisions': { role: 'analyst', query: DecisionsQuery, answer: SignupDecisionList },
   'GET /api/console/reviews': { role: 'analyst', query: ReviewQueueQuery, answer: ReviewQueue },
   'POST /api/console/reviews': { role: 'analyst', body: ReviewRequest, answer: Reviewed },
+  'DELETE /api/console/reviews/:requestId': { role: 'analyst', params: EventIdParam, answer: Unreviewed },
   'GET /api/console/rules': { role: 'analyst', query: RulesQuery, answer: PolicyWithAudit },
   'PUT /api/console/rules': {
     role: 'admin',

@@ -477,6 +477,11 @@ export const Reviewed = z.object({
   visitorLabel: Label.nullable(),
   accountLabel: Label.nullable(),
 })
+/** DELETE /api/console/reviews/{requestId}: the verdict undone, and the labels the sign-up's subjects have now. */
+export const Unreviewed = z.object({
+  visitorLabel: Label.nullable(),
+  accountLabel: Label.nullable(),
+})
 export type SignupDecisionList = z.infer<typeof SignupDecisionList>
 
 /** GET /api/console/events/{requestId}: one identification, its match and the sign-up it served. */

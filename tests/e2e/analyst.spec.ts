@@ -74,7 +74,17 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   await row.focus()
   await page.keyboard.press('r')
   await expect(row).toHaveCount(0)
-  await expect(queue.getByText(`Rejected ${first}: device labelled fraud.`)).toBeAttached()
+  await expect(queue.getByText(`Rejected ${first}: device labelled fraud.`)).toBeVisible()
+  // A verdict can be taken back: the row returns with the focus, to be decided again.
+  const undo = queue.getByRole('button', { name: `Undo the verdict on ${first}` })
+  await undo.click()
+  await expect(row).toBeFocused()
+  await expect(
+    queue.getByText(`Rejection of ${first} undone: it waits again, its labels as they were.`),
+  ).toBeVisible()
+  await expect(undo).toHaveCount(0)
+  await page.keyboard.press('r')
+  await expect(row).toHaveCount(0)
   const decisions = page.getByRole('region', { name: 'Sign-up decisions' })
   const decided = decisions.getByRole('row').filter({ hasText: first })
   await expect(decided).toContainText('rejected by admin', { timeout: 15_000 })

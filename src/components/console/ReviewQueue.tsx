@@ -17,7 +17,8 @@ type Verdict = 'approve' | 'reject'
 /**
  * Challenged and denied sign-ups waiting for an analyst. Each row decides with one key: A approves
  * (the device, and the account if one was made, are labelled good, so its next sign-up passes), R
- * rejects (labelled fraud, so the rules deny it), J and K or the arrows move, Enter opens the details.
+ * rejects (labelled fraud, so the rules deny it), U takes the latest verdict back (its labels as they
+ * were), J and K or the arrows move, Enter opens the details.
  */
 export function ReviewQueue({
   site,
@@ -31,6 +32,8 @@ export function ReviewQueue({
   const [reviewed, setReviewed] = useState<ReadonlySet<string>>(new Set())
   const [busy, setBusy] = useState<string | null>(null)
   const [announcement, setAnnouncement] = useState('')
+  /** The latest verdict, while it can be undone (until the next verdict or its undoing). */
+  const [latest, setLatest] = useState<{ decision: SignupDecision; verdict: Verdict } | null>(null)
   const [error, setError] = useState<string | null>(null)
   const rows = useRef(new Map<string, HTMLTableRowElement>())
   const heading = useRef<HTMLHeadingElement>(null)
@@ -56,6 +59,7 @@ export function ReviewQueue({
       const index = list.findIndex((entry) => entry.requestId === decision.requestId)
       const next = list[index + 1] ?? list[index - 1]
       setReviewed((done) => new Set(done).add(decision.requestId))
+      setLatest({ decision, verdict })
       const labelled = [answer.visitorLabel && 'device', answer.accountLabel && 'account'].filter(Boolean)
       setAnnouncement(
         `${verdict === 'approve' ? 'Approved' : 'Rejected'} ${decision.email}${
@@ -70,6 +74,36 @@ export function ReviewQueue({
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'The review was not saved.')
       void reload()
+    } finally {
+      deciding.current = false
+      setBusy(null)
+    }
+  }
+
+  /** Takes the latest verdict back: the sign-up waits again, its labels as they were before it. */
+  async function undo() {
+    if (!latest || deciding.current) return
+    deciding.current = true
+    const { decision, verdict } = latest
+    setBusy(decision.requestId)
+    setError(null)
+    try {
+      await callConsole('DELETE /api/console/reviews/:requestId', {
+        params: { requestId: decision.requestId },
+      })
+      setLatest(null)
+      setReviewed((done) => {
+        const left = new Set(done)
+        left.delete(decision.requestId)
+        return left
+      })
+      setAnnouncement(
+        `${verdict === 'approve' ? 'Approval' : 'Rejection'} of ${decision.email} undone: it waits again, its labels as they were.`,
+      )
+      await reload()
+      requestAnimationFrame(() => focusRow(decision.requestId))
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'The verdict was not undone.')
     } finally {
       deciding.current = false
       setBusy(null)
@@ -91,6 +125,9 @@ export function ReviewQueue({
     if (key === 'a' || key === 'r') {
       event.preventDefault()
       void decide(decision, key === 'a' ? 'approve' : 'reject', list)
+    } else if (key === 'u' && latest) {
+      event.preventDefault()
+      void undo()
     } else if (key in moves) {
       event.preventDefault()
       focusRow(list[index + (moves[key] ?? 0)]?.requestId)
@@ -107,13 +144,27 @@ export function ReviewQueue({
           Review queue
         </h2>
         <p className={`muted ${styles.keys}`}>
-          On a row (screen readers: the buttons): <kbd>A</kbd> approve, <kbd>R</kbd> reject, <kbd>J</kbd>/
-          <kbd>K</kbd> next and previous, <kbd>Enter</kbd> details.
+          On a row (screen readers: the buttons): <kbd>A</kbd> approve, <kbd>R</kbd> reject, <kbd>U</kbd> undo
+          the latest, <kbd>J</kbd>/<kbd>K</kbd> next and previous, <kbd>Enter</kbd> details.
         </p>
       </div>
-      <p className="visually-hidden" aria-live="polite">
-        {announcement}
-      </p>
+      {/* The live region stays in place, empty until a verdict, so screen readers hear each one. */}
+      <div className={announcement ? styles.verdictNote : undefined}>
+        <p aria-live="polite" className={styles.flat}>
+          {announcement}
+        </p>
+        {latest && (
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={busy !== null}
+            aria-keyshortcuts="U"
+            onClick={() => void undo()}
+          >
+            Undo<span className="visually-hidden"> the verdict on {latest.decision.email}</span>
+          </button>
+        )}
+      </div>
       {error && <ErrorNote>{error}</ErrorNote>}
       <div className={tables.frame}>
         <LoadedView
@@ -154,7 +205,7 @@ export function ReviewQueue({
                       tabIndex={0}
                       className={styles.reviewRow}
                       aria-label={`${decision.email}, ${outcomeLabels[decision.outcome]}${decision.challengeSolved ? ' after a solved challenge' : ''}`}
-                      aria-keyshortcuts="A R J K Enter"
+                      aria-keyshortcuts="A R U J K Enter"
                       onKeyDown={(event) => onKey(event, decision, list)}
                     >
                       <td data-label="Time">

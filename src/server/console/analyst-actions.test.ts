@@ -16,7 +16,7 @@ import { setSiteLists } from '../sites/manage-sites'
 import { renderDelivery } from '../webhooks/render-delivery'
 import { labelAccount, labelVisitor, unlabelVisitor } from './label-subjects'
 import { readVisitorPanel } from './look-up-visitor'
-import { listReviewQueue, reviewSignup } from './review-signups'
+import { listReviewQueue, reviewSignup, undoReview } from './review-signups'
 
 let seed = 7300
 
@@ -293,6 +293,78 @@ describeOnEachEngine('lists, labels and the review queue', (database) => {
       reviewSignup({ db, requestId: repeat.requestId, verdict: 'approve', operator: 'ana' }),
     )
     expect(notForReview.status).toBe(409)
+  })
+
+  it('undoes a verdict: the sign-up waits again and its labels are as they were, but one changed since stays', async () => {
+    const { db } = database
+    await setPolicy(db, { agentProofRule: 'off', suspectScoreRule: 'off', tamperingRule: 'challenge' })
+    const labelOf = async (visitorId: string) =>
+      (
+        await queryRows<{ label: string; operator: string; labelled_at: string }>(
+          db,
+          sql`select label, operator, labelled_at::text from visitor_labels where visitor_id = ${visitorId}`,
+        )
+      )[0] ?? null
+    const queued = async () => (await listReviewQueue({ db })).decisions.map((decision) => decision.requestId)
+    const challengedAt = async (ip: string) => {
+      const visited = await visit(ip)
+      await tamper(visited.requestId)
+      await decide(db, { requestId: visited.requestId, fields: signupFields() }, ip)
+      return visited
+    }
+
+    // No label before: the rejection's fraud label goes again, and the sign-up is back in the queue.
+    const first = await challengedAt('198.51.100.71')
+    await reviewSignup({ db, requestId: first.requestId, verdict: 'reject', operator: 'ana' })
+    expect((await labelOf(first.visitorId))?.label).toBe('fraud')
+    expect(await undoReview({ db, requestId: first.requestId })).toEqual({
+      visitorLabel: null,
+      accountLabel: null,
+    })
+    expect(await labelOf(first.visitorId)).toBeNull()
+    expect(await queued()).toContain(first.requestId)
+    // Its device's next sign-up is no longer denied by the label.
+    const comeback = await identifyVisitor({
+      db,
+      input: { components: syntheticDevice(seed), siteKey: (await home()).publicKey },
+      context: { ip: '198.51.100.71', userAgent: 'test' },
+    })
+    expect(comeback.visitorId).toBe(first.visitorId)
+    expect(
+      (await decide(db, { requestId: comeback.requestId, fields: signupFields() }, '198.51.100.71')).outcome,
+    ).toBe('allow')
+    // Nothing left to undo; an unknown request is a 404.
+    expect((await httpFailure(undoReview({ db, requestId: first.requestId }))).status).toBe(409)
+    expect((await httpFailure(undoReview({ db, requestId: 'no-such-request' }))).status).toBe(404)
+
+    // A label from before the sign-up, replaced by the review, is put back as it was: who, when, what.
+    const second = await challengedAt('198.51.100.72')
+    await labelVisitor({
+      db,
+      visitorId: second.visitorId,
+      label: 'good',
+      operator: 'bo',
+      now: new Date(Date.now() - 3_600_000),
+    })
+    const before = await labelOf(second.visitorId)
+    await reviewSignup({ db, requestId: second.requestId, verdict: 'reject', operator: 'ana' })
+    expect((await labelOf(second.visitorId))?.label).toBe('fraud')
+    expect((await undoReview({ db, requestId: second.requestId })).visitorLabel).toBe('good')
+    expect(await labelOf(second.visitorId)).toEqual(before)
+
+    // A label another analyst set after the review is a later judgement: undoing the verdict keeps it.
+    const third = await challengedAt('198.51.100.73')
+    await reviewSignup({ db, requestId: third.requestId, verdict: 'reject', operator: 'ana' })
+    await labelVisitor({
+      db,
+      visitorId: third.visitorId,
+      label: 'good',
+      operator: 'bo',
+      now: new Date(Date.now() + 1000),
+    })
+    expect((await undoReview({ db, requestId: third.requestId })).visitorLabel).toBe('good')
+    expect((await labelOf(third.visitorId))?.operator).toBe('bo')
+    expect(await queued()).toContain(third.requestId)
   })
 
   it('keeps a label set after the sign-up when an older sign-up is approved', async () => {

@@ -2,7 +2,15 @@ import 'server-only'
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Label, ReviewQueue } from '@/contracts/console'
 import { type Database, selectRows } from '../db/client'
-import { FOR_REVIEW, signupDecisions, visitors } from '../db/schema'
+import {
+  accountLabels,
+  FOR_REVIEW,
+  type PriorLabel,
+  type ReviewUndo,
+  signupDecisions,
+  visitorLabels,
+  visitors,
+} from '../db/schema'
 import { HttpError } from '../http/errors'
 import { labelAccount, labelVisitor } from './label-subjects'
 import { decisionColumns } from './list-signup-decisions'
@@ -87,13 +95,24 @@ export async function reviewSignup({
     }
     // A label set after this sign-up stays: an analyst's later judgement of the device wins.
     const keepLabelsAfter = marked.createdAt
+    // What each label was before, kept where the review replaced it, so the verdict can be undone.
+    const undo: ReviewUndo = {}
     // A forgotten visitor has no row left to label; its decision is still reviewed.
     const [visitor] = marked.visitorId
       ? await tx.select({ id: visitors.id }).from(visitors).where(eq(visitors.id, marked.visitorId))
       : []
-    if (visitor) await labelVisitor({ db: tx, visitorId: visitor.id, label, operator, now, keepLabelsAfter })
-    if (marked.accountId)
+    if (visitor) {
+      const before = await priorLabel(tx, visitorLabels, visitorLabels.visitorId, visitor.id)
+      await labelVisitor({ db: tx, visitorId: visitor.id, label, operator, now, keepLabelsAfter })
+      if (await setAt(tx, visitorLabels, visitorLabels.visitorId, visitor.id, now)) undo.visitor = before
+    }
+    if (marked.accountId) {
+      const before = await priorLabel(tx, accountLabels, accountLabels.accountId, marked.accountId)
       await labelAccount({ db: tx, accountId: marked.accountId, label, operator, now, keepLabelsAfter })
+      if (await setAt(tx, accountLabels, accountLabels.accountId, marked.accountId, now))
+        undo.account = before
+    }
+    await tx.update(signupDecisions).set({ reviewUndo: undo }).where(eq(signupDecisions.requestId, requestId))
     const [labels] = await selectRows(
       tx,
       {
@@ -103,5 +122,110 @@ export async function reviewSignup({
       (select) => sql`select ${select}`,
     )
     return { review, visitorLabel: labels?.visitorLabel ?? null, accountLabel: labels?.accountLabel ?? null }
+  })
+}
+
+type LabelTable = typeof visitorLabels | typeof accountLabels
+type LabelKey = typeof visitorLabels.visitorId | typeof accountLabels.accountId
+
+/** A subject's label as it is now (null: none). */
+async function priorLabel(
+  db: Database,
+  table: LabelTable,
+  key: LabelKey,
+  id: string,
+): Promise<PriorLabel | null> {
+  const [row] = await db
+    .select({ label: table.label, operator: table.operator, labelledAt: table.labelledAt })
+    .from(table)
+    .where(eq(key, id))
+  return row ?? null
+}
+
+/** Whether the subject's label was set at `at` (by the review that set it then, not changed since). */
+async function setAt(db: Database, table: LabelTable, key: LabelKey, id: string, at: Date): Promise<boolean> {
+  const [row] = await db.select({ labelledAt: table.labelledAt }).from(table).where(eq(key, id))
+  return row !== undefined && new Date(row.labelledAt).getTime() === at.getTime()
+}
+
+/** Puts back a label a review replaced, unless it changed since the review set it (a later judgement wins). */
+async function restoreLabel(
+  db: Database,
+  table: LabelTable,
+  key: LabelKey,
+  id: string,
+  prior: PriorLabel | null,
+  reviewedAt: string,
+) {
+  const unchanged = and(eq(key, id), eq(table.labelledAt, reviewedAt))
+  if (prior) await db.update(table).set(prior).where(unchanged)
+  else await db.delete(table).where(unchanged)
+}
+
+/**
+ * Undoes an analyst's verdict, in one transaction: the sign-up waits for review again, and each
+ * label the review set is put back as it was before (removed where there was none), unless it was
+ * changed since. 404 for an unknown request ID; 409 for a sign-up without a verdict, or one reviewed
+ * before verdicts could be undone (what its labels replaced was not kept).
+ */
+export async function undoReview({
+  db,
+  requestId,
+}: {
+  db: Database
+  requestId: string
+}): Promise<{ visitorLabel: Label | null; accountLabel: Label | null }> {
+  return db.transaction(async (tx) => {
+    const [decision] = await tx
+      .select({
+        review: signupDecisions.review,
+        reviewedAt: signupDecisions.reviewedAt,
+        reviewUndo: signupDecisions.reviewUndo,
+        visitorId: signupDecisions.visitorId,
+        accountId: signupDecisions.accountId,
+      })
+      .from(signupDecisions)
+      .where(eq(signupDecisions.requestId, requestId))
+      .for('update')
+    if (!decision) throw new HttpError('not_found', 'No sign-up decision has this request ID.')
+    if (!decision.review || !decision.reviewedAt)
+      throw new HttpError('conflict', 'This sign-up has no verdict to undo.')
+    const undo = decision.reviewUndo
+    if (!undo)
+      throw new HttpError(
+        'conflict',
+        'This verdict was given before verdicts could be undone: change the labels instead.',
+      )
+    if (decision.visitorId && undo.visitor !== undefined)
+      await restoreLabel(
+        tx,
+        visitorLabels,
+        visitorLabels.visitorId,
+        decision.visitorId,
+        undo.visitor,
+        decision.reviewedAt,
+      )
+    if (decision.accountId && undo.account !== undefined)
+      await restoreLabel(
+        tx,
+        accountLabels,
+        accountLabels.accountId,
+        decision.accountId,
+        undo.account,
+        decision.reviewedAt,
+      )
+    await tx
+      .update(signupDecisions)
+      .set({ review: null, reviewedBy: null, reviewedAt: null, reviewUndo: null })
+      .where(eq(signupDecisions.requestId, requestId))
+    const [labels] = await selectRows(
+      tx,
+      {
+        visitorLabel: sql<Label | null>`(select label from visitor_labels where visitor_id = ${decision.visitorId})`,
+        accountLabel: sql<Label | null>`(select label from account_labels where account_id = ${decision.accountId})`,
+      },
+      (select) => sql`select ${select}`,
+    )
+    return { visitorLabel: labels?.visitorLabel ?? null, accountLabel: labels?.accountLabel ?? null }
   })
 }

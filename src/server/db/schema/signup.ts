@@ -52,6 +52,11 @@ export const FOR_REVIEW = sql.raw(
   `(outcome <> 'allow' or challenge_solved) and not (reasons @> '[{"rule":"existingAccount"}]'::jsonb)`,
 )
 
+/** A label as it was before a review replaced it. */
+export type PriorLabel = { label: 'fraud' | 'good'; operator: string; labelledAt: string }
+/** For each subject a review labelled, its label before the review (null: it had none). */
+export type ReviewUndo = { visitor?: PriorLabel | null; account?: PriorLabel | null }
+
 /** Every sign-up decision with its reasons; one per identification request (no replays). */
 export const signupDecisions = pgTable(
   'signup_decisions',
@@ -75,6 +80,12 @@ export const signupDecisions = pgTable(
     review: text('review').$type<'approved' | 'rejected'>(),
     reviewedBy: text('reviewed_by'),
     reviewedAt: timestamptz('reviewed_at'),
+    /**
+     * What the review's labels replaced, so it can be undone: for each subject it labelled (the
+     * visitor, the account), the label it had before (null: none). Null before a review, or for one
+     * stored before undo existed.
+     */
+    reviewUndo: jsonb('review_undo').$type<ReviewUndo>(),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [

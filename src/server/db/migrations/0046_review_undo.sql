@@ -1,0 +1,1 @@
+ALTER TABLE "signup_decisions" ADD COLUMN "review_undo" jsonb;
