@@ -233,6 +233,20 @@ describe('the console’s client, through the real routes', () => {
         }),
       ).toEqual({ review: 'approved', visitorLabel: 'good', accountLabel: null })
       expect((await callConsole('GET /api/console/reviews', { query: {} })).decisions).toEqual([])
+      // Undone, the verdict gives the device its label back and the sign-up its place in the queue.
+      expect(
+        await callConsole('DELETE /api/console/reviews/:requestId', {
+          params: { requestId: visit.requestId },
+        }),
+      ).toEqual({ visitorLabel: 'fraud', accountLabel: null })
+      expect(
+        (await callConsole('GET /api/console/reviews', { query: {} })).decisions.map(
+          (decision) => decision.requestId,
+        ),
+      ).toEqual([visit.requestId])
+      await callConsole('POST /api/console/reviews', {
+        body: { requestId: visit.requestId, verdict: 'approve' },
+      })
       await callConsole('DELETE /api/console/visitors/:visitorId/label', {
         params: { visitorId: visit.visitorId },
       })
