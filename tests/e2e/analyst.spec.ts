@@ -80,7 +80,7 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   await undo.click()
   await expect(row).toBeFocused()
   await expect(
-    queue.getByText(`Rejection of ${first} undone: it waits again, its labels as they were.`),
+    queue.getByText(`Rejection of ${first} undone: it waits again, its device without a label.`),
   ).toBeVisible()
   await expect(undo).toHaveCount(0)
   await page.keyboard.press('r')

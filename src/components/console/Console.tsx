@@ -176,7 +176,8 @@ export function Console({
         onOpenVisitor={setLookup}
         onOpenEvent={openEventDialog}
       />
-      <ReviewQueue site={site} onOpenEvent={openEventDialog} />
+      {/* Another site's queue is another queue: the latest verdict to undo was this one's. */}
+      <ReviewQueue key={site ?? ''} site={site} onOpenEvent={openEventDialog} />
       <SignupDecisions
         site={site}
         filters={decisionFilterValues}

@@ -14,6 +14,8 @@ import { usePolling } from './usePolling'
 
 type Verdict = 'approve' | 'reject'
 
+const without = (set: ReadonlySet<string>, id: string) => new Set([...set].filter((entry) => entry !== id))
+
 /**
  * Challenged and denied sign-ups waiting for an analyst. Each row decides with one key: A approves
  * (the device, and the account if one was made, are labelled good, so its next sign-up passes), R
@@ -70,7 +72,9 @@ export function ReviewQueue({
       )
       // The next row takes the focus, so the analyst's hands stay on the keys; after the last, the heading.
       requestAnimationFrame(() => (next ? focusRow(next.requestId) : heading.current?.focus()))
-      void reload()
+      // Hidden until the queue is read again: from then on the server says what waits (a sign-up
+      // another analyst's undo sent back shows again).
+      void reload().then(() => setReviewed((done) => without(done, decision.requestId)))
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'The review was not saved.')
       void reload()
@@ -88,22 +92,22 @@ export function ReviewQueue({
     setBusy(decision.requestId)
     setError(null)
     try {
-      await callConsole('DELETE /api/console/reviews/:requestId', {
+      const labels = await callConsole('DELETE /api/console/reviews/:requestId', {
         params: { requestId: decision.requestId },
       })
       setLatest(null)
-      setReviewed((done) => {
-        const left = new Set(done)
-        left.delete(decision.requestId)
-        return left
-      })
+      setReviewed((done) => without(done, decision.requestId))
+      const device = labels.visitorLabel ? `labelled ${labels.visitorLabel}` : 'without a label'
       setAnnouncement(
-        `${verdict === 'approve' ? 'Approval' : 'Rejection'} of ${decision.email} undone: it waits again, its labels as they were.`,
+        `${verdict === 'approve' ? 'Approval' : 'Rejection'} of ${decision.email} undone: it waits again, its device ${device}.`,
       )
       await reload()
       requestAnimationFrame(() => focusRow(decision.requestId))
     } catch (failure) {
+      // Not undone (a later verdict on the device came first, say): nothing left to take back here.
+      setLatest(null)
       setError(failure instanceof Error ? failure.message : 'The verdict was not undone.')
+      void reload()
     } finally {
       deciding.current = false
       setBusy(null)
@@ -205,7 +209,7 @@ export function ReviewQueue({
                       tabIndex={0}
                       className={styles.reviewRow}
                       aria-label={`${decision.email}, ${outcomeLabels[decision.outcome]}${decision.challengeSolved ? ' after a solved challenge' : ''}`}
-                      aria-keyshortcuts="A R U J K Enter"
+                      aria-keyshortcuts={latest ? 'A R U J K Enter' : 'A R J K Enter'}
                       onKeyDown={(event) => onKey(event, decision, list)}
                     >
                       <td data-label="Time">

@@ -317,7 +317,7 @@ describeOnEachEngine('lists, labels and the review queue', (database) => {
     const first = await challengedAt('198.51.100.71')
     await reviewSignup({ db, requestId: first.requestId, verdict: 'reject', operator: 'ana' })
     expect((await labelOf(first.visitorId))?.label).toBe('fraud')
-    expect(await undoReview({ db, requestId: first.requestId })).toEqual({
+    expect(await undoReview({ db, requestId: first.requestId, operator: 'ana' })).toEqual({
       visitorLabel: null,
       accountLabel: null,
     })
@@ -334,8 +334,12 @@ describeOnEachEngine('lists, labels and the review queue', (database) => {
       (await decide(db, { requestId: comeback.requestId, fields: signupFields() }, '198.51.100.71')).outcome,
     ).toBe('allow')
     // Nothing left to undo; an unknown request is a 404.
-    expect((await httpFailure(undoReview({ db, requestId: first.requestId }))).status).toBe(409)
-    expect((await httpFailure(undoReview({ db, requestId: 'no-such-request' }))).status).toBe(404)
+    expect((await httpFailure(undoReview({ db, requestId: first.requestId, operator: 'ana' }))).status).toBe(
+      409,
+    )
+    expect(
+      (await httpFailure(undoReview({ db, requestId: 'no-such-request', operator: 'ana' }))).status,
+    ).toBe(404)
 
     // A label from before the sign-up, replaced by the review, is put back as it was: who, when, what.
     const second = await challengedAt('198.51.100.72')
@@ -349,7 +353,7 @@ describeOnEachEngine('lists, labels and the review queue', (database) => {
     const before = await labelOf(second.visitorId)
     await reviewSignup({ db, requestId: second.requestId, verdict: 'reject', operator: 'ana' })
     expect((await labelOf(second.visitorId))?.label).toBe('fraud')
-    expect((await undoReview({ db, requestId: second.requestId })).visitorLabel).toBe('good')
+    expect((await undoReview({ db, requestId: second.requestId, operator: 'ana' })).visitorLabel).toBe('good')
     expect(await labelOf(second.visitorId)).toEqual(before)
 
     // A label another analyst set after the review is a later judgement: undoing the verdict keeps it.
@@ -362,9 +366,36 @@ describeOnEachEngine('lists, labels and the review queue', (database) => {
       operator: 'bo',
       now: new Date(Date.now() + 1000),
     })
-    expect((await undoReview({ db, requestId: third.requestId })).visitorLabel).toBe('good')
+    expect((await undoReview({ db, requestId: third.requestId, operator: 'ana' })).visitorLabel).toBe('good')
     expect((await labelOf(third.visitorId))?.operator).toBe('bo')
     expect(await queued()).toContain(third.requestId)
+
+    // Only the analyst who gave a verdict takes it back; and a later verdict on the same device,
+    // which kept this one's label as its "before", is undone first.
+    const fourth = await challengedAt('198.51.100.74')
+    await reviewSignup({ db, requestId: fourth.requestId, verdict: 'reject', operator: 'ana' })
+    expect((await httpFailure(undoReview({ db, requestId: fourth.requestId, operator: 'bo' }))).status).toBe(
+      409,
+    )
+    const again = await identifyVisitor({
+      db,
+      input: { components: syntheticDevice(seed), siteKey: (await home()).publicKey },
+      context: { ip: '198.51.100.74', userAgent: 'test' },
+    })
+    expect(again.visitorId).toBe(fourth.visitorId)
+    await tamper(again.requestId)
+    await decide(db, { requestId: again.requestId, fields: signupFields() }, '198.51.100.74')
+    await reviewSignup({ db, requestId: again.requestId, verdict: 'approve', operator: 'bo' })
+    expect((await labelOf(fourth.visitorId))?.label).toBe('good')
+    const first409 = await httpFailure(undoReview({ db, requestId: fourth.requestId, operator: 'ana' }))
+    expect([first409.status, first409.message]).toEqual([
+      409,
+      'A later verdict on the same device stands: undo that one first, or change the labels instead.',
+    ])
+    expect((await undoReview({ db, requestId: again.requestId, operator: 'bo' })).visitorLabel).toBe('fraud')
+    expect((await undoReview({ db, requestId: fourth.requestId, operator: 'ana' })).visitorLabel).toBeNull()
+    expect(await labelOf(fourth.visitorId)).toBeNull()
+    expect(await queued()).toEqual(expect.arrayContaining([fourth.requestId, again.requestId]))
   })
 
   it('keeps a label set after the sign-up when an older sign-up is approved', async () => {

@@ -163,22 +163,28 @@ async function restoreLabel(
 }
 
 /**
- * Undoes an analyst's verdict, in one transaction: the sign-up waits for review again, and each
+ * Undoes an analyst's own verdict, in one transaction: the sign-up waits for review again, and each
  * label the review set is put back as it was before (removed where there was none), unless it was
- * changed since. 404 for an unknown request ID; 409 for a sign-up without a verdict, or one reviewed
- * before verdicts could be undone (what its labels replaced was not kept).
+ * changed since. 404 for an unknown request ID; 409 for a sign-up without a verdict, another
+ * analyst's verdict (they relabel in the visitor panel instead), one reviewed before verdicts could
+ * be undone (what its labels replaced was not kept), or one a later verdict on the same device
+ * followed: that later review kept this one's labels as its "before", so it is undone first.
  */
 export async function undoReview({
   db,
   requestId,
+  operator,
 }: {
   db: Database
   requestId: string
+  /** Who asks: only the analyst who gave the verdict takes it back. */
+  operator: string
 }): Promise<{ visitorLabel: Label | null; accountLabel: Label | null }> {
   return db.transaction(async (tx) => {
     const [decision] = await tx
       .select({
         review: signupDecisions.review,
+        reviewedBy: signupDecisions.reviewedBy,
         reviewedAt: signupDecisions.reviewedAt,
         reviewUndo: signupDecisions.reviewUndo,
         visitorId: signupDecisions.visitorId,
@@ -190,11 +196,34 @@ export async function undoReview({
     if (!decision) throw new HttpError('not_found', 'No sign-up decision has this request ID.')
     if (!decision.review || !decision.reviewedAt)
       throw new HttpError('conflict', 'This sign-up has no verdict to undo.')
+    if (decision.reviewedBy !== operator)
+      throw new HttpError(
+        'conflict',
+        `This verdict is ${decision.reviewedBy}'s: change the labels in the visitor panel instead.`,
+      )
     const undo = decision.reviewUndo
     if (!undo)
       throw new HttpError(
         'conflict',
         'This verdict was given before verdicts could be undone: change the labels instead.',
+      )
+    // An account is made by one sign-up, so only the device can have a later verdict (by its sign-ups' index).
+    const [later] = decision.visitorId
+      ? await tx
+          .select({ requestId: signupDecisions.requestId })
+          .from(signupDecisions)
+          .where(
+            and(
+              eq(signupDecisions.visitorId, decision.visitorId),
+              sql`${signupDecisions.reviewedAt} > ${decision.reviewedAt}::timestamptz`,
+            ),
+          )
+          .limit(1)
+      : []
+    if (later)
+      throw new HttpError(
+        'conflict',
+        'A later verdict on the same device stands: undo that one first, or change the labels instead.',
       )
     if (decision.visitorId && undo.visitor !== undefined)
       await restoreLabel(

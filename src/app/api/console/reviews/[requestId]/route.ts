@@ -8,6 +8,8 @@ export const dynamic = 'force-dynamic'
 const endpoint = consoleEndpoints['DELETE /api/console/reviews/:requestId']
 
 /** Undoes an analyst's verdict: the sign-up waits again, its labels as they were before it. */
-export const DELETE = consoleHandler(endpoint.params, async ({ db }, { requestId }) =>
-  json((await undoReview({ db, requestId })) satisfies AnswerOf<typeof endpoint>),
+export const DELETE = consoleHandler(endpoint.params, async ({ db, operator }, { requestId }) =>
+  json(
+    (await undoReview({ db, requestId, operator: operator.username })) satisfies AnswerOf<typeof endpoint>,
+  ),
 )
