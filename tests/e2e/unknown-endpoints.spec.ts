@@ -9,6 +9,7 @@ test('a path no API route serves answers the JSON error, whatever the method', a
     request.delete('/api/nope'),
     request.get('/v4/nope'),
     request.put('/v4/events/one/two', { data: {} }),
+    request.fetch('/api/v1/nope', { method: 'OPTIONS' }),
   ]
   for (const response of await Promise.all(calls)) {
     expect(response.status(), response.url()).toBe(404)

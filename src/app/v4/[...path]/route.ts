@@ -8,3 +8,4 @@ export const POST = unknownEndpoint
 export const PUT = unknownEndpoint
 export const PATCH = unknownEndpoint
 export const DELETE = unknownEndpoint
+export const OPTIONS = unknownEndpoint
