@@ -1,5 +1,3 @@
-import Bowser from 'bowser'
-
 // How screens write dates and numbers: in the reader's own locale, one way everywhere. The
 // locale (and time zone) can be fixed, for tests that need exact output; screens leave it out.
 
@@ -93,19 +91,4 @@ export function formatNetwork(ipInfo: { result: unknown } | undefined): string |
   const network = field('asnOrganization') ? `${field('asnOrganization')}${asn ? ` (AS${asn})` : ''}` : null
   const parts = [place, network].filter(Boolean)
   return parts.length > 0 ? parts.join(' · ') : null
-}
-
-/**
- * A user agent as a reader names it, e.g. "Chrome 156 on Linux" or "Safari 17.4 on iOS 17.4": the
- * browser with its major version (Safari's, which is the system's, in full) and the system; the
- * string itself when neither is known.
- */
-export function formatUserAgent(userAgent: string): string {
-  if (userAgent.trim() === '') return userAgent
-  const { browser, os } = Bowser.parse(userAgent)
-  const version = browser.name === 'Safari' ? browser.version : browser.version?.split('.')[0]
-  const name = browser.name ? [browser.name, version].filter(Boolean).join(' ') : null
-  const system = os.name ? [os.name, os.version].filter(Boolean).join(' ') : null
-  if (!name && !system) return userAgent
-  return [name ?? 'A browser', system].filter(Boolean).join(' on ')
 }

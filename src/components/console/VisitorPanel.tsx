@@ -3,7 +3,7 @@
 import { useCallback, useState } from 'react'
 import { RECENT_EVENTS_READ, type VisitorPanel as VisitorPanelData } from '@/contracts/console'
 import { DataTable } from '../DataTable'
-import { formatCount, formatPercent, formatUserAgent } from '../format'
+import { formatCount, formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
 import tables from '../Table.module.css'
@@ -15,6 +15,7 @@ import styles from './console.module.css'
 import { ExportLinks } from './ExportLinks'
 import { LabelChoice } from './LabelChoice'
 import { SignalBadges } from './RecentEvents'
+import { formatUserAgent } from './user-agent'
 
 /** One visitor's facts, history and signals, with "forget this visitor". */
 export function VisitorPanel({
@@ -193,7 +194,7 @@ function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
           <td>
             {event.userAgent ? (
               // The browser and system by name; the whole string on hover, to screen readers, and in the event's details.
-              <span title={event.userAgent}>
+              <span title={event.userAgent} className={styles.browser}>
                 {formatUserAgent(event.userAgent)}
                 <span className="visually-hidden">: {event.userAgent}</span>
               </span>
