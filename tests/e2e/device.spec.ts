@@ -130,7 +130,7 @@ test('"forget this device" deletes every trace; the next visit is a new visitor'
   await page.keyboard.press('Escape')
   await expect(forget).toBeFocused()
   await forget.click()
-  await page.getByRole('button', { name: 'Yes, delete everything' }).click()
+  await page.getByRole('button', { name: 'Yes, delete it' }).click()
   await expect(page.getByRole('heading', { name: 'This device was forgotten' })).toBeVisible()
 
   // The operator's look-up finds nothing left of it.
@@ -165,7 +165,7 @@ test('"forget this device" from a browser that did not create the visitor says w
   const otherPage = await other.newPage()
   expect(await visitorId(otherPage)).toBe(id)
   await otherPage.getByRole('button', { name: 'Forget this device…' }).click()
-  await otherPage.getByRole('button', { name: 'Yes, delete everything' }).click()
+  await otherPage.getByRole('button', { name: 'Yes, delete it' }).click()
   await expect(otherPage.getByRole('heading', { name: "This browser's visits were deleted" })).toBeVisible()
   await expect(
     otherPage.getByText("This browser's 1 visit and its identifier have been deleted."),

@@ -239,7 +239,7 @@ function Findings({
           {confirming ? (
             <>
               <button type="button" className="button button-danger" onClick={() => void forget()}>
-                Yes, delete everything
+                Yes, delete it
               </button>
               <button
                 type="button"
