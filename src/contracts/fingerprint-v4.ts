@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi'
-import ipaddr from 'ipaddr.js'
 import { z } from 'zod'
 import { JsonValue } from './identify'
+import { IP_FILTER_MESSAGE, parseIpFilter } from './ip-filter'
 import { isStorableInstant } from './server-api'
 
 extendZodWithOpenApi(z)
@@ -205,19 +205,10 @@ const ipAddress = z
   .string()
   .max(64)
   .transform((value, context): { ip: string } | { ipRange: string } => {
-    const [address = '', bits, ...rest] = value.split('/')
-    const valid =
-      rest.length === 0 &&
-      (ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address)) &&
-      (bits === undefined || /^\d{1,3}$/.test(bits))
-    const parsed = valid ? ipaddr.process(address) : undefined
-    const maxBits = parsed?.kind() === 'ipv4' ? 32 : 128
-    if (!parsed || (bits !== undefined && Number(bits) > maxBits)) {
-      context.addIssue({ code: 'custom', message: 'Use an IP address or a CIDR range like 10.0.0.0/24.' })
-      return z.NEVER
-    }
-    if (bits === undefined || Number(bits) === maxBits) return { ip: parsed.toString() }
-    return { ipRange: `${parsed.toString()}/${bits}` }
+    const filter = parseIpFilter(value)
+    if (filter) return filter
+    context.addIssue({ code: 'custom', message: IP_FILTER_MESSAGE })
+    return z.NEVER
   })
   .openapi({ type: 'string', description: 'An IP address, or a CIDR range like `10.0.0.0/24`.' })
 
@@ -254,7 +245,7 @@ export const FingerprintSearchQuery = z
 export type FingerprintSearchQuery = z.infer<typeof FingerprintSearchQuery>
 
 /**
- * v4 search filters for what Tessera does not compute (VPN, proxies, mobile signals, bot_info…):
+ * v4 search filters for what Tessera does not compute (the mobile signals, bot_info, anti-detect browsers…):
  * refused by name, rather than ignored, so a search never answers for a filter it did not apply.
  */
 export const UNSUPPORTED_SEARCH_FILTERS = [

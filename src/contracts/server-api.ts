@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi'
 import { z } from 'zod'
 import { JsonValue } from './identify'
+import { IP_FILTER_MESSAGE, parseIpFilter } from './ip-filter'
 import { StoredSignals } from './signals'
 
 extendZodWithOpenApi(z)
@@ -70,7 +71,12 @@ export const EventSearchQuery = z
   .object({
     visitorId: z.string().max(64).optional(),
     linkedId: z.string().max(256).optional(),
-    ip: z.string().max(64).optional(),
+    ip: z
+      .string()
+      .max(64)
+      .refine((value) => parseIpFilter(value) !== null, IP_FILTER_MESSAGE)
+      .optional()
+      .openapi({ description: 'An IP address, or a CIDR range like `10.0.0.0/24`.' }),
     bot: z.enum(['notDetected', 'good', 'bad']).optional(),
     since: instant.optional(),
     until: instant.optional(),

@@ -266,7 +266,20 @@ describe('GET /api/v1/events', () => {
     ).json()
     expect(byLinked.events.map((e: { requestId: string }) => e.requestId)).toEqual([event.requestId])
     const byIp = await (await searchEvents(authorised('/api/v1/events?ip=192.0.2.6', keyA))).json()
+    expect(byIp.events.length).toBeGreaterThan(0)
     expect(byIp.events.every((e: { ip: string }) => e.ip === '192.0.2.6')).toBe(true)
+    // A range finds the events of its addresses (a /32 is the address itself); what is no address is refused.
+    const ids = (page: { events: { requestId: string }[] }) => page.events.map((e) => e.requestId)
+    const exact = await (await searchEvents(authorised('/api/v1/events?ip=192.0.2.6/32', keyA))).json()
+    expect(ids(exact)).toEqual(ids(byIp))
+    const network = await (await searchEvents(authorised('/api/v1/events?ip=192.0.2.0/24', keyA))).json()
+    expect(ids(network)).toEqual(expect.arrayContaining(ids(byIp)))
+    expect(network.events.every((e: { ip: string }) => e.ip.startsWith('192.0.2.'))).toBe(true)
+    for (const ip of ['notanip', '999.1.1.1', '192.0.2.0/33', '192.0.2.6/24/1']) {
+      const refused = await searchEvents(authorised(`/api/v1/events?ip=${encodeURIComponent(ip)}`, keyA))
+      expect(refused.status, ip).toBe(400)
+      expect((await refused.json()).error.message, ip).toContain('CIDR range')
+    }
     const future = await (
       await searchEvents(authorised('/api/v1/events?since=2999-01-01T00:00:00Z', keyA))
     ).json()

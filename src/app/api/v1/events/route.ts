@@ -1,3 +1,4 @@
+import { parseIpFilter } from '@/contracts/ip-filter'
 import { EventSearchQuery } from '@/contracts/server-api'
 import { authenticateApiKey } from '@/server/api/authenticate-api-key'
 import { searchEvents } from '@/server/api/search-events'
@@ -7,10 +8,14 @@ import { handle, json } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
-/** GET /api/v1/events?visitorId&linkedId&ip&bot&since&until&limit&cursor: search, newest first. */
+/** GET /api/v1/events?visitorId&linkedId&ip&bot&since&until&limit&cursor: search, newest first (ip: an address or a CIDR range). */
 export const GET = handle(async (request: Request) => {
   const db = await getDb()
   const caller = await authenticateApiKey(db, request)
-  const { bot, ...query } = parseParams(queryOf(request), EventSearchQuery)
-  return json(await searchEvents({ db, caller, filter: { ...query, bot: bot ? [bot] : undefined } }))
+  const { bot, ip, ...query } = parseParams(queryOf(request), EventSearchQuery)
+  // An address or a CIDR range (the contract refused anything else).
+  const address = ip ? parseIpFilter(ip) : null
+  return json(
+    await searchEvents({ db, caller, filter: { ...query, ...address, bot: bot ? [bot] : undefined } }),
+  )
 })
