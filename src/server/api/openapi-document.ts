@@ -163,7 +163,7 @@ function registerFingerprintPaths(registry: OpenAPIRegistry, secured: Record<str
     tags,
     summary: "Search the site's events with v4's filters, newest first (Fingerprint's searchEvents).",
     description:
-      'Searches the last 7 days unless `start` says otherwise. Filters for signals Tessera does not compute (vpn, proxy, bot_info, mobile signals…) are refused with 400.',
+      'Searches the last 7 days unless `start` says otherwise. Filters for signals Tessera does not compute (bot_info, the mobile signals, anti_detect_browser…) are refused with 400; vpn, proxy, tor_node and asn filter as in v4.',
     security: secured,
     request: { query: FingerprintSearchQuery },
     responses: {
