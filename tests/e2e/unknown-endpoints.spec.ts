@@ -20,6 +20,24 @@ test('a path no API route serves answers the JSON error, whatever the method', a
   }
 })
 
+test('a method an endpoint does not take answers the JSON error, with the methods it takes', async ({
+  request,
+}) => {
+  const calls: [Promise<import('@playwright/test').APIResponse>, string][] = [
+    [request.put('/api/v1/events/some-request-id', { data: {} }), 'GET, HEAD'],
+    [request.post('/api/v1/visitors/some-visitor', { data: {} }), 'GET, DELETE, HEAD'],
+    [request.get('/api/v1/identify'), 'POST'],
+    [request.post('/v4/events', { data: {} }), 'GET, HEAD'],
+    [request.get('/v4/visitors/some-visitor'), 'DELETE'],
+  ]
+  for (const [call, allowed] of calls) {
+    const response = await call
+    expect(response.status(), response.url()).toBe(405)
+    expect(response.headers().allow, response.url()).toBe(allowed)
+    expect((await response.json()).error.code, response.url()).toBe('method_not_allowed')
+  }
+})
+
 test('the routes that exist still answer as before', async ({ request }) => {
   expect((await request.get('/api/health')).status()).toBe(200)
   const unauthorised = await request.get('/api/v1/events/some-request-id')

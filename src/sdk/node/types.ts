@@ -148,6 +148,7 @@ export type ErrorCode =
   | 'email_taken'
   | 'conflict'
   | 'not_found'
+  | 'method_not_allowed'
   | 'misdirected_request'
   | 'service_unavailable'
   | 'internal_error'

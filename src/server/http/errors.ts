@@ -20,6 +20,7 @@ export const errorCatalogue = {
   email_taken: { status: 409, message: 'An account with this email already exists.' },
   conflict: { status: 409, message: 'This clashes with the current state; reload and try again.' },
   not_found: { status: 404, message: 'Nothing was found here.' },
+  method_not_allowed: { status: 405, message: 'This endpoint does not take this method.' },
   misdirected_request: {
     status: 421,
     message: 'This server does not answer for this host name; use its configured address.',

@@ -36,3 +36,15 @@ export function handle<Args extends unknown[]>(handler: (...args: Args) => Promi
 export async function unknownEndpoint(): Promise<Response> {
   return problem('not_found', 'No endpoint has this path; /api/v1/openapi.json lists them.')
 }
+
+/**
+ * For a method a route does not take: the uniform JSON error (405) with the methods it does take in
+ * `Allow`, where Next.js would answer an empty 405. Export it under each other method's name.
+ */
+export function methodNotAllowed(...allowed: string[]) {
+  return async (): Promise<Response> => {
+    const response = problem('method_not_allowed', `This endpoint takes ${allowed.join(' and ')}.`)
+    response.headers.set('Allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', '))
+    return response
+  }
+}

@@ -1,7 +1,7 @@
 import type { ForgottenDevice } from '@/contracts/device'
 import { getDb } from '@/server/db/client'
 import { HttpError } from '@/server/http/errors'
-import { handle, json } from '@/server/http/respond'
+import { handle, json, methodNotAllowed } from '@/server/http/respond'
 import { requireSameOrigin } from '@/server/http/same-origin'
 import { currentBrowser } from '@/server/identification/current-visitor'
 import { forgetBrowser } from '@/server/identification/forget-visitor'
@@ -31,3 +31,9 @@ export const DELETE = handle(async (request: Request) => {
     headers: { 'Set-Cookie': clearedVisitorCookie(request), 'Cache-Control': 'no-store' },
   })
 })
+
+// The other methods: the JSON error with what this endpoint takes, not an empty 405.
+const otherMethod = methodNotAllowed('GET', 'DELETE')
+export const POST = otherMethod
+export const PUT = otherMethod
+export const PATCH = otherMethod

@@ -4,7 +4,7 @@ import { authenticateApiKey } from '@/server/api/authenticate-api-key'
 import { searchEvents } from '@/server/api/search-events'
 import { getDb } from '@/server/db/client'
 import { parseParams, queryOf } from '@/server/http/parse-query'
-import { handle, json } from '@/server/http/respond'
+import { handle, json, methodNotAllowed } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
@@ -19,3 +19,10 @@ export const GET = handle(async (request: Request) => {
     await searchEvents({ db, caller, filter: { ...query, ...address, bot: bot ? [bot] : undefined } }),
   )
 })
+
+// The other methods: the JSON error with what this endpoint takes, not an empty 405.
+const otherMethod = methodNotAllowed('GET')
+export const POST = otherMethod
+export const PUT = otherMethod
+export const PATCH = otherMethod
+export const DELETE = otherMethod

@@ -1,5 +1,5 @@
 import { buildOpenApiDocument } from '@/server/api/openapi-document'
-import { handle, json } from '@/server/http/respond'
+import { handle, json, methodNotAllowed } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
@@ -7,3 +7,10 @@ export const GET = handle(async (request: Request) => {
   const url = new URL(request.url)
   return json(buildOpenApiDocument(url.origin), { headers: { 'Access-Control-Allow-Origin': '*' } })
 })
+
+// The other methods: the JSON error with what this endpoint takes, not an empty 405.
+const otherMethod = methodNotAllowed('GET')
+export const POST = otherMethod
+export const PUT = otherMethod
+export const PATCH = otherMethod
+export const DELETE = otherMethod

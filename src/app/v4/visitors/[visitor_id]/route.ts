@@ -5,6 +5,7 @@ import { getDb } from '@/server/db/client'
 import { fingerprintHandler, parseFingerprintQuery } from '@/server/fingerprint/fingerprint-handler'
 import { HttpError } from '@/server/http/errors'
 import { parseParams } from '@/server/http/parse-query'
+import { methodNotAllowed } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
@@ -24,3 +25,10 @@ export const DELETE = fingerprintHandler(
     return new Response(null, { status: 200 })
   },
 )
+
+// The other methods: the JSON error with what this endpoint takes, not an empty 405.
+const otherMethod = methodNotAllowed('DELETE')
+export const GET = otherMethod
+export const POST = otherMethod
+export const PUT = otherMethod
+export const PATCH = otherMethod

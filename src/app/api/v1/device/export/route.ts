@@ -1,6 +1,6 @@
 import { getDb } from '@/server/db/client'
 import { HttpError } from '@/server/http/errors'
-import { handle } from '@/server/http/respond'
+import { handle, methodNotAllowed } from '@/server/http/respond'
 import { currentBrowser } from '@/server/identification/current-visitor'
 import { exportVisitorData } from '@/server/identification/export-visitor-data'
 
@@ -20,3 +20,10 @@ export const GET = handle(async (request: Request) => {
     },
   })
 })
+
+// The other methods: the JSON error with what this endpoint takes, not an empty 405.
+const otherMethod = methodNotAllowed('GET')
+export const POST = otherMethod
+export const PUT = otherMethod
+export const PATCH = otherMethod
+export const DELETE = otherMethod
