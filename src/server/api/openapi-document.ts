@@ -54,7 +54,15 @@ export function buildOpenApiDocument(serverUrl: string) {
     method: 'post',
     path: '/api/v1/identify',
     summary: "The agent's call: identify the browser and store an event.",
-    request: { body: { content: { 'application/json': { schema: IdentifyRequest } } } },
+    // text/plain too: a browser sends it from another origin without a CORS preflight (the body is JSON all the same).
+    request: {
+      body: {
+        content: {
+          'application/json': { schema: IdentifyRequest },
+          'text/plain': { schema: IdentifyRequest },
+        },
+      },
+    },
     responses: {
       200: { description: 'Identified', content: { 'application/json': { schema: IdentifyResponse } } },
       ...errors(400, 413, 415, 429, 503),
