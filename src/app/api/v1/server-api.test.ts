@@ -275,7 +275,15 @@ describe('GET /api/v1/events', () => {
     const network = await (await searchEvents(authorised('/api/v1/events?ip=192.0.2.0/24', keyA))).json()
     expect(ids(network)).toEqual(expect.arrayContaining(ids(byIp)))
     expect(network.events.every((e: { ip: string }) => e.ip.startsWith('192.0.2.'))).toBe(true)
-    for (const ip of ['notanip', '999.1.1.1', '192.0.2.0/33', '192.0.2.6/24/1']) {
+    // A zone id or a prefix with a leading zero would reach the database as a range it cannot read.
+    for (const ip of [
+      'notanip',
+      '999.1.1.1',
+      '192.0.2.0/33',
+      '192.0.2.6/24/1',
+      '2001:db8::/064',
+      'fe80::1%eth0/64',
+    ]) {
       const refused = await searchEvents(authorised(`/api/v1/events?ip=${encodeURIComponent(ip)}`, keyA))
       expect(refused.status, ip).toBe(400)
       expect((await refused.json()).error.message, ip).toContain('CIDR range')
