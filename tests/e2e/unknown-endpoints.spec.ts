@@ -24,11 +24,11 @@ test('a method an endpoint does not take answers the JSON error, with the method
   request,
 }) => {
   const calls: [Promise<import('@playwright/test').APIResponse>, string][] = [
-    [request.put('/api/v1/events/some-request-id', { data: {} }), 'GET, HEAD'],
-    [request.post('/api/v1/visitors/some-visitor', { data: {} }), 'GET, DELETE, HEAD'],
-    [request.get('/api/v1/identify'), 'POST'],
-    [request.post('/v4/events', { data: {} }), 'GET, HEAD'],
-    [request.get('/v4/visitors/some-visitor'), 'DELETE'],
+    [request.put('/api/v1/events/some-request-id', { data: {} }), 'GET, HEAD, OPTIONS'],
+    [request.post('/api/v1/visitors/some-visitor', { data: {} }), 'GET, DELETE, HEAD, OPTIONS'],
+    [request.get('/api/v1/identify'), 'POST, OPTIONS'],
+    [request.post('/v4/events', { data: {} }), 'GET, HEAD, OPTIONS'],
+    [request.get('/v4/visitors/some-visitor'), 'DELETE, OPTIONS'],
   ]
   for (const [call, allowed] of calls) {
     const response = await call
@@ -36,6 +36,9 @@ test('a method an endpoint does not take answers the JSON error, with the method
     expect(response.headers().allow, response.url()).toBe(allowed)
     expect((await response.json()).error.code, response.url()).toBe('method_not_allowed')
   }
+  // OPTIONS lists the same methods, not every name the route exports.
+  const options = await request.fetch('/api/v1/visitors/some-visitor', { method: 'OPTIONS' })
+  expect([options.status(), options.headers().allow]).toEqual([204, 'GET, DELETE, HEAD, OPTIONS'])
 })
 
 test('the routes that exist still answer as before', async ({ request }) => {

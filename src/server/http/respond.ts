@@ -44,7 +44,20 @@ export async function unknownEndpoint(): Promise<Response> {
 export function methodNotAllowed(...allowed: string[]) {
   return async (): Promise<Response> => {
     const response = problem('method_not_allowed', `This endpoint takes ${allowed.join(' and ')}.`)
-    response.headers.set('Allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', '))
+    response.headers.set('Allow', allowHeader(allowed))
     return response
   }
 }
+
+/**
+ * OPTIONS for a route that exports methodNotAllowed under the other names: Next.js's own answer
+ * would list those too. No CORS headers, as before: the agent calls from Tessera's own origin.
+ */
+export function optionsFor(...allowed: string[]) {
+  return async (): Promise<Response> =>
+    new Response(null, { status: 204, headers: { Allow: allowHeader(allowed) } })
+}
+
+/** The methods a route takes, HEAD with GET, and OPTIONS. */
+const allowHeader = (allowed: readonly string[]) =>
+  [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ')

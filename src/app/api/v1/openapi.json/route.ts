@@ -1,5 +1,5 @@
 import { buildOpenApiDocument } from '@/server/api/openapi-document'
-import { handle, json, methodNotAllowed } from '@/server/http/respond'
+import { handle, json, methodNotAllowed, optionsFor } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
@@ -8,8 +8,9 @@ export const GET = handle(async (request: Request) => {
   return json(buildOpenApiDocument(url.origin), { headers: { 'Access-Control-Allow-Origin': '*' } })
 })
 
-// The other methods: the JSON error with what this endpoint takes, not an empty 405.
+// The other methods: the JSON error with what this endpoint takes, not an empty 405; OPTIONS lists them.
 const otherMethod = methodNotAllowed('GET')
+export const OPTIONS = optionsFor('GET')
 export const POST = otherMethod
 export const PUT = otherMethod
 export const PATCH = otherMethod
