@@ -11,7 +11,8 @@ export type Loaded<T> =
 /**
  * Runs `load` when the component mounts and again whenever `load` changes (memoise it with
  * useCallback: a new function is a new question, shown as loading). `reload()` asks the same
- * question again in the background: what is shown stays until the new answer arrives.
+ * question again in the background: what is shown stays until the new answer arrives (it resolves
+ * to whether that answer is the one shown).
  */
 export function useLoaded<T>(load: () => Promise<T>) {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' })
@@ -20,15 +21,20 @@ export function useLoaded<T>(load: () => Promise<T>) {
   const current = useRef(load)
   const asked = useRef(0)
 
-  const reload = useCallback(async () => {
+  // Whether its answer is the one shown (false when a later asking superseded it).
+  const reload = useCallback(async (): Promise<boolean> => {
     const asking = ++asked.current
     const latest = () => current.current === load && asked.current === asking
     setLoaded((previous) => (previous.state === 'ready' ? { ...previous, refreshing: true } : previous))
     try {
       const data = await load()
-      if (latest()) setLoaded({ state: 'ready', data, refreshing: false })
+      if (!latest()) return false
+      setLoaded({ state: 'ready', data, refreshing: false })
+      return true
     } catch (error) {
-      if (latest()) setLoaded({ state: 'error', message: messageOf(error) })
+      if (!latest()) return false
+      setLoaded({ state: 'error', message: messageOf(error) })
+      return true
     }
   }, [load])
 

@@ -7,7 +7,7 @@ import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
-import { callConsole } from './api'
+import { ConsoleError, callConsole } from './api'
 import styles from './console.module.css'
 import { outcomeLabels, ReasonList } from './SignupDecisions'
 import { usePolling } from './usePolling'
@@ -72,9 +72,9 @@ export function ReviewQueue({
       )
       // The next row takes the focus, so the analyst's hands stay on the keys; after the last, the heading.
       requestAnimationFrame(() => (next ? focusRow(next.requestId) : heading.current?.focus()))
-      // Hidden until the queue is read again: from then on the server says what waits (a sign-up
-      // another analyst's undo sent back shows again).
-      void reload().then(() => setReviewed((done) => without(done, decision.requestId)))
+      // Hidden until the queue read after the verdict is the one shown: from then on the server says
+      // what waits (a sign-up another analyst's undo sent back shows again).
+      void reload().then((shown) => shown && setReviewed((done) => without(done, decision.requestId)))
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'The review was not saved.')
       void reload()
@@ -99,13 +99,17 @@ export function ReviewQueue({
       setReviewed((done) => without(done, decision.requestId))
       const device = labels.visitorLabel ? `labelled ${labels.visitorLabel}` : 'without a label'
       setAnnouncement(
-        `${verdict === 'approve' ? 'Approval' : 'Rejection'} of ${decision.email} undone: it waits again, its device ${device}.`,
+        `${verdict === 'approve' ? 'Approval' : 'Rejection'} of ${decision.email} undone: it waits again${
+          decision.visitorId ? `, its device ${device}` : ''
+        }.`,
       )
       await reload()
       requestAnimationFrame(() => focusRow(decision.requestId))
     } catch (failure) {
-      // Not undone (a later verdict on the device came first, say): nothing left to take back here.
-      setLatest(null)
+      // Refused (a later verdict on the device came first, say): nothing left to take back here. A
+      // failure on the way (the network) leaves the button to try again.
+      if (failure instanceof ConsoleError && (failure.status === 404 || failure.status === 409))
+        setLatest(null)
       setError(failure instanceof Error ? failure.message : 'The verdict was not undone.')
       void reload()
     } finally {

@@ -31,7 +31,7 @@ export function SitesManager({ origin, publicPaths }: { origin: string; publicPa
               origin={origin}
               publicPaths={publicPaths}
               encryptedAtRest={data.sealingKeysEncrypted}
-              onChange={reload}
+              onChange={async () => void (await reload())}
             />
           ))
         }
