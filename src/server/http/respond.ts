@@ -37,25 +37,30 @@ export async function unknownEndpoint(): Promise<Response> {
   return problem('not_found', 'No endpoint has this path; /api/v1/openapi.json lists them.')
 }
 
-/**
- * For a method a route does not take: the uniform JSON error (405) with the methods it does take in
- * `Allow`, where Next.js would answer an empty 405. Export it under each other method's name.
- */
-export function methodNotAllowed(...allowed: string[]) {
-  return async (): Promise<Response> => {
-    const response = problem('method_not_allowed', `This endpoint takes ${allowed.join(' and ')}.`)
-    response.headers.set('Allow', allowHeader(allowed))
-    return response
-  }
-}
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /**
- * OPTIONS for a route that exports methodNotAllowed under the other names: Next.js's own answer
- * would list those too. No CORS headers, as before: the agent calls from Tessera's own origin.
+ * What a route answers for the methods it does not take, to export by name in one line
+ * (`export const { PUT, PATCH, OPTIONS } = otherMethods('GET', 'DELETE')`): each the uniform JSON
+ * error (405) with the methods it does take in `Allow`, where Next.js would answer an empty 405, and
+ * OPTIONS listing those methods (Next.js's own answer would list every exported name). No CORS
+ * headers, as before: the agent calls from Tessera's own origin.
  */
-export function optionsFor(...allowed: string[]) {
-  return async (): Promise<Response> =>
-    new Response(null, { status: 204, headers: { Allow: allowHeader(allowed) } })
+export function otherMethods(...allowed: Method[]): Record<Method | 'OPTIONS', () => Promise<Response>> {
+  const allow = allowHeader(allowed)
+  const refuse = async (): Promise<Response> => {
+    const response = problem('method_not_allowed', `This endpoint takes ${allowed.join(' and ')}.`)
+    response.headers.set('Allow', allow)
+    return response
+  }
+  return {
+    GET: refuse,
+    POST: refuse,
+    PUT: refuse,
+    PATCH: refuse,
+    DELETE: refuse,
+    OPTIONS: async () => new Response(null, { status: 204, headers: { Allow: allow } }),
+  }
 }
 
 /** The methods a route takes, HEAD with GET, and OPTIONS. */

@@ -4,7 +4,7 @@ import { getDb } from '@/server/db/client'
 import { fingerprintHandler, parseFingerprintQuery } from '@/server/fingerprint/fingerprint-handler'
 import { searchFingerprintEvents } from '@/server/fingerprint/read-fingerprint-events'
 import { assertSupportedFilters, toEventFilter } from '@/server/fingerprint/to-event-filter'
-import { json, methodNotAllowed, optionsFor } from '@/server/http/respond'
+import { json, otherMethods } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
@@ -18,9 +18,4 @@ export const GET = fingerprintHandler('event', async (request: Request) => {
 })
 
 // The other methods: the JSON error with what this endpoint takes, not an empty 405; OPTIONS lists them.
-const otherMethod = methodNotAllowed('GET')
-export const OPTIONS = optionsFor('GET')
-export const POST = otherMethod
-export const PUT = otherMethod
-export const PATCH = otherMethod
-export const DELETE = otherMethod
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET')

@@ -1,7 +1,7 @@
 import type { ForgottenDevice } from '@/contracts/device'
 import { getDb } from '@/server/db/client'
 import { HttpError } from '@/server/http/errors'
-import { handle, json, methodNotAllowed, optionsFor } from '@/server/http/respond'
+import { handle, json, otherMethods } from '@/server/http/respond'
 import { requireSameOrigin } from '@/server/http/same-origin'
 import { currentBrowser } from '@/server/identification/current-visitor'
 import { forgetBrowser } from '@/server/identification/forget-visitor'
@@ -33,8 +33,4 @@ export const DELETE = handle(async (request: Request) => {
 })
 
 // The other methods: the JSON error with what this endpoint takes, not an empty 405; OPTIONS lists them.
-const otherMethod = methodNotAllowed('GET', 'DELETE')
-export const OPTIONS = optionsFor('GET', 'DELETE')
-export const POST = otherMethod
-export const PUT = otherMethod
-export const PATCH = otherMethod
+export const { POST, PUT, PATCH, OPTIONS } = otherMethods('GET', 'DELETE')

@@ -4,7 +4,7 @@ import { authenticateApiKey } from '@/server/api/authenticate-api-key'
 import { searchEvents } from '@/server/api/search-events'
 import { getDb } from '@/server/db/client'
 import { parseParams, queryOf } from '@/server/http/parse-query'
-import { handle, json, methodNotAllowed, optionsFor } from '@/server/http/respond'
+import { handle, json, otherMethods } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
@@ -21,9 +21,4 @@ export const GET = handle(async (request: Request) => {
 })
 
 // The other methods: the JSON error with what this endpoint takes, not an empty 405; OPTIONS lists them.
-const otherMethod = methodNotAllowed('GET')
-export const OPTIONS = optionsFor('GET')
-export const POST = otherMethod
-export const PUT = otherMethod
-export const PATCH = otherMethod
-export const DELETE = otherMethod
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET')

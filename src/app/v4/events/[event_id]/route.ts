@@ -15,7 +15,7 @@ import {
 import { readFingerprintEvent } from '@/server/fingerprint/read-fingerprint-events'
 import { parseParams } from '@/server/http/parse-query'
 import { parseRequest } from '@/server/http/parse-request'
-import { json, methodNotAllowed, optionsFor } from '@/server/http/respond'
+import { json, otherMethods } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
@@ -49,8 +49,4 @@ export const PATCH = fingerprintHandler('event', async (request: Request, contex
 })
 
 // The other methods: the JSON error with what this endpoint takes, not an empty 405; OPTIONS lists them.
-const otherMethod = methodNotAllowed('GET', 'PATCH')
-export const OPTIONS = optionsFor('GET', 'PATCH')
-export const POST = otherMethod
-export const PUT = otherMethod
-export const DELETE = otherMethod
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods('GET', 'PATCH')

@@ -5,7 +5,7 @@ import { getDb } from '@/server/db/client'
 import { fingerprintHandler, parseFingerprintQuery } from '@/server/fingerprint/fingerprint-handler'
 import { HttpError } from '@/server/http/errors'
 import { parseParams } from '@/server/http/parse-query'
-import { methodNotAllowed, optionsFor } from '@/server/http/respond'
+import { otherMethods } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
@@ -27,9 +27,4 @@ export const DELETE = fingerprintHandler(
 )
 
 // The other methods: the JSON error with what this endpoint takes, not an empty 405; OPTIONS lists them.
-const otherMethod = methodNotAllowed('DELETE')
-export const OPTIONS = optionsFor('DELETE')
-export const GET = otherMethod
-export const POST = otherMethod
-export const PUT = otherMethod
-export const PATCH = otherMethod
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods('DELETE')

@@ -1,6 +1,6 @@
 import { getDb } from '@/server/db/client'
 import { HttpError } from '@/server/http/errors'
-import { handle, methodNotAllowed, optionsFor } from '@/server/http/respond'
+import { handle, otherMethods } from '@/server/http/respond'
 import { currentBrowser } from '@/server/identification/current-visitor'
 import { exportVisitorData } from '@/server/identification/export-visitor-data'
 
@@ -22,9 +22,4 @@ export const GET = handle(async (request: Request) => {
 })
 
 // The other methods: the JSON error with what this endpoint takes, not an empty 405; OPTIONS lists them.
-const otherMethod = methodNotAllowed('GET')
-export const OPTIONS = optionsFor('GET')
-export const POST = otherMethod
-export const PUT = otherMethod
-export const PATCH = otherMethod
-export const DELETE = otherMethod
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET')

@@ -4,7 +4,7 @@ import { deleteSiteVisitor } from '@/server/api/delete-site-visitor'
 import { readVisitorHistory } from '@/server/api/read-visitor-history'
 import { getDb } from '@/server/db/client'
 import { parseParams, queryOf } from '@/server/http/parse-query'
-import { handle, json, methodNotAllowed, optionsFor } from '@/server/http/respond'
+import { handle, json, otherMethods } from '@/server/http/respond'
 
 export const dynamic = 'force-dynamic'
 
@@ -33,8 +33,4 @@ export const DELETE = handle(async (request: Request, context: Context) => {
 })
 
 // The other methods: the JSON error with what this endpoint takes, not an empty 405; OPTIONS lists them.
-const otherMethod = methodNotAllowed('GET', 'DELETE')
-export const OPTIONS = optionsFor('GET', 'DELETE')
-export const POST = otherMethod
-export const PUT = otherMethod
-export const PATCH = otherMethod
+export const { POST, PUT, PATCH, OPTIONS } = otherMethods('GET', 'DELETE')
