@@ -9,6 +9,7 @@ import * as keyRevocation from './keys/[keyId]/revocation/route'
 import * as keyById from './keys/[keyId]/route'
 import * as keys from './keys/route'
 import * as password from './password/route'
+import * as reviewById from './reviews/[requestId]/route'
 import * as reviews from './reviews/route'
 import * as rulesPreview from './rules/preview/route'
 import * as rules from './rules/route'
@@ -270,6 +271,13 @@ describe('a signed-in operator’s browser, sent a forged request by a page of t
             ...forged,
             body: '{"requestId":"r","verdict":"approve"}',
           }),
+        ),
+      ],
+      [
+        'undo a review',
+        reviewById.DELETE(
+          request('/api/console/reviews/r', { method: 'DELETE', cookie, origin: attacker }),
+          params({ requestId: 'r' }),
         ),
       ],
       [
