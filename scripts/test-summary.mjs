@@ -5,6 +5,8 @@ let passed = 0
 let failed = 0
 let skipped = 0
 const missing = []
+// The failures' names, printed just above the closing line, so a CI log's tail says what failed.
+const failures = []
 
 const vitestFile = 'test-results/vitest.json'
 if (existsSync(vitestFile)) {
@@ -13,23 +15,49 @@ if (existsSync(vitestFile)) {
   failed += report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0)
   skipped += report.numPendingTests + report.numTodoTests
   // A suite that failed to load has no tests to count; count it as a failure.
-  failed += report.testResults.filter(
-    (suite) => suite.status === 'failed' && suite.assertionResults.length === 0,
-  ).length
+  for (const suite of report.testResults) {
+    const file = suite.name.replace(`${process.cwd()}/`, '')
+    if (suite.status === 'failed' && suite.assertionResults.length === 0) {
+      failed += 1
+      failures.push(`vitest: ${file} did not load: ${suite.message?.split('\n')[0] ?? ''}`)
+    }
+    for (const test of suite.assertionResults)
+      if (test.status === 'failed')
+        failures.push(
+          `vitest: ${file} > ${test.fullName}: ${test.failureMessages?.[0]?.split('\n')[0] ?? ''}`,
+        )
+  }
 } else missing.push('Vitest')
 
 const playwrightFile = 'test-results/playwright.json'
 if (existsSync(playwrightFile)) {
-  const { stats, errors } = JSON.parse(readFileSync(playwrightFile, 'utf8'))
+  const { stats, errors, suites } = JSON.parse(readFileSync(playwrightFile, 'utf8'))
   passed += stats.expected + stats.flaky
   failed += stats.unexpected + (errors?.length ?? 0)
   skipped += stats.skipped
+  const walk = (suite) => {
+    for (const child of suite.suites ?? []) walk(child)
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests) {
+        const results = test.results.filter(
+          (result) => result.status !== 'passed' && result.status !== 'skipped',
+        )
+        if (results.length === 0) continue
+        const first = results[0].error?.message?.split('\n')[0] ?? results[0].status
+        const verdict =
+          test.status === 'flaky' ? `flaky (passed on retry ${test.results.length - 1})` : 'failed'
+        failures.push(`playwright ${verdict}: ${spec.file}:${spec.line} > ${spec.title}: ${first}`)
+      }
+  }
+  for (const suite of suites ?? []) walk(suite)
+  for (const error of errors ?? []) failures.push(`playwright: ${error.message?.split('\n')[0]}`)
 } else missing.push('Playwright')
 
 for (const runner of missing) {
   console.error(`${runner} wrote no report: counting it as one failure.`)
   failed += 1
 }
+for (const line of failures) console.log(line.slice(0, 400))
 if (skipped) console.log(`${skipped} skipped`)
 // The last line is the one CI reads: exactly "N passed, N failed".
 console.log(`${passed} passed, ${failed} failed`)
