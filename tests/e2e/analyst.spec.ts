@@ -1,8 +1,7 @@
 import { expect, type Page, test } from '@playwright/test'
 import { seriousViolations } from '../support/axe'
 import { browserHeaders } from '../support/browser-headers'
-import { ADMIN_PASSWORD } from '../support/e2e-constants'
-import { allRulesOff, setPolicy, uniqueEmail } from '../support/helpers'
+import { allRulesOff, openSignedInConsole, setPolicy, uniqueEmail } from '../support/helpers'
 import { syntheticDevice } from '../support/synthetic-devices'
 
 const PASSWORD = 'cobalt-meridian-lantern-77'
@@ -37,9 +36,7 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   const first = uniqueEmail('mallory')
   expect(await signUp(visitor, first)).toBe('We could not create your account')
 
-  await page.goto('/')
-  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await openSignedInConsole(page)
   const queue = page.getByRole('region', { name: 'Review queue' })
   const row = queue.getByRole('row', { name: `${first}, denied` })
   await expect(row).toBeVisible()
@@ -146,9 +143,7 @@ test('filters live in the address: applied, kept on reload, shared as a link, an
   const denied = uniqueEmail('filtered')
   expect(await signUp(page, denied)).toBe('We could not create your account')
 
-  await page.goto('/')
-  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await openSignedInConsole(page)
   const events = page.getByRole('region', { name: 'Recent events' })
   await events.getByText('Filter events').click()
   await events.getByLabel('Address or CIDR range').fill('127.0.0.1/8')

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { seriousViolations } from '../support/axe'
 import { ADMIN_PASSWORD, EXTRA_SERVER_PORTS } from '../support/e2e-constants'
-import { serverLog, setPolicy } from '../support/helpers'
+import { openSignedInConsole, serverLog, setPolicy } from '../support/helpers'
 import { removeServerFiles, startTesseraServer } from '../support/tessera-server'
 
 async function signInThroughTheForm(page: Page, password = ADMIN_PASSWORD) {
@@ -154,7 +154,7 @@ test('a rule change takes effect on the next sign-up decision', async ({ page, r
     suspectScoreRule: 'off',
     tamperingRule: 'off',
   })
-  await signInThroughTheForm(page)
+  await openSignedInConsole(page)
   const rules = page.getByRole('region', { name: 'Sign-up rules' })
   await rules.getByRole('group', { name: 'Bots' }).getByLabel('Outcome').selectOption('deny')
   await rules.getByRole('button', { name: 'Save rules' }).click()
@@ -194,7 +194,7 @@ test('an API key created in the console authorises the Server API until it is re
   await page.goto('/device-fingerprint')
   await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
   const requestId = ((await page.getByTestId('request-id').textContent()) ?? '').trim()
-  await signInThroughTheForm(page)
+  await openSignedInConsole(page)
   const site = page.getByRole('article', { name: /^Default site/ })
   await site.getByLabel('Key name').fill('e2e back end')
   await site.getByRole('button', { name: 'Create key' }).click()
@@ -240,7 +240,7 @@ test('times show their zone, in local time or UTC as the operator chooses, kept 
   const page = await context.newPage()
   await page.goto('/device-fingerprint')
   await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
-  await signInThroughTheForm(page)
+  await openSignedInConsole(page)
   const firstTime = page.getByRole('region', { name: 'Recent events' }).locator('time').first()
   await expect(firstTime).toHaveText(/GMT\+5:30$/)
   await page.getByRole('radio', { name: 'UTC', exact: true }).check()
@@ -292,7 +292,7 @@ for (const screen of ['/', '/device-fingerprint', '/registration', '/frame']) {
 test('the console forms show errors one way, take an origin as typed, and Esc closes the password form', async ({
   page,
 }) => {
-  await signInThroughTheForm(page)
+  await openSignedInConsole(page)
   const toggle = page.getByRole('button', { name: 'Change password' })
   await toggle.click()
   const passwordForm = page.getByRole('form', { name: 'Change password' })
@@ -336,7 +336,7 @@ test('the signed-in console with data fits a phone screen: nothing scrolls sidew
   await page.goto('/device-fingerprint')
   await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
   await page.setViewportSize({ width: 390, height: 844 })
-  await signInThroughTheForm(page)
+  await openSignedInConsole(page)
   // The charts' tables for screen readers are as wide as their columns, yet clipped off the page;
   // a wide table scrolls inside its frame, its visually hidden column names with it.
   await expect(page.getByRole('table', { name: 'By network type' })).toBeAttached()
@@ -359,7 +359,7 @@ test('an event opens in a dialog with its signals in words, kept in the address,
   await page.goto('/device-fingerprint')
   await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
   const requestId = ((await page.getByTestId('request-id').textContent()) ?? '').trim()
-  await signInThroughTheForm(page)
+  await openSignedInConsole(page)
   const recent = page.getByRole('region', { name: 'Recent events' })
   // Badges read in words, not code names.
   await expect(recent.getByText('Bot or automation: bad').first()).toBeVisible()
@@ -410,7 +410,7 @@ test('an event opens in a dialog with its signals in words, kept in the address,
 })
 
 test('the signed-in console has no serious or critical accessibility violations', async ({ page }) => {
-  await signInThroughTheForm(page)
+  await openSignedInConsole(page)
   await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Sign-up rules' })).toBeVisible()
   await page.waitForTimeout(1000)
@@ -426,7 +426,7 @@ test.describe('the sticky header', () => {
   test('going back through the console with Shift+Tab never leaves focus under the sticky header', async ({
     page,
   }) => {
-    await signInThroughTheForm(page)
+    await openSignedInConsole(page)
     await expect(page.getByRole('heading', { name: 'Sign-up rules' })).toBeVisible()
     await page.waitForTimeout(1000)
     // From the page's end, back through every control (up to 150) to the header's own links.

@@ -1,14 +1,12 @@
 import { expect, test } from '@playwright/test'
 import { seriousViolations } from '../support/axe'
-import { ADMIN_PASSWORD } from '../support/e2e-constants'
+import { openSignedInConsole } from '../support/helpers'
 
 test('an owner invites an analyst by a link shown once; the analyst joins, reads the rules and cannot change them', async ({
   browser,
   page,
 }) => {
-  await page.goto('/')
-  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await openSignedInConsole(page)
   const team = page.getByRole('region', { name: 'Team' })
   await expect(team.getByRole('row').filter({ hasText: 'you' })).toContainText('admin')
   await team.getByLabel('Invite as').selectOption('analyst')
