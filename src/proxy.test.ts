@@ -47,6 +47,55 @@ describe('the screens’ security headers', () => {
     )
   })
 
+  it('answer a page the site does not allow with a refusal it can read, in place of the collector', async () => {
+    const framedBy = (parent: string | undefined, key = siteKey, site = 'cross-site') =>
+      visit(`/frame?siteKey=${key}`, {
+        'sec-fetch-dest': 'iframe',
+        'sec-fetch-site': site,
+        ...(parent ? { referer: `${parent}/checkout?step=1` } : {}),
+      })
+    const refused = await framedBy('https://evil.example')
+    expect(refused.status).toBe(403)
+    const body = await refused.text()
+    // Only the refusal, posted to that page alone, under its own nonce: no collector, no app.
+    const nonce = /'nonce-([^']+)'/.exec(refused.headers.get('content-security-policy') ?? '')?.[1]
+    expect(body).toContain(
+      `<script nonce="${nonce}">parent.postMessage({"tessera":"refused","reason":"origin"},"https://evil.example")</script>`,
+    )
+    expect(body).not.toContain('_next')
+    expect(refused.headers.get('content-security-policy')).toMatch(
+      /; frame-ancestors https:\/\/evil\.example$/,
+    )
+    expect(refused.headers.get('x-middleware-next')).toBeNull()
+    // An unknown key says so.
+    expect(await (await framedBy('https://evil.example', 'pk_unknown')).text()).toContain('"reason":"site"')
+
+    // The allowed page, Tessera's own, and a request without the browser's word for who frames it
+    // (no fetch metadata, no Referer) get the collector: frame-ancestors alone decides there.
+    for (const response of [
+      await framedBy('https://shop.example'),
+      await framedBy('https://shop.example', siteKey, 'same-site'),
+      await framedBy('http://127.0.0.1:3000', siteKey, 'same-origin'),
+      await framedBy(undefined),
+      await visit(`/frame?siteKey=${siteKey}`, { referer: 'https://evil.example/' }),
+    ]) {
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-security-policy')).toContain(
+        "frame-ancestors 'self' https://shop.example",
+      )
+    }
+    // A Referer that is no URL refuses nothing either.
+    expect(
+      (
+        await visit(`/frame?siteKey=${siteKey}`, {
+          'sec-fetch-dest': 'iframe',
+          'sec-fetch-site': 'cross-site',
+          referer: 'nonsense',
+        })
+      ).status,
+    ).toBe(200)
+  })
+
   it('pin HTTPS (HSTS) only when the request came over HTTPS', async () => {
     expect((await visit('/')).headers.get('strict-transport-security')).toBeNull()
     const https = await proxy(new NextRequest('https://tessera.example/'))

@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from 'next/server'
+import { normaliseOrigin } from './contracts/origin'
 
 /**
  * Every screen gets a Content-Security-Policy with a fresh script nonce (Next.js reads it from
@@ -12,10 +13,31 @@ export async function proxy(request: NextRequest) {
   const { isHttps } = await import('./server/http/is-https')
   const { getEnv } = await import('./server/env')
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64')
+  const development = getEnv().NODE_ENV === 'development'
+  const allowed = request.nextUrl.pathname === '/frame' ? await allowedOrigins(request) : undefined
+  const refused = allowed && refusedParent(request, allowed.origins)
+  if (refused) {
+    // The browser would block the collector (frame-ancestors) and the loader would wait for its
+    // time-out: this page tells it at once why, and nothing else.
+    const policy = contentSecurityPolicy({ nonce, frameAncestors: refused, development })
+    const message = JSON.stringify({ tessera: 'refused', reason: allowed.known ? 'origin' : 'site' })
+    const script = `parent.postMessage(${message},${JSON.stringify(refused)})`.replace(/</g, '\\u003c')
+    return new NextResponse(
+      `<!doctype html><meta charset="utf-8"><title>Tessera collector</title><script nonce="${nonce}">${script}</script>`,
+      {
+        status: 403,
+        headers: {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Security-Policy': policy,
+          'Cache-Control': 'no-store',
+        },
+      },
+    )
+  }
   const policy = contentSecurityPolicy({
     nonce,
-    frameAncestors: request.nextUrl.pathname === '/frame' ? await frameAncestors(request) : "'none'",
-    development: getEnv().NODE_ENV === 'development',
+    frameAncestors: allowed ? ["'self'", ...allowed.origins].join(' ') : "'none'",
+    development,
   })
   const headers = new Headers(request.headers)
   headers.set('content-security-policy', policy)
@@ -25,13 +47,35 @@ export async function proxy(request: NextRequest) {
   return response
 }
 
-/** 'self' and the origins allowed for the site key in the query. */
-async function frameAncestors(request: NextRequest): Promise<string> {
+/** The origins allowed for the site key in the query (none for an unknown key). */
+async function allowedOrigins(request: NextRequest): Promise<{ known: boolean; origins: string[] }> {
   const { getDb } = await import('./server/db/client')
   const { findSite } = await import('./server/sites/find-site')
   const siteKey = request.nextUrl.searchParams.get('siteKey')
   const site = siteKey ? await findSite({ db: await getDb(), publicKey: siteKey }) : undefined
-  return ["'self'", ...(site?.allowedOrigins ?? [])].join(' ')
+  return { known: site !== undefined, origins: site?.allowedOrigins ?? [] }
+}
+
+/**
+ * The origin of the page framing /frame, when the browser says it is another origin's (Fetch
+ * metadata) and its Referer names one the site does not allow: frame-ancestors would block the
+ * collector anyway. Without those headers (an older browser, a page sending no Referer) nothing is
+ * refused here, and frame-ancestors alone decides.
+ */
+function refusedParent(request: NextRequest, allowed: string[]): string | undefined {
+  const site = request.headers.get('sec-fetch-site')
+  if (request.headers.get('sec-fetch-dest') !== 'iframe' || (site !== 'cross-site' && site !== 'same-site'))
+    return undefined
+  const parent = normaliseOrigin(originOf(request.headers.get('referer')))
+  return parent && !allowed.includes(parent) ? parent : undefined
+}
+
+function originOf(url: string | null): string {
+  try {
+    return url ? new URL(url).origin : ''
+  } catch {
+    return ''
+  }
 }
 
 export const config = {

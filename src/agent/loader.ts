@@ -110,22 +110,35 @@ function loadFrame(
   return new Promise<Agent>((resolve, reject) => {
     let ready = false
     let hello: ReturnType<typeof setInterval> | undefined
-    const fail = setTimeout(() => {
+    const giveUp = (why: string) => {
+      clearTimeout(fail)
       clearInterval(hello)
       window.removeEventListener('message', onMessage)
       frame.remove()
-      reject(
-        new Error(
-          `Tessera: the collector at ${endpoint} did not answer within ${timeout} ms. Is this page's origin (${window.location.origin}) allowed for site key ${siteKey}?`,
+      reject(new Error(`Tessera: ${why}`))
+    }
+    const fail = setTimeout(
+      () =>
+        giveUp(
+          `the collector at ${endpoint} did not answer within ${timeout} ms. Is this page's origin (${window.location.origin}) allowed for site key ${siteKey}?`,
         ),
-      )
-    }, timeout)
+      timeout,
+    )
 
     function onMessage(event: MessageEvent) {
       // Only our own frame, from the Tessera origin, in the protocol's shape.
       if (event.origin !== endpoint || event.source !== frame.contentWindow || !isFrameMessage(event.data))
         return
       const message: FrameMessage = event.data
+      if (message.tessera === 'refused') {
+        if (!ready)
+          giveUp(
+            message.reason === 'site'
+              ? `${endpoint} knows no site with the key ${siteKey}: copy the site key from its console.`
+              : `this page's origin (${window.location.origin}) is not allowed for site key ${siteKey}: add it to the site's allowed origins in the console.`,
+          )
+        return
+      }
       if (message.tessera === 'ready') {
         if (ready) return
         ready = true

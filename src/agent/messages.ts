@@ -18,6 +18,8 @@ export type LoaderMessage =
 
 export type FrameMessage =
   | { tessera: 'ready' }
+  /** Sent instead of the collector to a page the site does not allow (`origin`), or for an unknown site key (`site`). */
+  | { tessera: 'refused'; reason: 'origin' | 'site' }
   | { tessera: 'result'; id: string; result: IdentifyResult }
   | { tessera: 'error'; id: string; message: string }
 
@@ -61,6 +63,7 @@ export function isLoaderMessage(value: unknown): value is LoaderMessage {
 export function isFrameMessage(value: unknown): value is FrameMessage {
   if (!isObject(value)) return false
   if (value.tessera === 'ready') return true
+  if (value.tessera === 'refused') return value.reason === 'origin' || value.reason === 'site'
   if (value.tessera === 'result')
     return (
       typeof value.id === 'string' && isObject(value.result) && typeof value.result.visitorId === 'string'

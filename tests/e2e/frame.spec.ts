@@ -6,9 +6,15 @@ import { defaultSiteKey } from '../support/helpers'
 const tessera = `http://127.0.0.1:${Number(process.env.TESSERA_E2E_PORT ?? 3100)}`
 const DISALLOWED_PORT = EMBEDDING_PORT - 1
 
-/** The README's two-line embed, on a plain page of another origin. */
-function parentPage(siteKey: string) {
-  return `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>
+/**
+ * The README's two-line embed, on a plain page of another origin; `?key=` embeds another site key,
+ * `?no-referrer` sends no Referer with the frame's request.
+ */
+function parentPage(defaultKey: string, url = '/') {
+  const query = new URL(url, 'http://shop').searchParams
+  const siteKey = query.get('key') ?? defaultKey
+  const referrer = query.has('no-referrer') ? '<meta name="referrer" content="no-referrer">' : ''
+  return `<!doctype html><html><head><title>Shop</title>${referrer}</head><body><h1>Shop</h1>
 <script src="${tessera}/agent.js"></script>
 <script type="module">
   try {
@@ -21,9 +27,9 @@ function parentPage(siteKey: string) {
 </script></body></html>`
 }
 
-function serve(port: number, html: () => string): Promise<Server> {
-  const server = createServer((_, response) =>
-    response.writeHead(200, { 'content-type': 'text/html' }).end(html()),
+function serve(port: number, html: (url?: string) => string): Promise<Server> {
+  const server = createServer((request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end(html(request.url)),
   )
   return new Promise((resolve) => server.listen(port, 'localhost', () => resolve(server)))
 }
@@ -41,7 +47,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   siteKey = await defaultSiteKey(request)
   await request.dispose()
   allowed = await serve(EMBEDDING_PORT, () => parentPage(siteKey))
-  disallowed = await serve(DISALLOWED_PORT, () => parentPage(siteKey))
+  disallowed = await serve(DISALLOWED_PORT, (url) => parentPage(siteKey, url))
 })
 test.afterAll(() => {
   allowed.close()
@@ -83,11 +89,40 @@ test("the embed writes nothing into the integrator's console", async ({ page }) 
   expect(written).toEqual([])
 })
 
-test('a disallowed origin gets a clear rejection and no data', async ({ page }) => {
+test('a disallowed origin gets a clear rejection at once, and no data', async ({ page }) => {
+  const identifyCalls: string[] = []
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/identify')) identifyCalls.push(request.url())
+  })
+  const frame = page.waitForResponse((response) => response.url().startsWith(`${tessera}/frame`))
   await page.goto(`http://localhost:${DISALLOWED_PORT}/`)
+  // Not the loader's time-out: the frame's answer says why, and the collector never came.
   const { result, failure } = await outcome(page)
   expect(result).toBeUndefined()
-  expect(failure).toContain('did not answer')
+  expect(failure).toBe(
+    `Tessera: this page's origin (http://localhost:${DISALLOWED_PORT}) is not allowed for site key ${siteKey}: add it to the site's allowed origins in the console.`,
+  )
+  const refusal = await frame
+  expect(refusal.status()).toBe(403)
+  expect(refusal.headers()['content-security-policy']).toMatch(
+    new RegExp(`; frame-ancestors http://localhost:${DISALLOWED_PORT}$`),
+  )
+  expect(identifyCalls).toEqual([])
+
+  // An unknown site key is named as such.
+  await page.goto(`http://localhost:${DISALLOWED_PORT}/?key=pk_nosuchsite`)
+  expect((await outcome(page)).failure).toBe(
+    `Tessera: ${tessera} knows no site with the key pk_nosuchsite: copy the site key from its console.`,
+  )
+})
+
+test('a disallowed page that sends no Referer is still kept out, by frame-ancestors, at the time-out', async ({
+  page,
+}) => {
+  await page.goto(`http://localhost:${DISALLOWED_PORT}/?no-referrer`)
+  const { result, failure } = await outcome(page)
+  expect(result).toBeUndefined()
+  expect(failure).toContain('did not answer within 5000 ms')
   expect(failure).toContain(`Is this page's origin (http://localhost:${DISALLOWED_PORT}) allowed`)
 })
 
