@@ -1,5 +1,6 @@
 // Adds up Vitest's and Playwright's JSON reports into the one closing line CI reads.
 import { existsSync, readFileSync } from 'node:fs'
+import { stripVTControlCharacters } from 'node:util'
 
 let passed = 0
 let failed = 0
@@ -7,6 +8,8 @@ let skipped = 0
 const missing = []
 // The failures' names, printed just above the closing line, so a CI log's tail says what failed.
 const failures = []
+/** An error's first line, without the terminal's colours. */
+const firstLine = (text) => stripVTControlCharacters(String(text ?? 'no message')).split('\n')[0]
 
 const vitestFile = 'test-results/vitest.json'
 if (existsSync(vitestFile)) {
@@ -19,13 +22,11 @@ if (existsSync(vitestFile)) {
     const file = suite.name.replace(`${process.cwd()}/`, '')
     if (suite.status === 'failed' && suite.assertionResults.length === 0) {
       failed += 1
-      failures.push(`vitest: ${file} did not load: ${suite.message?.split('\n')[0] ?? ''}`)
+      failures.push(`vitest: ${file} did not load: ${firstLine(suite.message)}`)
     }
     for (const test of suite.assertionResults)
       if (test.status === 'failed')
-        failures.push(
-          `vitest: ${file} > ${test.fullName}: ${test.failureMessages?.[0]?.split('\n')[0] ?? ''}`,
-        )
+        failures.push(`vitest: ${file} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`)
   }
 } else missing.push('Vitest')
 
@@ -39,18 +40,17 @@ if (existsSync(playwrightFile)) {
     for (const child of suite.suites ?? []) walk(child)
     for (const spec of suite.specs ?? [])
       for (const test of spec.tests) {
-        const results = test.results.filter(
-          (result) => result.status !== 'passed' && result.status !== 'skipped',
+        // The test's verdict, not its attempts': 'unexpected' failed, 'flaky' passed on a retry.
+        if (test.status !== 'unexpected' && test.status !== 'flaky') continue
+        const failedRun = test.results.find((result) => result.error) ?? test.results[0]
+        const verdict = test.status === 'flaky' ? 'flaky (passed on a retry)' : 'failed'
+        failures.push(
+          `playwright ${verdict}: ${spec.file}:${spec.line} > ${spec.title}: ${firstLine(failedRun?.error?.message ?? failedRun?.status)}`,
         )
-        if (results.length === 0) continue
-        const first = results[0].error?.message?.split('\n')[0] ?? results[0].status
-        const verdict =
-          test.status === 'flaky' ? `flaky (passed on retry ${test.results.length - 1})` : 'failed'
-        failures.push(`playwright ${verdict}: ${spec.file}:${spec.line} > ${spec.title}: ${first}`)
       }
   }
   for (const suite of suites ?? []) walk(suite)
-  for (const error of errors ?? []) failures.push(`playwright: ${error.message?.split('\n')[0]}`)
+  for (const error of errors ?? []) failures.push(`playwright: ${firstLine(error.message ?? error.value)}`)
 } else missing.push('Playwright')
 
 for (const runner of missing) {

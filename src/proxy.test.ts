@@ -67,6 +67,18 @@ describe('the screens’ security headers', () => {
       /; frame-ancestors https:\/\/evil\.example$/,
     )
     expect(refused.headers.get('x-middleware-next')).toBeNull()
+    expect(refused.headers.get('strict-transport-security')).toBeNull()
+    const overHttps = await proxy(
+      new NextRequest(`https://tessera.example/frame?siteKey=${siteKey}`, {
+        headers: {
+          'sec-fetch-dest': 'iframe',
+          'sec-fetch-site': 'cross-site',
+          referer: 'https://evil.example/',
+        },
+      }),
+    )
+    expect(overHttps.status).toBe(403)
+    expect(overHttps.headers.get('strict-transport-security')).toBe('max-age=31536000')
     // An unknown key says so.
     expect(await (await framedBy('https://evil.example', 'pk_unknown')).text()).toContain('"reason":"site"')
 
@@ -79,6 +91,15 @@ describe('the screens’ security headers', () => {
       await framedBy(undefined),
       await visit(`/frame?siteKey=${siteKey}`, { referer: 'https://evil.example/' }),
     ]) {
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-security-policy')).toContain(
+        "frame-ancestors 'self' https://shop.example",
+      )
+    }
+    // Nor does a parent whose origin is no plain CSP source (a `,` or `;` in a URL's host would add
+    // to the refusal's policy; an IPv6 address cannot be one): frame-ancestors alone keeps them out.
+    for (const parent of ['http://a,script-src', 'http://a;sandbox', 'http://[::1]:4000', "http://a'b"]) {
+      const response = await framedBy(parent)
       expect(response.status).toBe(200)
       expect(response.headers.get('content-security-policy')).toContain(
         "frame-ancestors 'self' https://shop.example",

@@ -22,7 +22,7 @@ export async function proxy(request: NextRequest) {
     const policy = contentSecurityPolicy({ nonce, frameAncestors: refused, development })
     const message = JSON.stringify({ tessera: 'refused', reason: allowed.known ? 'origin' : 'site' })
     const script = `parent.postMessage(${message},${JSON.stringify(refused)})`.replace(/</g, '\\u003c')
-    return new NextResponse(
+    const refusal = new NextResponse(
       `<!doctype html><meta charset="utf-8"><title>Tessera collector</title><script nonce="${nonce}">${script}</script>`,
       {
         status: 403,
@@ -33,6 +33,8 @@ export async function proxy(request: NextRequest) {
         },
       },
     )
+    if (isHttps(request)) refusal.headers.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY)
+    return refusal
   }
   const policy = contentSecurityPolicy({
     nonce,
@@ -67,8 +69,15 @@ function refusedParent(request: NextRequest, allowed: string[]): string | undefi
   if (request.headers.get('sec-fetch-dest') !== 'iframe' || (site !== 'cross-site' && site !== 'same-site'))
     return undefined
   const parent = normaliseOrigin(originOf(request.headers.get('referer')))
-  return parent && !allowed.includes(parent) ? parent : undefined
+  return parent && PLAIN_ORIGIN.test(parent) && !allowed.includes(parent) ? parent : undefined
 }
+
+/**
+ * An origin that is a valid CSP source as it stands, as the refusal's frame-ancestors needs: URL
+ * parsing lets `,` `;` `*` and quotes into a host, which would change the policy. Any other
+ * (those, an IPv6 address) is not refused here: frame-ancestors keeps it out, at the time-out.
+ */
+const PLAIN_ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d+)?$/
 
 function originOf(url: string | null): string {
   try {

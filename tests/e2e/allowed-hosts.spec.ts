@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { ADMIN_PASSWORD, EXTRA_SERVER_PORTS } from '../support/e2e-constants'
-import { rawRequest, signInFrom } from '../support/raw-http'
+import { openSignedInConsole } from '../support/helpers'
+import { rawRequest } from '../support/raw-http'
 import { syntheticDevice } from '../support/synthetic-devices'
 import { type RunningServer, removeServerFiles, startTesseraServer } from '../support/tessera-server'
 
@@ -105,14 +106,8 @@ test.describe('without TESSERA_PUBLIC_URL or TESSERA_ALLOWED_HOSTS (local develo
     expect(answer.status).toBe(200)
   })
 
-  test('the signed-in console warns that the Host is not checked', async ({ page, baseURL }) => {
-    // Signed in from an address of this spec's own: the sign-in budget is per address.
-    const url = new URL(baseURL ?? '')
-    const [name = '', value = ''] = (await signInFrom(Number(url.port), '127.0.4.17', ADMIN_PASSWORD)).split(
-      '=',
-    )
-    await page.context().addCookies([{ name, value, url: url.origin }])
-    await page.goto('/')
+  test('the signed-in console warns that the Host is not checked', async ({ page }) => {
+    await openSignedInConsole(page)
     const warning = page.getByRole('alert').filter({ hasText: 'TESSERA_PUBLIC_URL is not set' })
     await expect(warning).toBeVisible()
     await expect(warning).toContainText('TESSERA_ALLOWED_HOSTS')

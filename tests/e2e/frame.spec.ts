@@ -14,7 +14,11 @@ function parentPage(defaultKey: string, url = '/') {
   const query = new URL(url, 'http://shop').searchParams
   const siteKey = query.get('key') ?? defaultKey
   const referrer = query.has('no-referrer') ? '<meta name="referrer" content="no-referrer">' : ''
-  return `<!doctype html><html><head><title>Shop</title>${referrer}</head><body><h1>Shop</h1>
+  // `?forge-refusal`: the page's own window posts refusals while the frame loads (not the frame's).
+  const forged = query.has('forge-refusal')
+    ? `<script>setInterval(() => window.postMessage({ tessera: 'refused', reason: 'origin' }, '*'), 10)</script>`
+    : ''
+  return `<!doctype html><html><head><title>Shop</title>${referrer}</head><body><h1>Shop</h1>${forged}
 <script src="${tessera}/agent.js"></script>
 <script type="module">
   try {
@@ -46,7 +50,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL })
   siteKey = await defaultSiteKey(request)
   await request.dispose()
-  allowed = await serve(EMBEDDING_PORT, () => parentPage(siteKey))
+  allowed = await serve(EMBEDDING_PORT, (url) => parentPage(siteKey, url))
   disallowed = await serve(DISALLOWED_PORT, (url) => parentPage(siteKey, url))
 })
 test.afterAll(() => {
@@ -170,4 +174,10 @@ test('a forged postMessage from another window is ignored', async ({ page, conte
   })
   expect(await pending).toMatch(/^[\w-]{20}$/)
   expect(await pending).not.toBe('forged-visitor-id-000')
+
+  // A refusal that does not come from the frame does not stop an allowed page's load().
+  await page.goto(`http://localhost:${EMBEDDING_PORT}/?forge-refusal`)
+  const { result, failure } = await outcome(page)
+  expect(failure).toBeUndefined()
+  expect(result?.visitorId).toMatch(/^[\w-]{20}$/)
 })

@@ -41,7 +41,9 @@ function helperCookie(): Promise<string> {
   return helperSession
 }
 
-let pageSessions = 0
+// Where this worker's sessions start among 127.0.6.1–250: Playwright starts a new worker after a
+// failure, and one that began where the last did would spend the same addresses' budgets again.
+let pageSessions = Math.floor(Math.random() * 250)
 /**
  * Opens the console signed in as the operator without its form, the session signed in from a
  * loopback address of its own: 127.0.0.1's budget (30 attempts per 15 minutes, right or wrong) stays
