@@ -113,7 +113,8 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   await lists.fill('@spam.example')
   await home.getByRole('button', { name: 'Save lists' }).click()
   await expect(home.getByText('Saved.')).toBeVisible()
-  const spam = `mallory@eu.spam.example`
+  // Its own address on each run: a retried spec must not find the last run's row too.
+  const spam = uniqueEmail('mallory').replace('@example.com', '@eu.spam.example')
   expect(await signUp(visitor, spam)).toBe('We could not create your account')
   await expect(decisions.getByRole('row').filter({ hasText: spam })).toContainText(
     "The email domain @spam.example is on this site's deny list.",

@@ -45,13 +45,20 @@ export function ReviewQueue({
   const waiting = (decisions: SignupDecision[]) =>
     decisions.filter((decision) => !reviewed.has(decision.requestId))
 
+  /** A row to focus as soon as it is rendered: an undone verdict's row comes back with a later read. */
+  const focusWhenShown = useRef<string | null>(null)
+
   function focusRow(requestId: string | undefined) {
-    if (requestId) rows.current.get(requestId)?.focus()
+    if (!requestId) return
+    const row = rows.current.get(requestId)
+    focusWhenShown.current = row ? null : requestId
+    row?.focus()
   }
 
   async function decide(decision: SignupDecision, verdict: Verdict, list: SignupDecision[]) {
     if (deciding.current) return
     deciding.current = true
+    focusWhenShown.current = null
     setBusy(decision.requestId)
     setError(null)
     try {
@@ -103,8 +110,9 @@ export function ReviewQueue({
           decision.visitorId ? `, its device ${device}` : ''
         }.`,
       )
+      // The row returns with the queue's next read, and takes the focus as it is rendered.
+      focusRow(decision.requestId)
       await reload()
-      requestAnimationFrame(() => focusRow(decision.requestId))
     } catch (failure) {
       // Refused (a later verdict on the device came first, say): nothing left to take back here. A
       // failure on the way (the network) leaves the button to try again.
@@ -207,8 +215,12 @@ export function ReviewQueue({
                     <tr
                       key={decision.requestId}
                       ref={(row) => {
-                        if (row) rows.current.set(decision.requestId, row)
-                        else rows.current.delete(decision.requestId)
+                        if (!row) return void rows.current.delete(decision.requestId)
+                        rows.current.set(decision.requestId, row)
+                        if (focusWhenShown.current === decision.requestId) {
+                          focusWhenShown.current = null
+                          row.focus()
+                        }
                       }}
                       tabIndex={0}
                       className={styles.reviewRow}
