@@ -4,7 +4,8 @@ import { normaliseOrigin } from './contracts/origin'
 /**
  * Every screen gets a Content-Security-Policy with a fresh script nonce (Next.js reads it from
  * the request's CSP header and puts it on its own scripts), and HSTS over HTTPS. Only /frame may
- * be framed, and only by the origins allowed for its site key (frame-ancestors).
+ * be framed, and only by the origins allowed for its site key (frame-ancestors); a page the browser
+ * names as another origin's gets, in its place, a refusal its loader can read (refusedParent).
  */
 export async function proxy(request: NextRequest) {
   const { contentSecurityPolicy, STRICT_TRANSPORT_SECURITY } = await import(
@@ -20,19 +21,7 @@ export async function proxy(request: NextRequest) {
     // The browser would block the collector (frame-ancestors) and the loader would wait for its
     // time-out: this page tells it at once why, and nothing else.
     const policy = contentSecurityPolicy({ nonce, frameAncestors: refused, development })
-    const message = JSON.stringify({ tessera: 'refused', reason: allowed.known ? 'origin' : 'site' })
-    const script = `parent.postMessage(${message},${JSON.stringify(refused)})`.replace(/</g, '\\u003c')
-    const refusal = new NextResponse(
-      `<!doctype html><meta charset="utf-8"><title>Tessera collector</title><script nonce="${nonce}">${script}</script>`,
-      {
-        status: 403,
-        headers: {
-          'Content-Type': 'text/html; charset=utf-8',
-          'Content-Security-Policy': policy,
-          'Cache-Control': 'no-store',
-        },
-      },
-    )
+    const refusal = refusalPage({ nonce, parent: refused, reason: allowed.known ? 'origin' : 'site', policy })
     if (isHttps(request)) refusal.headers.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY)
     return refusal
   }
@@ -47,6 +36,32 @@ export async function proxy(request: NextRequest) {
   response.headers.set('Content-Security-Policy', policy)
   if (isHttps(request)) response.headers.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY)
   return response
+}
+
+/** A 403 page that only posts the refusal to its parent, which it alone may frame (`policy`). */
+function refusalPage({
+  nonce,
+  parent,
+  reason,
+  policy,
+}: {
+  nonce: string
+  parent: string
+  reason: 'origin' | 'site'
+  policy: string
+}): NextResponse {
+  const script = `parent.postMessage(${JSON.stringify({ tessera: 'refused', reason })},${JSON.stringify(parent)})`
+  return new NextResponse(
+    `<!doctype html><meta charset="utf-8"><title>Tessera collector</title><script nonce="${nonce}">${script.replace(/</g, '\\u003c')}</script>`,
+    {
+      status: 403,
+      headers: {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': policy,
+        'Cache-Control': 'no-store',
+      },
+    },
+  )
 }
 
 /** The origins allowed for the site key in the query (none for an unknown key). */
