@@ -76,8 +76,9 @@ async function allowedOrigins(request: NextRequest): Promise<{ known: boolean; o
 /**
  * The origin of the page framing /frame, when the browser says it is another origin's (Fetch
  * metadata) and its Referer names one the site does not allow: frame-ancestors would block the
- * collector anyway. Without those headers (an older browser, a page sending no Referer) nothing is
- * refused here, and frame-ancestors alone decides.
+ * collector anyway (the loader's frame asks for the page's origin as its Referer, whatever the page's
+ * own policy). Without those headers (an older browser) nothing is refused here, and frame-ancestors
+ * alone decides.
  */
 function refusedParent(request: NextRequest, allowed: string[]): string | undefined {
   const site = request.headers.get('sec-fetch-site')

@@ -98,6 +98,9 @@ function loadFrame(
 ): Promise<Agent> {
   const frame = document.createElement('iframe')
   frame.src = `${endpoint}/frame?siteKey=${encodeURIComponent(siteKey)}`
+  // The frame's request names this page's origin (not its path) even where the page sends no
+  // Referer: a disallowed origin then gets its refusal at once, not the time-out.
+  frame.referrerPolicy = 'strict-origin'
   frame.title = 'Tessera device check'
   frame.setAttribute('aria-hidden', 'true')
   frame.tabIndex = -1

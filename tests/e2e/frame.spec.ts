@@ -8,7 +8,7 @@ const DISALLOWED_PORT = EMBEDDING_PORT - 1
 
 /**
  * The README's two-line embed, on a plain page of another origin; `?key=` embeds another site key,
- * `?no-referrer` sends no Referer with the frame's request.
+ * `?no-referrer` sets the page's referrer policy to send none.
  */
 function parentPage(defaultKey: string, url = '/') {
   const query = new URL(url, 'http://shop').searchParams
@@ -120,14 +120,18 @@ test('a disallowed origin gets a clear rejection at once, and no data', async ({
   )
 })
 
-test('a disallowed page that sends no Referer is still kept out, by frame-ancestors, at the time-out', async ({
+test('a disallowed page whose policy sends no Referer is told at once too: the frame asks for its origin', async ({
   page,
 }) => {
-  await page.goto(`http://localhost:${DISALLOWED_PORT}/?no-referrer`)
+  const frame = page.waitForRequest((request) => request.url().startsWith(`${tessera}/frame`))
+  await page.goto(`http://localhost:${DISALLOWED_PORT}/checkout?no-referrer`)
   const { result, failure } = await outcome(page)
   expect(result).toBeUndefined()
-  expect(failure).toContain('did not answer within 5000 ms')
-  expect(failure).toContain(`Is this page's origin (http://localhost:${DISALLOWED_PORT}) allowed`)
+  expect(failure).toBe(
+    `Tessera: this page's origin (http://localhost:${DISALLOWED_PORT}) is not allowed for site key ${siteKey}: add it to the site's allowed origins in the console.`,
+  )
+  // The origin alone, not the page's path.
+  expect(await (await frame).headerValue('referer')).toBe(`http://localhost:${DISALLOWED_PORT}/`)
 })
 
 test('/frame may be framed only by the origins allowed for its site key', async ({ request }) => {
