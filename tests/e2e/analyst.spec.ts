@@ -68,7 +68,12 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   await queue.screenshot({ path: test.info().outputPath('review-queue.png') })
 
   // One key: R rejects, the row leaves, and a screen reader hears what was done.
+  const verdictCell = row.getByRole('cell').last()
+  const ring = () => verdictCell.evaluate((cell) => getComputedStyle(cell).boxShadow)
+  expect(await ring()).not.toContain('inset')
   await row.focus()
+  // The pinned verdict column paints over the row's outline: it draws its own part of the ring.
+  expect(await ring()).toMatch(/inset.*inset.*inset/)
   await page.keyboard.press('r')
   await expect(row).toHaveCount(0)
   await expect(queue.getByText(`Rejected ${first}: device labelled fraud.`)).toBeVisible()
