@@ -1,6 +1,6 @@
 // npm run bench:agent — Tessera's agent against FingerprintJS 5 and ThumbmarkJS 1 in headless
 // system Chromium, in alternation (each round starting one agent later, so that none always follows
-// the same one), each load a fresh browser context on an integrator-like page (a sign-up form) from
+// the same one), each load a fresh browser process on an integrator-like page (a sign-up form) from
 // a local static server, unthrottled and with the CPU slowed 4× (Lighthouse's mobile profile). Two measures (the last line's wall time is unthrottled):
 // - wall time: from the first script to the result, timed inside the page;
 // - what the page feels: the
@@ -111,23 +111,30 @@ const origin = `http://127.0.0.1:${server.address().port}`
 
 const executablePath =
   process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync)
-const browser = await chromium.launch({
-  executablePath,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-})
+/**
+ * Each load gets a browser process of its own: a process kept between loads keeps its audio service
+ * awake, its font matches and its GPU process' state, which a visitor's first sign-up page does not
+ * find, and one agent's load would warm them for the next agent's.
+ */
+const launch = () =>
+  chromium.launch({
+    executablePath,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 /** One load: the agent's result, its long tasks, and a click's input delay when it landed in time. */
 async function measure(name, rate, clickAt, hold) {
-  const context = await browser.newContext()
+  const browser = await launch()
   try {
+    const context = await browser.newContext()
     const tab = await context.newPage()
     if (rate !== 1) {
       const cdp = await context.newCDPSession(tab)
@@ -174,7 +181,7 @@ async function measure(name, rate, clickAt, hold) {
       slowest: page.slowest,
     }
   } finally {
-    await context.close()
+    await browser.close()
   }
 }
 
@@ -208,7 +215,6 @@ try {
     }
   }
 } finally {
-  await browser.close()
   server.close()
   rmSync(work, { recursive: true, force: true })
 }
@@ -241,7 +247,7 @@ const summary = (rate, name) => {
   }
 }
 
-console.log(`${rounds} loads per agent and CPU rate, alternating; a fresh browser context each.`)
+console.log(`${rounds} loads per agent and CPU rate, alternating; a fresh browser process each.`)
 console.log(
   '| agent | CPU | wall (median) | longest task (median / worst) | long tasks (median) | loads with one | TBT (median) | input delay p95 (clicks in collection) |',
 )
