@@ -187,6 +187,28 @@ describe('collect with stepped sources', () => {
     expect(components.hangs?.error).toBe('Timeout: no answer within 150 ms')
   })
 
+  it('starts the audio service before any source runs, whatever the sources', async () => {
+    const { collect } = await import('./collect')
+    const { withMockedNavigator } = await import('../../tests/support/browser-globals')
+    const order: string[] = []
+    const mediaDevices = {
+      enumerateDevices: () => {
+        order.push('devices listed')
+        return new Promise(() => undefined)
+      },
+    }
+    const first = () => {
+      order.push('first source')
+      return 1
+    }
+    // The list never answers: the collection does not wait for it.
+    const result = await withMockedNavigator({ mediaDevices }, () =>
+      collect({ sources: { userAgentData: first }, deadline: 500 }),
+    )
+    expect(order).toEqual(['devices listed', 'first source'])
+    expect(result.components.userAgentData).toMatchObject({ value: 1 })
+  })
+
   it("ends the caller's task before its first source, unless told never to yield", async () => {
     const { collect } = await import('./collect')
     let ran = false

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { absent, withMockedGlobals } from '../../../tests/support/browser-globals'
+import {
+  absent,
+  getter,
+  withMockedGlobals,
+  withMockedNavigator,
+} from '../../../tests/support/browser-globals'
 import { collectComponent } from '../../../tests/support/collect-component'
-import { audioLatency } from './audio-latency'
+import { audioLatency, wakeAudioOutput } from './audio-latency'
 
 /** An AudioContext with this output device; it counts the contexts opened and closed. */
 function fakeAudioContext(device: { baseLatency?: number; sampleRate: number }) {
@@ -54,6 +59,47 @@ describe('audioLatency', () => {
         error: expect.stringMatching(/^NotSupportedError: The number of hardware contexts/),
         duration: expect.any(Number),
       })
+    })
+  })
+
+  // Started as the collection starts, so the context this source opens comes quickly.
+  describe('wakeAudioOutput', () => {
+    it('asks for the device list once and waits for nothing: the page goes on at once', () => {
+      let asked = 0
+      const enumerateDevices = () => {
+        asked++
+        return new Promise(() => undefined)
+      }
+      withMockedNavigator({ mediaDevices: { enumerateDevices } }, () => {
+        expect(wakeAudioOutput()).toBeUndefined()
+      })
+      expect(asked).toBe(1)
+    })
+
+    it('swallows a refused list, and does nothing where there are no media devices', async () => {
+      const rejections: unknown[] = []
+      const onRejection = (reason: unknown) => rejections.push(reason)
+      process.on('unhandledRejection', onRejection)
+      try {
+        withMockedNavigator(
+          { mediaDevices: { enumerateDevices: () => Promise.reject(new Error('refused')) } },
+          () => wakeAudioOutput(),
+        )
+        // An insecure page has no navigator.mediaDevices; an odd browser may throw reading it.
+        withMockedNavigator({ mediaDevices: absent }, () => expect(() => wakeAudioOutput()).not.toThrow())
+        withMockedNavigator(
+          {
+            mediaDevices: getter(() => {
+              throw new Error('blocked')
+            }),
+          },
+          () => expect(() => wakeAudioOutput()).not.toThrow(),
+        )
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        expect(rejections).toEqual([])
+      } finally {
+        process.off('unhandledRejection', onRejection)
+      }
     })
   })
 })

@@ -123,7 +123,8 @@ export const sources = {
   timezone,
   timezoneOffset,
   intlLocale,
-  // Late: opening an AudioContext wakes the audio service, the slowest synchronous step.
+  // Late: the audio service, which opening an AudioContext would wait for, is started by then
+  // (wakeAudioOutput, at the collection's start).
   audioLatency,
   // After every other source, so its brief prototype changes to natives can affect none of them.
   stealthTraces,
