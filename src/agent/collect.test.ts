@@ -187,7 +187,7 @@ describe('collect with stepped sources', () => {
     expect(components.hangs?.error).toBe('Timeout: no answer within 150 ms')
   })
 
-  it('starts the audio service before any source runs, whatever the sources', async () => {
+  it('starts the audio service in the background once webgpu has run, before the next source', async () => {
     const { collect } = await import('./collect')
     const { withMockedNavigator } = await import('../../tests/support/browser-globals')
     const order: string[] = []
@@ -197,16 +197,24 @@ describe('collect with stepped sources', () => {
         return new Promise(() => undefined)
       },
     }
-    const first = () => {
-      order.push('first source')
+    const source = (name: string) => () => {
+      order.push(name)
       return 1
     }
     // The list never answers: the collection does not wait for it.
-    const result = await withMockedNavigator({ mediaDevices }, () =>
-      collect({ sources: { userAgentData: first }, deadline: 500 }),
+    const result = await withMockedNavigator({ mediaDevices }, async () =>
+      collect({
+        sources: {
+          ...(await inert()),
+          audio: source('audio'),
+          webgpu: source('webgpu'),
+          speechVoices: source('speechVoices'),
+        },
+        deadline: 500,
+      }),
     )
-    expect(order).toEqual(['devices listed', 'first source'])
-    expect(result.components.userAgentData).toMatchObject({ value: 1 })
+    expect(order).toEqual(['audio', 'webgpu', 'devices listed', 'speechVoices'])
+    expect(result.components.speechVoices).toMatchObject({ value: 1 })
   })
 
   it("ends the caller's task before its first source, unless told never to yield", async () => {

@@ -1,6 +1,5 @@
 import { intlWarming, warmUpIntl } from './intl-warm-up'
-import { type SourceName, sources } from './sources'
-import { wakeAudioOutput } from './sources/audio-latency'
+import { type SourceName, sources, startAfter } from './sources'
 
 /** One collected signal: its value, or why it could not be read; always how long it took (ms). */
 export type Component<Value> = { value: Value; duration: number } | { error: string; duration: number }
@@ -109,8 +108,6 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
   const registry: Record<string, Source> = { ...sources, ...options.sources }
   const started = now()
   if (options.intlWorker) warmUpIntl()
-  // The audio service starts meanwhile, off the page's main thread (audioLatency runs last).
-  wakeAudioOutput()
   const components: Record<string, Component<unknown>> = {}
   const pending: Promise<void>[] = []
   let busy = 0
@@ -192,6 +189,7 @@ export async function collect(options: CollectOptions = {}): Promise<CollectResu
     } catch (error) {
       record(name, now() - begin, { error: describe(error) })
     }
+    startAfter[name as SourceName]?.()
   }
   endStretch()
 

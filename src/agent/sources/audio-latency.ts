@@ -4,8 +4,8 @@ import { UNSUPPORTED, type Unsupported } from '../unsupported'
  * A browser's first AudioContext starts its audio service while the page waits: 40–140 ms in one
  * synchronous call, the agent's longest task in a fresh browser process. Listing the media devices
  * starts that service too, without holding the page (the list is not read, and a frame not allowed
- * to see devices gets an empty one all the same). Called as the collection starts, the context this
- * source opens near its end then takes a few milliseconds (docs/benchmarks.md).
+ * to see devices gets an empty one all the same). Called early in the collection (startAfter), it
+ * lets the context this source opens near its end take a few milliseconds (docs/benchmarks.md).
  */
 export function wakeAudioOutput(): void {
   try {

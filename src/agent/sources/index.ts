@@ -1,7 +1,7 @@
 import { applePay } from './apple-pay'
 import { architecture } from './architecture'
 import { audio } from './audio'
-import { audioLatency } from './audio-latency'
+import { audioLatency, wakeAudioOutput } from './audio-latency'
 import { automationGlobals } from './automation-globals'
 import { availableScreen } from './available-screen'
 import { canvas } from './canvas'
@@ -124,13 +124,21 @@ export const sources = {
   timezoneOffset,
   intlLocale,
   // Late: the audio service, which opening an AudioContext would wait for, is started by then
-  // (wakeAudioOutput, at the collection's start).
+  // (startAfter).
   audioLatency,
   // After every other source, so its brief prototype changes to natives can affect none of them.
   stealthTraces,
 }
 
 export type SourceName = keyof typeof sources
+
+/**
+ * Work started in the background once a source has run, for a source further on. The audio
+ * service starts after webgpu has made WebGL's context: in a fresh browser both start-ups at once
+ * made that context's one long call longer (docs/benchmarks.md), and audioLatency, near the end,
+ * still finds the service up.
+ */
+export const startAfter: Partial<Record<SourceName, () => void>> = { webgpu: wakeAudioOutput }
 
 /**
  * Sources whose value may legitimately change between two collections in the same page
