@@ -77,7 +77,8 @@ async function allowedOrigins(request: NextRequest): Promise<{ known: boolean; o
  * The origin of the page framing /frame, when the browser says it is another origin's (Fetch
  * metadata) and its Referer names one the site does not allow: frame-ancestors would block the
  * collector anyway (the loader's frame asks for the page's origin as its Referer, whatever the page's
- * own policy). Without those headers (an older browser) nothing is refused here, and frame-ancestors
+ * own policy). Without those headers (an older browser; plain HTTP off localhost, where browsers send
+ * no fetch metadata; a Referer stripped by a setting) nothing is refused here, and frame-ancestors
  * alone decides.
  */
 function refusedParent(request: NextRequest, allowed: string[]): string | undefined {

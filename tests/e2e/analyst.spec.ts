@@ -63,13 +63,17 @@ test('an analyst rejects a denied sign-up with one key, relabels the device by k
   expect(await within(row.getByRole('button', { name: `Approve ${first}` }))).toBe(true)
   expect(await within(row.getByRole('button', { name: `Reject ${first}` }))).toBe(true)
   expect(await seriousViolations(page, 'section[aria-labelledby="review-heading"]')).toEqual([])
+  // A card's verdicts are not pinned, so they draw no ring of their own inside the card's outline.
+  const verdictCell = row.getByRole('cell').last()
+  const ring = () => verdictCell.evaluate((cell) => getComputedStyle(cell).boxShadow)
+  await row.focus()
+  expect(await ring()).toBe('none')
+  await row.evaluate((element) => (element as HTMLElement).blur())
   if (wide) await page.setViewportSize(wide)
   expect(await seriousViolations(page, 'section[aria-labelledby="review-heading"]')).toEqual([])
   await queue.screenshot({ path: test.info().outputPath('review-queue.png') })
 
   // One key: R rejects, the row leaves, and a screen reader hears what was done.
-  const verdictCell = row.getByRole('cell').last()
-  const ring = () => verdictCell.evaluate((cell) => getComputedStyle(cell).boxShadow)
   expect(await ring()).not.toContain('inset')
   await row.focus()
   // The pinned verdict column paints over the row's outline: it draws its own part of the ring.

@@ -14,6 +14,17 @@ function parentPage(defaultKey: string, url = '/') {
   const query = new URL(url, 'http://shop').searchParams
   const siteKey = query.get('key') ?? defaultKey
   const referrer = query.has('no-referrer') ? '<meta name="referrer" content="no-referrer">' : ''
+  // `?bare-frame`: the collector framed by hand, sending no Referer (as an older browser, or a
+  // setting that strips it): its hellos and whatever the frame answers are recorded.
+  if (query.has('bare-frame'))
+    return `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>
+<iframe referrerpolicy="no-referrer" src="${tessera}/frame?siteKey=${siteKey}"></iframe>
+<script>
+  window.answers = []
+  addEventListener('message', (event) => window.answers.push(event.data))
+  const frame = document.querySelector('iframe')
+  setInterval(() => frame.contentWindow.postMessage({ tessera: 'hello', siteKey: '${siteKey}', collectEarly: true }, '${tessera}'), 250)
+</script></body></html>`
   // `?forge-refusal`: the page's own window posts refusals while the frame loads (not the frame's).
   const forged = query.has('forge-refusal')
     ? `<script>setInterval(() => window.postMessage({ tessera: 'refused', reason: 'origin' }, '*'), 10)</script>`
@@ -132,6 +143,26 @@ test('a disallowed page whose policy sends no Referer is told at once too: the f
   )
   // The origin alone, not the page's path.
   expect(await (await frame).headerValue('referer')).toBe(`http://localhost:${DISALLOWED_PORT}/`)
+})
+
+test('a disallowed page that sends no Referer is kept out by frame-ancestors alone', async ({ page }) => {
+  const refused: string[] = []
+  page.on('console', (message) => {
+    if (message.text().includes('frame-ancestors')) refused.push(message.text())
+  })
+  const frame = page.waitForResponse((response) => response.url().startsWith(`${tessera}/frame`))
+  await page.goto(`http://localhost:${DISALLOWED_PORT}/?bare-frame`)
+  // Without a Referer nothing names the parent: the collector itself is sent, and the browser refuses it.
+  const response = await frame
+  expect(response.status()).toBe(200)
+  expect(await response.request().headerValue('referer')).toBeNull()
+  await expect.poll(() => refused.length).toBeGreaterThan(0)
+  expect(refused[0]).toContain(
+    `violates the following Content Security Policy directive: "frame-ancestors 'self' http://localhost:${EMBEDDING_PORT}"`,
+  )
+  expect(refused[0]).toContain('blocked')
+  await page.waitForTimeout(1500)
+  expect(await page.evaluate(() => (window as unknown as { answers: unknown[] }).answers)).toEqual([])
 })
 
 test('/frame may be framed only by the origins allowed for its site key', async ({ request }) => {

@@ -62,7 +62,7 @@ describe('audioLatency', () => {
     })
   })
 
-  // Started as the collection starts, so the context this source opens comes quickly.
+  // Started early in the collection (startAfter), so the context this source opens comes quickly.
   describe('wakeAudioOutput', () => {
     it('asks for the device list once and waits for nothing: the page goes on at once', () => {
       let asked = 0

@@ -136,7 +136,9 @@ export type SourceName = keyof typeof sources
  * Work started in the background once a source has run, for a source further on. The audio
  * service starts after webgpu has made WebGL's context: in a fresh browser both start-ups at once
  * made that context's one long call longer (docs/benchmarks.md), and audioLatency, near the end,
- * still finds the service up.
+ * still finds the service up. (Where WebGPU is missing, webgpu makes no context and webglBasics
+ * makes it later; starting the service just before the fonts instead slowed their lookups, 41 to
+ * 79 ms median in a probe, so it stays here.)
  */
 export const startAfter: Partial<Record<SourceName, () => void>> = { webgpu: wakeAudioOutput }
 
