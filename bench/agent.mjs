@@ -17,13 +17,14 @@
 // Tessera runs with `intlWorker: true`, as a page without a CSP (this one) or one allowing
 // `worker-src blob:` may set it (and /frame always does): Intl's data loads in a worker.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { build } from 'esbuild'
+import { chromiumLaunchOptions } from '../tests/support/chromium'
 
 const rounds = process.env.BENCH_QUICK === '1' ? 3 : Number(process.env.BENCH_ROUNDS ?? 30)
 const debug = process.env.BENCH_DEBUG === '1'
@@ -109,25 +110,12 @@ const server = createServer((request, response) => {
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
 const origin = `http://127.0.0.1:${server.address().port}`
 
-const executablePath =
-  process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync)
 /**
  * Each load gets a browser process of its own: a process kept between loads keeps its audio service
  * awake, its font matches and its GPU process' state, which a visitor's first sign-up page does not
  * find, and one agent's load would warm them for the next agent's.
  */
-const launch = () =>
-  chromium.launch({
-    executablePath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+const launch = () => chromium.launch(chromiumLaunchOptions())
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 /** One load: the agent's result, its long tasks, and a click's input delay when it landed in time. */
