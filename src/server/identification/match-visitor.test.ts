@@ -111,6 +111,16 @@ const pairs: [string, string][] = [
   ['font added', 'canvas text rendered differently'],
 ]
 
+/**
+ * Changes that take more than one facet's agreement away: a monitor (the screen, and a window sized
+ * by it) and a page zoom (the pixel ratio, the text widths, the window's inner size). What is left
+ * of a device here agrees on values about one device in 2^13 holds, so among these 299 independence
+ * expects no other device to hold them all, and one new device in thirteen is as close to a stored
+ * one (the new-device test below). Found 90% and 93% of the time (98% and 99.7% while reading that
+ * nobody else holds them counted for up to 1.3 bits, which merged more new devices: jointAgreement).
+ */
+const foundAtLeast: Record<string, number> = { 'another monitor': 0.89, 'page zoomed': 0.92 }
+
 describe('matchVisitor without a token', () => {
   for (const [name, change] of Object.entries(changes)) {
     it(`finds the same device after: ${name}`, () => {
@@ -118,7 +128,7 @@ describe('matchVisitor without a token', () => {
         const result = match(change(entry.values))
         return result.method === 'fingerprint' && result.visitorId === entry.id
       })
-      expect(found.length / stored.length).toBeGreaterThanOrEqual(0.97)
+      expect(found.length / stored.length).toBeGreaterThanOrEqual(foundAtLeast[name] ?? 0.97)
     })
   }
   for (const [first, second] of pairs) {
@@ -129,9 +139,29 @@ describe('matchVisitor without a token', () => {
         const result = match(both(entry.values))
         return result.method === 'fingerprint' && result.visitorId === entry.id
       })
-      expect(found.length / stored.length).toBeGreaterThanOrEqual(0.75)
+      // An update and a monitor: 59.5% (79.6% with the 1.3 bits above).
+      expect(found.length / stored.length).toBeGreaterThanOrEqual(second === 'another monitor' ? 0.59 : 0.75)
     })
   }
+
+  it('takes few new devices of the same kind for a stored one, only those one or two settings from it', () => {
+    // Devices this population's generator had not made yet: one in thirteen is a stored device with
+    // one or two of its settings otherwise (a screen and window, a time zone, the colour scheme),
+    // as a comeback of it would be. 22 of 240 were merged while nobody holding the agreeing values
+    // counted though independence expected nobody to (95 of 1 194; 70 of 1 194 now).
+    const known = new Set(distinct.map((values) => JSON.stringify(values)))
+    const newcomers = Array.from({ length: 240 }, (_, seed) => device(seed + 1001)).filter(
+      (values) => !known.has(JSON.stringify(values)),
+    )
+    const merged = newcomers.map((values) => match(values)).filter((result) => result.method !== 'new')
+    expect(newcomers.length).toBe(240)
+    expect(merged.length).toBeLessThanOrEqual(18)
+    for (const result of merged) {
+      const apart = (result.evidence?.facets ?? []).filter((facet) => facet.level !== 'exact')
+      expect(apart.length).toBeGreaterThan(0)
+      expect(apart.length).toBeLessThanOrEqual(2)
+    }
+  }, 120_000)
 
   it('weighs a close value by how many look-alikes hold one: travel and a language added', () => {
     // Here a fifth of the other devices share the language list's primary language, so a list
@@ -688,20 +718,37 @@ describe('the agreeing values together (jointAgreement)', () => {
     })
   })
 
-  it('adds what no look-alike holding them all says, within log2(1 + N / 200), more the larger the population', () => {
-    const gains = stored.slice(0, 40).map((entry, index) => {
-      const small = jointParts(travelled(entry), ownFirst(index)).joint
-      const large = jointParts(travelled(entry), ownFirst(index), 30_000).joint
-      return { small, large }
-    })
-    for (const { small, large } of gains) {
-      expect(small).toBeGreaterThanOrEqual(0)
-      expect(small).toBeLessThanOrEqual(bound(population.visitors) + 1e-9)
-      expect(large).toBeGreaterThanOrEqual(small)
-      expect(large).toBeLessThanOrEqual(bound(30_000) + 1e-9)
+  it('adds what no look-alike holding them all says, within log2(1 + N / 200)', () => {
+    for (const [index, entry] of stored.slice(0, 40).entries()) {
+      for (const visitors of [population.visitors, 30_000]) {
+        const { joint } = jointParts(travelled(entry), ownFirst(index), visitors)
+        expect(joint).toBeGreaterThanOrEqual(0)
+        expect(joint).toBeLessThanOrEqual(bound(visitors) + 1e-9)
+      }
     }
-    // Most of these devices hold a combination of values no other one does.
-    expect(gains.filter(({ large }) => large > bound(30_000) - 0.5).length).toBeGreaterThan(30)
+  })
+
+  it('adds as much as independence expected holders and none was read: next to nothing when it expected none', () => {
+    const agrees = { facet: 'locale' as const, level: 'exact' }
+    const differs = { facet: 'locale' as const, level: 'different' }
+    // The candidate and two look-alikes read, neither holding its agreeing values.
+    const alone = (rarity: number, visitors: number) =>
+      jointAgreement(
+        [{ facets: [agrees], rarity }, ...Array(2).fill({ facets: [], rarity: 0 })],
+        [[agrees], [differs], [differs]],
+        [1, 1, 1],
+        visitors,
+      )[0] ?? Number.NaN
+    // Held by one visitor in 32: 94 of 3 000 expected, none read, the prior worth 200 visitors
+    // (6.25 holders): rarer by log2(1 + N / 200), 4 bits, as it always was.
+    expect(alone(5, 3000)).toBeCloseTo(bound(3000), 6)
+    // One in 1 024: 2.9 expected, the prior worth one holder: log2(1 + 2.9) = 2 bits.
+    expect(alone(10, 3000)).toBeCloseTo(Math.log2(1 + 3000 / 1024), 6)
+    // One in a million: nobody else expected among 3 000, so nobody read says nothing (was 4 bits).
+    expect(alone(20, 3000)).toBeLessThan(0.01)
+    // The more visitors would have shown holders, the more their absence says.
+    expect(alone(10, 30_000)).toBeGreaterThan(alone(10, 3000) + 2)
+    expect(alone(20, 30_000)).toBeGreaterThan(alone(20, 3000))
   })
 
   it('adds less when another record holds every agreeing value (the device stored twice), and still finds it', () => {
@@ -763,12 +810,13 @@ describe('the agreeing values together (jointAgreement)', () => {
         weights,
         3000,
       )[0]
-    // No holder: the share is 200·2^-10 / 3200 (4 bits more than independence's 2^-10).
-    expect(first([[agrees], [differs], [differs]], [1, 1, 1])).toBeCloseTo(Math.log2(16), 6)
+    // No holder where independence expected 3000 / 1024 of them: log2(1 + 2.9) bits more than it.
+    const none = Math.log2(1 + 3000 / 1024)
+    expect(first([[agrees], [differs], [differs]], [1, 1, 1])).toBeCloseTo(none, 6)
     // One holder that one client's flood made worth a tenth: between none and a whole one.
     const flooded = first([[agrees], [agrees], [differs]], [1, 0.1, 1])
     const whole = first([[agrees], [agrees], [differs]], [1, 1, 1])
-    expect(flooded).toBeLessThan(Math.log2(16))
+    expect(flooded).toBeLessThan(none)
     expect(flooded).toBeGreaterThan(whole ?? 0)
     expect(whole).toBeGreaterThanOrEqual(0)
     // Ten whole holders: commoner than independence says, and still no bits taken away.
@@ -785,11 +833,12 @@ describe('the agreeing values together (jointAgreement)', () => {
         [1, 1, 1],
         3000,
       )[0]
-    // Nobody else holds the language list the device went back to: the full 4 bits.
-    expect(joint(differs)).toBeCloseTo(Math.log2(16), 6)
+    // Nobody else holds the language list the device went back to: all that absence says.
+    const none = Math.log2(1 + 3000 / 1024)
+    expect(joint(differs)).toBeCloseTo(none, 6)
     // A look-alike that holds it now, or showed it before too, holds the combination.
-    expect(joint({ facet: 'locale', level: 'exact' })).toBeLessThan(Math.log2(16))
-    expect(joint(back)).toBeLessThan(Math.log2(16))
+    expect(joint({ facet: 'locale', level: 'exact' })).toBeLessThan(none)
+    expect(joint(back)).toBeLessThan(none)
     // And its rarity counts, as an exact agreement's does, in the independence estimate.
     const [entry] = stored as [(typeof stored)[number]]
     const dark = entry.values.colorScheme === 'dark'

@@ -126,6 +126,13 @@ const PLACES_PER_CANDIDATE = 16
  * a learned change rate's prior (MODEL.md; on the replay, 50 merged 10% and 800 gained little).
  */
 const JOINT_PRIOR_VISITORS = 200
+/**
+ * And as at least this many holders of them (its share times the visitors it is worth): a prior
+ * worth less than one holder puts most of its weight on nobody else holding the combination, so
+ * that reading none among N look-alikes only confirmed what it assumed, and added log2(1 + N / K)
+ * bits however few holders independence expected (MODEL.md, "Joint agreement").
+ */
+const JOINT_PRIOR_HOLDERS = 1
 
 /** Which facets a stored device holds the request's value of (levelHolds), as bits of a number. */
 const facetBit = new Map(Object.keys(facets).map((facet, index) => [facet, 2 ** index]))
@@ -136,8 +143,11 @@ const machineMask = Object.entries(facets).reduce(
 )
 
 /**
- * How rare a combination of values is, in bits, when `holders` of the look-alikes hold it all: its
- * share (holders + K·2^-rarity) / (N + K), the independence estimate worth K stored visitors.
+ * How rare the machine's values are together, in bits, when `holders` of the look-alikes hold them
+ * all: their share (holders + K·2^-rarity) / (N + K), the independence estimate worth K stored
+ * visitors however few holders that is. One machine's values are known to come together, so its
+ * look-alikes holding them all may say they are far commoner than independence does; the joint
+ * agreement's prior, worth at least one holder, would not let them (jointAgreement).
  */
 const rarityAmong = (holders: number, rarity: number, visitors: number) =>
   -Math.log2((holders + JOINT_PRIOR_VISITORS * 2 ** -rarity) / (Math.max(visitors, 0) + JOINT_PRIOR_VISITORS))
@@ -180,10 +190,12 @@ export function machineAgreement(
  * candidate at once (a value the candidate showed before agrees too). Each facet's agreement is
  * weighed by its own commonness, as if facets were independent (the machine's counted together,
  * machineAgreement): together, the values agreeing with a candidate would be held by 2^-rarity of
- * the stored visitors. The look-alikes blocking found are where those visitors would be. When none
- * of them (each by its weight) holds all those values, and some look-alike that does not was read
- * too (so those that do were not cut off), the combination's share is estimated as
- * (holders + K·2^-rarity) / (N + K): rarer than independence says, by up to log2(1 + N / K) bits.
+ * the stored visitors, N·2^-rarity of them expected. The look-alikes blocking found are where those
+ * visitors would be. When fewer of them (each by its weight) hold all those values than expected,
+ * and some look-alike that does not was read too (so those that do were not cut off), the
+ * combination's share is estimated as (holders + a) / (N + a·2^rarity), the independence estimate
+ * worth a = max(1, K·2^-rarity) holders: rarer than independence says, by up to log2(1 + N / K)
+ * bits, and by next to nothing when independence expected nobody else to hold them anyway.
  * Never fewer bits than independence: a look-alike holding them all may be this very device stored
  * twice (a token lost before), which must not count as another.
  */
@@ -205,7 +217,10 @@ export function jointAgreement(
       else cutOff = false
     })
     if (cutOff) return 0
-    return Math.max(0, rarityAmong(holders, own.rarity, visitors) - own.rarity)
+    // Against independence's share 2^-rarity: (expected + prior) / (holders + prior), in bits.
+    const share = 2 ** -own.rarity
+    const prior = Math.max(JOINT_PRIOR_HOLDERS, JOINT_PRIOR_VISITORS * share)
+    return Math.max(0, Math.log2((Math.max(visitors, 0) * share + prior) / (holders + prior)))
   })
 }
 
