@@ -115,8 +115,8 @@ const pairs: [string, string][] = [
  * Changes that take more than one facet's agreement away: a monitor (the screen, and a window sized
  * by it) and a page zoom (the pixel ratio, the text widths, the window's inner size). What is left
  * of a device here agrees on values about one device in 2^13 holds, so among these 299 independence
- * expects no other device to hold them all, and one new device in thirteen is as close to a stored
- * one (the new-device test below). Found 90% and 93% of the time (98% and 99.7% while reading that
+ * expects no other device to hold them all, and new devices of the same kind one or two settings from
+ * a stored one are common (the new-device test below). Found 90% and 93% of the time (98% and 99.7% while reading that
  * nobody else holds them counted for up to 1.3 bits, which merged more new devices: jointAgreement).
  */
 const foundAtLeast: Record<string, number> = { 'another monitor': 0.89, 'page zoomed': 0.92 }
@@ -145,17 +145,17 @@ describe('matchVisitor without a token', () => {
   }
 
   it('takes few new devices of the same kind for a stored one, only those one or two settings from it', () => {
-    // Devices this population's generator had not made yet: one in thirteen is a stored device with
-    // one or two of its settings otherwise (a screen and window, a time zone, the colour scheme),
-    // as a comeback of it would be. 22 of 240 were merged while nobody holding the agreeing values
-    // counted though independence expected nobody to (95 of 1 194; 70 of 1 194 now).
+    // Devices this population's generator had not made yet: 18 of these 240 are taken for a stored
+    // device that has one or two of their settings otherwise (a screen and window, a time zone, the
+    // colour scheme), as a comeback of it would be. 22 were while nobody holding the agreeing values
+    // counted though independence expected nobody to (95 of 1 194 then, 70 now).
     const known = new Set(distinct.map((values) => JSON.stringify(values)))
     const newcomers = Array.from({ length: 240 }, (_, seed) => device(seed + 1001)).filter(
       (values) => !known.has(JSON.stringify(values)),
     )
     const merged = newcomers.map((values) => match(values)).filter((result) => result.method !== 'new')
     expect(newcomers.length).toBe(240)
-    expect(merged.length).toBeLessThanOrEqual(18)
+    expect(merged.length).toBeLessThanOrEqual(20)
     for (const result of merged) {
       const apart = (result.evidence?.facets ?? []).filter((facet) => facet.level !== 'exact')
       expect(apart.length).toBeGreaterThan(0)

@@ -127,10 +127,11 @@ const PLACES_PER_CANDIDATE = 16
  */
 const JOINT_PRIOR_VISITORS = 200
 /**
- * And as at least this many holders of them (its share times the visitors it is worth): a prior
- * worth less than one holder puts most of its weight on nobody else holding the combination, so
- * that reading none among N look-alikes only confirmed what it assumed, and added log2(1 + N / K)
- * bits however few holders independence expected (MODEL.md, "Joint agreement").
+ * And as at least this many holders of them (its share times the visitors it is worth): how many of
+ * the N look-alikes hold the combination is a count whose mean independence gives (N·2^-rarity), so
+ * reading none tells something only where independence expected some. Worth K visitors alone, the
+ * estimate took log2(1 + N / K) bits from reading none however rare the combination: 4 bits among
+ * 3 000 visitors for values one device in a million holds (MODEL.md, "Joint agreement").
  */
 const JOINT_PRIOR_HOLDERS = 1
 
