@@ -119,7 +119,12 @@ const pairs: [string, string][] = [
  * a stored one are common (the new-device test below). Found 90% and 93% of the time (98% and 99.7% while reading that
  * nobody else holds them counted for up to 1.3 bits, which merged more new devices: jointAgreement).
  */
-const foundAtLeast: Record<string, number> = { 'another monitor': 0.89, 'page zoomed': 0.92 }
+const foundAtLeast: Record<string, number> = {
+  'another monitor': 0.89,
+  'page zoomed': 0.92,
+  // With an update too: 59.5% (79.6% with the 1.3 bits above). Other pairs: 75%.
+  'browser version bump and another monitor': 0.59,
+}
 
 describe('matchVisitor without a token', () => {
   for (const [name, change] of Object.entries(changes)) {
@@ -139,8 +144,9 @@ describe('matchVisitor without a token', () => {
         const result = match(both(entry.values))
         return result.method === 'fingerprint' && result.visitorId === entry.id
       })
-      // An update and a monitor: 59.5% (79.6% with the 1.3 bits above).
-      expect(found.length / stored.length).toBeGreaterThanOrEqual(second === 'another monitor' ? 0.59 : 0.75)
+      expect(found.length / stored.length).toBeGreaterThanOrEqual(
+        foundAtLeast[`${first} and ${second}`] ?? 0.75,
+      )
     })
   }
 
