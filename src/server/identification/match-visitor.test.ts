@@ -1227,12 +1227,16 @@ describe('closeRatesAmong: how often a look-alike holds a close value', () => {
   })
   const closeFonts = ['DejaVu Sans', 'Liberation Sans', 'Noto Sans', 'Cantarell']
   /** A candidate's own close chance for the rendering facet, as scoreEvidence asks it. */
-  const rendering = (rates: ReturnType<typeof closeRatesAmong>, own: FacetComparison[]) =>
-    rates()('rendering', own.find((compared) => compared.facet === 'rendering')?.level)
+  const rendering = (rates: ReturnType<typeof closeRatesAmong>, own: FacetComparison[]) => {
+    const compared = own.find((entry) => entry.facet === 'rendering')
+    return rates()('rendering', compared?.level, compared?.twoEdits)
+  }
+  /** The model's default close chance, of which an edited set's close level (one way or both) takes half. */
+  const prior = 0.05 * 0.5
 
   it('leaves each candidate out of its own estimate and leans on the default without look-alikes', () => {
     const alone = compareFacets(current, withFonts(closeFonts))
-    expect(rendering(closeRatesAmong([alone]), alone)).toBeCloseTo(0.05) // the model's default: no other candidate
+    expect(rendering(closeRatesAmong([alone]), alone)).toBeCloseTo(prior) // the model's default: no other candidate
   })
 
   it('rises with the share of other candidates that are close', () => {
@@ -1241,8 +1245,48 @@ describe('closeRatesAmong: how often a look-alike holds a close value', () => {
     const strangers = Array.from({ length: 8 }, () => compareFacets(current, withFonts(['Nobody else'])))
     const crowded = rendering(closeRatesAmong([mine, ...others]), mine)
     const sparse = rendering(closeRatesAmong([mine, ...strangers]), mine)
-    expect(crowded).toBeCloseTo((8 + 4 * 0.05) / (8 + 4))
-    expect(sparse).toBeCloseTo((4 * 0.05) / (8 + 4))
+    expect(crowded).toBeCloseTo((8 + 4 * prior) / (8 + 4))
+    expect(sparse).toBeCloseTo((4 * prior) / (8 + 4))
+  })
+
+  it('counts a set grown one way against look-alikes close the same way, not those that swapped a member', () => {
+    // The request holds one font more than its own device: a set grown one way.
+    const request = profile({ ...device(7), fonts: [...closeFonts, 'Ubuntu'] })
+    const against = (fonts: string[]) =>
+      compareFacets(request, { ...profile({ ...device(7), fonts }), previous: {}, volatility: noVolatility })
+    const own = against(closeFonts)
+    const swapped = Array.from({ length: 8 }, () => against([...closeFonts.slice(1), 'Ubuntu', 'Lato']))
+    const subsets = Array.from({ length: 8 }, () => against([...closeFonts.slice(1), 'Ubuntu']))
+    const levelOf = (compared: FacetComparison[]) => compared.find((entry) => entry.facet === 'rendering')
+    expect(levelOf(own)).toMatchObject({ level: 'close', twoEdits: false })
+    expect(levelOf(swapped[0] ?? [])).toMatchObject({ level: 'close', twoEdits: true })
+    expect(levelOf(subsets[0] ?? [])).toMatchObject({ level: 'close', twoEdits: false })
+    const oneWay = (rates: ReturnType<typeof closeRatesAmong>) => rates()('rendering', 'close', false)
+    // Look-alikes that swapped a member say nothing of how often a set is grown one way...
+    expect(oneWay(closeRatesAmong([own, ...swapped]))).toBeCloseTo((4 * prior) / (8 + 4))
+    // ...those holding a set one way from the request do.
+    expect(oneWay(closeRatesAmong([own, ...subsets]))).toBeCloseTo((8 + 4 * prior) / (8 + 4))
+    // A set swapped both ways is weighed against the look-alikes that swapped too (for one of
+    // them: itself left out, the other seven).
+    expect(closeRatesAmong([own, ...swapped])()('rendering', 'close', true)).toBeCloseTo(
+      (7 + 4 * prior) / (8 + 4),
+    )
+    // A different set is weighed against every close look-alike, one way or both.
+    const stranger = against(['Nobody else'])
+    expect(levelOf(stranger)?.level).toBe('different')
+    expect(closeRatesAmong([stranger, ...swapped, ...subsets])()('rendering', 'different')).toBeCloseTo(
+      (16 + 4 * 0.05) / (16 + 4),
+    )
+    // So the device's own set, grown one way, counts for more among look-alikes that swapped.
+    const bits = (lookAlikes: FacetComparison[][]) =>
+      scoreEvidence(
+        request,
+        { ...profile({ ...device(7), fonts: closeFonts }), previous: {}, volatility: noVolatility },
+        population,
+        { closeChance: closeRatesAmong(lookAlikes)() },
+        own,
+      ).facets.find((entry) => entry.facet === 'rendering')?.bits ?? Number.NaN
+    expect(bits([own, ...swapped])).toBeGreaterThan(bits([own, ...subsets]) + 3)
   })
 })
 
@@ -1277,8 +1321,9 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
     const swapped = facetOf({ ...values, fonts: [...fonts.slice(1), 'Cantarell'] }, 'rendering')
     expect([grown?.level, shrunk?.level, swapped?.level]).toEqual(['close', 'close', 'close'])
     expect(shrunk?.bits).toBeCloseTo(grown?.bits ?? Number.NaN)
-    // Of a device's close changes to such a set, a fifth go both ways.
-    expect((grown?.bits ?? 0) - (swapped?.bits ?? 0)).toBeCloseTo(Math.log2(5))
+    // Of a device's close changes to such a set, a fifth go both ways; of another device's close
+    // sets, half do before the look-alikes say (each level weighed against its own share).
+    expect((grown?.bits ?? 0) - (swapped?.bits ?? 0)).toBeCloseTo(Math.log2(0.8 / 0.5 / (0.2 / 0.5)))
   })
 
   it('still finds the same device after one family was replaced by another', () => {

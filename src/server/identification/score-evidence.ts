@@ -85,6 +85,22 @@ const RETURN_SHARE = 0.5
 const TWIN_CLOSE_SHARE = 0.3
 /** Of one device's close changes to a set a person edits (editedSets), the share that both add and remove members. */
 const TWO_EDITS_SHARE = 0.2
+/**
+ * Of another device's close values of such a set, the share that both add and remove members,
+ * before the look-alikes say (a documented default: nothing known, half). Record linkage's levels
+ * are one partition for m and u alike: a close set edited one way and one edited both ways are two
+ * levels, each weighed against how often another device shows that level.
+ */
+const OTHERS_TWO_EDITS_SHARE = 0.5
+/** A facet holding a set a person edits: its close level is split by the edits' direction. */
+const editedFacets: ReadonlySet<FacetName> = new Set(
+  (Object.entries(facets) as [FacetName, FacetModel][])
+    .filter(([, model]) => model.members.some((member) => editedSets.has(member)))
+    .map(([facet]) => facet),
+)
+/** Of a close level's share, the part one way (`twoEdits` false) or both ways takes, for a set's facet. */
+const closeSplit = (facet: FacetName, twoEdits: boolean, othersTwoEdits: number) =>
+  editedFacets.has(facet) ? (twoEdits ? othersTwoEdits : 1 - othersTwoEdits) : 1
 /** Of a facet's values, the share that follow its `given` component when that changes. */
 const FOLLOWING_SHARE = 0.5
 /** No kind of change is ever taken as impossible: a share below this counts as this. */
@@ -207,7 +223,11 @@ export function scoreEvidence(
   lookAlikes: LookAlikes = {},
   compared: FacetComparison[] = compareFacets(current, stored),
 ): Evidence {
-  const lookedUp = lookAlikes.closeChance ?? ((facet: FacetName) => population.closeChance(facet))
+  const lookedUp =
+    lookAlikes.closeChance ??
+    ((facet: FacetName, level?: Level, twoEdits = false) =>
+      population.closeChance(facet) *
+      (level === 'close' ? closeSplit(facet, twoEdits, OTHERS_TWO_EDITS_SHARE) : 1))
   let bits = 0
   let twinBits = 0
   let rarity = 0
@@ -260,7 +280,8 @@ export function scoreEvidence(
     // Where the given value changed, the candidate is not among those sharing it: over all, then.
     const held = Math.max(among?.mine ? Math.max(rarest, rarestAmong) : rarest, rarestOfAll)
     const populationRates = population.rates(facet)
-    const closeChance = lookedUp(facet, level)
+    // At the close level of an edited set, the share close the same way (one way or both).
+    const closeChance = lookedUp(facet, level, twoEdits)
     const rates = deviceRates(populationRates, stored.volatility, facet)
     const { change, close, undo = 0 } = rates
     // A value the device has not shown (close or different) is one of its novel changes: a device
@@ -310,7 +331,7 @@ export function scoreEvidence(
       case 'close': {
         // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
         const closeShare = Math.max(close, MIN_SHARE)
-        const edited = kept * novel * closeShare * (twoEdits ? TWO_EDITS_SHARE : 1)
+        const edited = kept * novel * closeShare * closeSplit(facet, twoEdits, TWO_EDITS_SHARE)
         facetBits = Math.log2(edited / another(true, closeChance, rarest))
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
         facetTwinBits = Math.log2((kept * novel * closeShare) / (twin * TWIN_CLOSE_SHARE))
@@ -416,7 +437,7 @@ function another(isClose: boolean, closeChance: number, rarest: number) {
 /** What the look-alikes blocking found for a request say about its population (see below). */
 export interface LookAlikes {
   /** How likely another device's value is close (closeRatesAmong); the model's default otherwise. */
-  closeChance?: (facet: FacetName, level: Level) => number
+  closeChance?: (facet: FacetName, level?: Level, twoEdits?: boolean) => number
   /** For a facet with a `given`, the share of devices holding it that have the facet (coverageAmong). */
   coverage?: (facet: FacetName) => number
 }
@@ -468,19 +489,28 @@ export function closeRatesAmong(
   weights: readonly number[] = comparisons.map(() => 1),
 ) {
   const closeCounts = new Map<FacetName, number>()
+  const twoEditCounts = new Map<FacetName, number>()
   const compared = new Map<FacetName, number>()
   comparisons.forEach((comparison, index) => {
     const weight = weights[index] ?? 1
-    for (const { facet, level } of comparison) {
+    for (const { facet, level, twoEdits } of comparison) {
       compared.set(facet, (compared.get(facet) ?? 0) + weight)
-      if (level === 'close') closeCounts.set(facet, (closeCounts.get(facet) ?? 0) + weight)
+      if (level !== 'close') continue
+      closeCounts.set(facet, (closeCounts.get(facet) ?? 0) + weight)
+      if (twoEdits) twoEditCounts.set(facet, (twoEditCounts.get(facet) ?? 0) + weight)
     }
   })
-  // For one candidate, by its weight: a facet it compared at `level` (which leaves it out).
+  // For one candidate, by its weight: a facet it compared at `level` (which leaves it out). Its
+  // close level, for an edited set, is the look-alikes' close values edited the same way.
   return (ownWeight = 1) =>
-    (facet: FacetName, level?: Level) => {
+    (facet: FacetName, level?: Level, twoEdits = false) => {
+      const own = level === 'close' ? ownWeight : 0
       const others = Math.max((compared.get(facet) ?? 0) - (level !== undefined ? ownWeight : 0), 0)
-      const close = Math.max((closeCounts.get(facet) ?? 0) - (level === 'close' ? ownWeight : 0), 0)
-      return (close + LOOK_ALIKE_PRIOR * prior(facet)) / (others + LOOK_ALIKE_PRIOR)
+      const allClose = closeCounts.get(facet) ?? 0
+      const both = twoEditCounts.get(facet) ?? 0
+      const split = level === 'close' && editedFacets.has(facet)
+      const close = Math.max((split ? (twoEdits ? both : allClose - both) : allClose) - own, 0)
+      const expected = prior(facet) * (split ? closeSplit(facet, twoEdits, OTHERS_TWO_EDITS_SHARE) : 1)
+      return (close + LOOK_ALIKE_PRIOR * expected) / (others + LOOK_ALIKE_PRIOR)
     }
 }
