@@ -12,7 +12,7 @@ import { addComeback, noVolatility, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, partsOf } from './fingerprint-profile'
 import { addressBits, agreementTogether, type Candidate, jointAgreement, matchVisitor } from './match-visitor'
 import { networkOf } from './network-of'
-import type { FacetComparison, Population } from './score-evidence'
+import type { Direction, FacetComparison, Population } from './score-evidence'
 import { closeRatesAmong, compareFacets, coverageAmong, scoreEvidence } from './score-evidence'
 
 const profile = realisticProfile
@@ -1229,14 +1229,14 @@ describe('closeRatesAmong: how often a look-alike holds a close value', () => {
   /** A candidate's own close chance for the rendering facet, as scoreEvidence asks it. */
   const rendering = (rates: ReturnType<typeof closeRatesAmong>, own: FacetComparison[]) => {
     const compared = own.find((entry) => entry.facet === 'rendering')
-    return rates()('rendering', compared?.level, compared?.twoEdits)
+    return rates()('rendering', compared?.level, compared?.direction)
   }
-  /** The model's default close chance, of which an edited set's close level (one way or both) takes half. */
-  const prior = 0.05 * 0.5
+  /** The model's default close chance, taken for each direction too (an upper bound). */
+  const prior = 0.05
 
   it('leaves each candidate out of its own estimate and leans on the default without look-alikes', () => {
     const alone = compareFacets(current, withFonts(closeFonts))
-    expect(rendering(closeRatesAmong([alone]), alone)).toBeCloseTo(prior) // the model's default: no other candidate
+    expect(rendering(closeRatesAmong([alone]), alone)).toBeCloseTo(prior, 6) // no other candidate
   })
 
   it('rises with the share of other candidates that are close', () => {
@@ -1245,48 +1245,88 @@ describe('closeRatesAmong: how often a look-alike holds a close value', () => {
     const strangers = Array.from({ length: 8 }, () => compareFacets(current, withFonts(['Nobody else'])))
     const crowded = rendering(closeRatesAmong([mine, ...others]), mine)
     const sparse = rendering(closeRatesAmong([mine, ...strangers]), mine)
-    expect(crowded).toBeCloseTo((8 + 4 * prior) / (8 + 4))
-    expect(sparse).toBeCloseTo((4 * prior) / (8 + 4))
+    expect(crowded).toBeCloseTo((8 + 4 * prior) / (8 + 4), 6)
+    expect(sparse).toBeCloseTo((4 * prior) / (8 + 4), 6)
   })
 
-  it('counts a set grown one way against look-alikes close the same way, not those that swapped a member', () => {
+  describe('a set a person edits, by the direction it moved', () => {
     // The request holds one font more than its own device: a set grown one way.
-    const request = profile({ ...device(7), fonts: [...closeFonts, 'Ubuntu'] })
-    const against = (fonts: string[]) =>
-      compareFacets(request, { ...profile({ ...device(7), fonts }), previous: {}, volatility: noVolatility })
+    const fonts = [...closeFonts, 'Ubuntu']
+    const request = profile({ ...device(7), fonts })
+    const storedWith = (values: Device) => ({
+      ...profile({ ...device(7), ...values }),
+      previous: {},
+      volatility: noVolatility,
+    })
+    const against = (fonts: string[]) => compareFacets(request, storedWith({ fonts }))
     const own = against(closeFonts)
     const swapped = Array.from({ length: 8 }, () => against([...closeFonts.slice(1), 'Ubuntu', 'Lato']))
     const subsets = Array.from({ length: 8 }, () => against([...closeFonts.slice(1), 'Ubuntu']))
-    const levelOf = (compared: FacetComparison[]) => compared.find((entry) => entry.facet === 'rendering')
-    expect(levelOf(own)).toMatchObject({ level: 'close', twoEdits: false })
-    expect(levelOf(swapped[0] ?? [])).toMatchObject({ level: 'close', twoEdits: true })
-    expect(levelOf(subsets[0] ?? [])).toMatchObject({ level: 'close', twoEdits: false })
-    const oneWay = (rates: ReturnType<typeof closeRatesAmong>) => rates()('rendering', 'close', false)
-    // Look-alikes that swapped a member say nothing of how often a set is grown one way...
-    expect(oneWay(closeRatesAmong([own, ...swapped]))).toBeCloseTo((4 * prior) / (8 + 4))
-    // ...those holding a set one way from the request do.
-    expect(oneWay(closeRatesAmong([own, ...subsets]))).toBeCloseTo((8 + 4 * prior) / (8 + 4))
-    // A set swapped both ways is weighed against the look-alikes that swapped too (for one of
-    // them: itself left out, the other seven).
-    expect(closeRatesAmong([own, ...swapped])()('rendering', 'close', true)).toBeCloseTo(
-      (7 + 4 * prior) / (8 + 4),
-    )
-    // A different set is weighed against every close look-alike, one way or both.
-    const stranger = against(['Nobody else'])
-    expect(levelOf(stranger)?.level).toBe('different')
-    expect(closeRatesAmong([stranger, ...swapped, ...subsets])()('rendering', 'different')).toBeCloseTo(
-      (16 + 4 * 0.05) / (16 + 4),
-    )
-    // So the device's own set, grown one way, counts for more among look-alikes that swapped.
-    const bits = (lookAlikes: FacetComparison[][]) =>
-      scoreEvidence(
-        request,
-        { ...profile({ ...device(7), fonts: closeFonts }), previous: {}, volatility: noVolatility },
-        population,
-        { closeChance: closeRatesAmong(lookAlikes)() },
-        own,
-      ).facets.find((entry) => entry.facet === 'rendering')?.bits ?? Number.NaN
-    expect(bits([own, ...swapped])).toBeGreaterThan(bits([own, ...subsets]) + 3)
+    const renderingOf = (compared: FacetComparison[]) => compared.find((entry) => entry.facet === 'rendering')
+    const rate = (lookAlikes: FacetComparison[][], direction?: Direction) =>
+      closeRatesAmong(lookAlikes)()('rendering', 'close', direction)
+
+    it('tells a set grown or shrunk one way from one that swapped a member', () => {
+      expect(renderingOf(own)).toMatchObject({ level: 'close', direction: 'one way' })
+      expect(renderingOf(swapped[0] ?? [])).toMatchObject({ level: 'close', direction: 'both ways' })
+      expect(renderingOf(subsets[0] ?? [])).toMatchObject({ level: 'close', direction: 'one way' })
+    })
+
+    it('weighs each direction against the look-alikes close that way, a different set against every close one', () => {
+      // Look-alikes that swapped a member say nothing of how often a set moves one way...
+      expect(rate([own, ...swapped], 'one way')).toBeCloseTo((4 * prior) / (8 + 4), 6)
+      // ...those holding a set one way from the request do.
+      expect(rate([own, ...subsets], 'one way')).toBeCloseTo((8 + 4 * prior) / (8 + 4), 6)
+      // A set swapped both ways, against the look-alikes that swapped too (for one of them: itself
+      // left out, the other seven; the one-way candidate does not count).
+      expect(rate([own, ...swapped], 'both ways')).toBeCloseTo((7 + 4 * prior) / (8 + 4), 6)
+      const stranger = against(['Nobody else'])
+      expect(renderingOf(stranger)?.level).toBe('different')
+      expect(closeRatesAmong([stranger, ...swapped, ...subsets])()('rendering', 'different')).toBeCloseTo(
+        (16 + 4 * prior) / (16 + 4),
+        6,
+      )
+    })
+
+    it('counts a set grown one way for more among look-alikes that swapped than among those one way off', () => {
+      const bits = (lookAlikes: FacetComparison[][]) =>
+        scoreEvidence(
+          request,
+          storedWith({ fonts: closeFonts }),
+          population,
+          { closeChance: closeRatesAmong(lookAlikes)() },
+          own,
+        ).facets.find((entry) => entry.facet === 'rendering')?.bits ?? Number.NaN
+      expect(bits([own, ...swapped])).toBeGreaterThan(bits([own, ...subsets]) + 3)
+    })
+
+    it('tells no direction where it cannot be told, and such a look-alike counts for either', () => {
+      // A canvas drawn otherwise is close, but no set was edited: the level is not split.
+      const canvas = { winding: true, text: `x|${fonts.join()}`, geometry: 'another' }
+      const redrawn = compareFacets(
+        profile({ ...device(7), fonts, canvas }),
+        storedWith({ fonts, canvas: { ...canvas, geometry: 'gpu' } }),
+      )
+      expect(renderingOf(redrawn)?.level).toBe('close')
+      expect(renderingOf(redrawn)?.direction).toBeUndefined()
+      // A list cut at MAX_PARTS parts may show one member added as one gained and one lost.
+      const voices = Array.from({ length: 170 }, (_, at) => `voice-${at}`)
+      const long = compareFacets(
+        profile({ ...device(7), speechVoices: [...voices, 'voice-new'] }),
+        storedWith({ speechVoices: voices }),
+      ).find((entry) => entry.facet === 'voices')
+      expect(long).toMatchObject({ level: 'close' })
+      expect(long?.direction).toBeUndefined()
+      // A look-alike whose direction cannot be told may have moved either way.
+      const drawn = device(7).canvas as Record<string, Json>
+      const undirected = Array.from({ length: 8 }, () =>
+        compareFacets(request, storedWith({ fonts, canvas: { ...drawn, geometry: 'another' } })),
+      )
+      expect(renderingOf(undirected[0] ?? [])?.level).toBe('close')
+      expect(renderingOf(undirected[0] ?? [])?.direction).toBeUndefined()
+      expect(rate([own, ...undirected], 'one way')).toBeCloseTo((8 + 4 * prior) / (8 + 4), 6)
+      expect(rate([own, ...undirected], 'both ways')).toBeCloseTo((7 + 4 * prior) / (8 + 4), 6)
+    })
   })
 })
 
@@ -1321,9 +1361,9 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
     const swapped = facetOf({ ...values, fonts: [...fonts.slice(1), 'Cantarell'] }, 'rendering')
     expect([grown?.level, shrunk?.level, swapped?.level]).toEqual(['close', 'close', 'close'])
     expect(shrunk?.bits).toBeCloseTo(grown?.bits ?? Number.NaN)
-    // Of a device's close changes to such a set, a fifth go both ways; of another device's close
-    // sets, half do before the look-alikes say (each level weighed against its own share).
-    expect((grown?.bits ?? 0) - (swapped?.bits ?? 0)).toBeCloseTo(Math.log2(0.8 / 0.5 / (0.2 / 0.5)))
+    // Of a device's close changes to such a set, a fifth go both ways; without look-alikes each
+    // direction is taken as common as any close value, so the two differ by that share alone.
+    expect((grown?.bits ?? 0) - (swapped?.bits ?? 0)).toBeCloseTo(Math.log2(0.8 / 0.2), 6)
   })
 
   it('still finds the same device after one family was replaced by another', () => {
@@ -1346,7 +1386,9 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
       compareFacets(profile({ ...values, speechVoices: list }), before).find(
         (entry) => entry.facet === 'voices',
       )
-    expect(findVoices([...voices, 'voice-new'])).toMatchObject({ level: 'close', twoEdits: false })
+    const added = findVoices([...voices, 'voice-new'])
+    expect(added).toMatchObject({ level: 'close' })
+    expect(added?.direction).toBeUndefined()
     // A short list shows a replaced voice for what it is.
     const few = voices.slice(0, 5)
     const short = { ...profile({ ...values, speechVoices: few }), previous: {}, volatility: noVolatility }
@@ -1356,7 +1398,7 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
     )
     expect(replaced.find((entry) => entry.facet === 'voices')).toMatchObject({
       level: 'close',
-      twoEdits: true,
+      direction: 'both ways',
     })
   })
 
@@ -1364,7 +1406,7 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
     const languages = ['de-DE', 'de', 'en-US', 'en']
     const before = { ...profile({ ...values, languages }), previous: {}, volatility: noVolatility }
     const moved = compareFacets(profile({ ...values, languages: ['de', 'de-DE', 'en-US', 'en'] }), before)
-    expect(moved.find((entry) => entry.facet === 'locale')?.twoEdits).toBe(false)
+    expect(moved.find((entry) => entry.facet === 'locale')?.direction).toBeUndefined()
   })
 
   it('weighs a list a software update rewrites as one change, whichever way it moved', () => {

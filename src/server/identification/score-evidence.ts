@@ -83,24 +83,16 @@ const PRIOR_VISITORS = 10
 const RETURN_SHARE = 0.5
 /** Of the differences between twins, the share that keep the value's structure. */
 const TWIN_CLOSE_SHARE = 0.3
-/** Of one device's close changes to a set a person edits (editedSets), the share that both add and remove members. */
-const TWO_EDITS_SHARE = 0.2
 /**
- * Of another device's close values of such a set, the share that both add and remove members,
- * before the look-alikes say (a documented default: nothing known, half). Record linkage's levels
- * are one partition for m and u alike: a close set edited one way and one edited both ways are two
- * levels, each weighed against how often another device shows that level.
+ * Of one device's close changes to a set a person edits (editedSets), the share that both add and
+ * remove members. Where the direction can be told (Direction), a close set is two levels, one way
+ * and both ways, and record linkage's levels are one partition for m and u alike: each is weighed
+ * against the look-alikes close the same way (closeRatesAmong).
  */
-const OTHERS_TWO_EDITS_SHARE = 0.5
-/** A facet holding a set a person edits: its close level is split by the edits' direction. */
-const editedFacets: ReadonlySet<FacetName> = new Set(
-  (Object.entries(facets) as [FacetName, FacetModel][])
-    .filter(([, model]) => model.members.some((member) => editedSets.has(member)))
-    .map(([facet]) => facet),
-)
-/** Of a close level's share, the part one way (`twoEdits` false) or both ways takes, for a set's facet. */
-const closeSplit = (facet: FacetName, twoEdits: boolean, othersTwoEdits: number) =>
-  editedFacets.has(facet) ? (twoEdits ? othersTwoEdits : 1 - othersTwoEdits) : 1
+const TWO_EDITS_SHARE = 0.2
+/** Of a close level's m, the part its direction takes (all of it where none can be told). */
+const directionShare = (direction: Direction | undefined) =>
+  direction === undefined ? 1 : direction === 'both ways' ? TWO_EDITS_SHARE : 1 - TWO_EDITS_SHARE
 /** Of a facet's values, the share that follow its `given` component when that changes. */
 const FOLLOWING_SHARE = 0.5
 /** No kind of change is ever taken as impossible: a share below this counts as this. */
@@ -112,10 +104,15 @@ const MIN_SHARE = 0.05
  */
 const ROLLBACK_SHARE = MIN_SHARE
 
+/**
+ * How a close set a person edits (editedSets) moved: members only gained or only lost (one way), or
+ * both (two edits at once: a family replaced by another). Told only where both values are whole.
+ */
+export type Direction = 'one way' | 'both ways'
+
 interface ComponentComparison {
   level: Level
-  /** A close set that both gained and lost members: two edits at once (see editedSets). */
-  twoEdits: boolean
+  direction?: Direction
 }
 
 function compareComponent(
@@ -124,9 +121,8 @@ function compareComponent(
   stored: StoredProfile,
 ): ComponentComparison {
   const digest = current.digests[name]
-  if (digest === stored.digests[name]) return { level: 'exact', twoEdits: false }
-  if (digest !== undefined && stored.previous[name]?.includes(digest))
-    return { level: 'previous', twoEdits: false }
+  if (digest === stored.digests[name]) return { level: 'exact' }
+  if (digest !== undefined && stored.previous[name]?.includes(digest)) return { level: 'previous' }
   const mine = current.parts[name]
   const theirs = stored.parts[name]
   if (mine && theirs) {
@@ -134,10 +130,11 @@ function compareComponent(
     if (overlap >= CLOSE_OVERLAP) {
       // A value cut at MAX_PARTS parts may show one member added as one gained and one lost.
       const whole = Math.max(mine.length, theirs.length) < MAX_PARTS * PART_WIDTH
-      return { level: 'close', twoEdits: onlyLeft && onlyRight && whole && editedSets.has(name) }
+      if (!whole || !editedSets.has(name)) return { level: 'close' }
+      return { level: 'close', direction: onlyLeft && onlyRight ? 'both ways' : 'one way' }
     }
   }
-  return { level: 'different', twoEdits: false }
+  return { level: 'different' }
 }
 
 /**
@@ -176,8 +173,11 @@ function commonness(
 export interface FacetComparison {
   facet: FacetName
   level: Level
-  /** Whether a close member set changed twice at once (gained and lost members). */
-  twoEdits: boolean
+  /**
+   * At the close level, how a close member set a person edits moved (both ways if any did), where
+   * that can be told; the facet's close level is then that direction's.
+   */
+  direction?: Direction
   members: { name: SourceName; digest: string; level: Level }[]
 }
 
@@ -188,20 +188,22 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
   const compared: FacetComparison[] = []
   for (const [facet, model] of facetList) {
     const members: FacetComparison['members'] = []
-    let twoEdits = false
+    let direction: Direction | undefined
     for (const name of model.members) {
       const digest = current.digests[name]
       if (digest === undefined || stored.digests[name] === undefined) continue
       const member = compareComponent(name, current, stored)
       members.push({ name, digest, level: member.level })
-      twoEdits ||= member.twoEdits
+      if (member.direction && direction !== 'both ways') direction = member.direction
     }
     if (members.length === 0) continue
     const level = members.reduce<Level>(
       (worst, member) => (LEVEL_RANK[member.level] > LEVEL_RANK[worst] ? member.level : worst),
       'exact',
     )
-    compared.push({ facet, level, twoEdits: level === 'close' && twoEdits, members })
+    compared.push(
+      level === 'close' && direction ? { facet, level, direction, members } : { facet, level, members },
+    )
   }
   return compared
 }
@@ -223,17 +225,15 @@ export function scoreEvidence(
   lookAlikes: LookAlikes = {},
   compared: FacetComparison[] = compareFacets(current, stored),
 ): Evidence {
-  const lookedUp =
-    lookAlikes.closeChance ??
-    ((facet: FacetName, level?: Level, twoEdits = false) =>
-      population.closeChance(facet) *
-      (level === 'close' ? closeSplit(facet, twoEdits, OTHERS_TWO_EDITS_SHARE) : 1))
+  // Without look-alikes, nothing says how many of the close values went which way: each direction
+  // is taken as common as any close value (an upper bound, never evidence the model assumed).
+  const lookedUp = lookAlikes.closeChance ?? ((facet: FacetName) => population.closeChance(facet))
   let bits = 0
   let twinBits = 0
   let rarity = 0
   const machine = { rarity: 0, rarest: 0 }
   const evidence: FacetEvidence[] = []
-  for (const { facet, level, twoEdits, members } of compared) {
+  for (const { facet, level, direction, members } of compared) {
     const model: FacetModel = facets[facet]
     const given = model.given
     const givenDigest = given && current.digests[given]
@@ -281,7 +281,7 @@ export function scoreEvidence(
     const held = Math.max(among?.mine ? Math.max(rarest, rarestAmong) : rarest, rarestOfAll)
     const populationRates = population.rates(facet)
     // At the close level of an edited set, the share close the same way (one way or both).
-    const closeChance = lookedUp(facet, level, twoEdits)
+    const closeChance = lookedUp(facet, level, direction)
     const rates = deviceRates(populationRates, stored.volatility, facet)
     const { change, close, undo = 0 } = rates
     // A value the device has not shown (close or different) is one of its novel changes: a device
@@ -331,7 +331,7 @@ export function scoreEvidence(
       case 'close': {
         // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
         const closeShare = Math.max(close, MIN_SHARE)
-        const edited = kept * novel * closeShare * closeSplit(facet, twoEdits, TWO_EDITS_SHARE)
+        const edited = kept * novel * closeShare * directionShare(direction)
         facetBits = Math.log2(edited / another(true, closeChance, rarest))
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
         facetTwinBits = Math.log2((kept * novel * closeShare) / (twin * TWIN_CLOSE_SHARE))
@@ -363,7 +363,10 @@ export function scoreEvidence(
       // How likely this level is for the device, having followed: close or different as its changes are.
       const followed =
         kept * (change + (1 - change) * FOLLOWING_SHARE) * Math.max(isClose ? close : 1 - close, MIN_SHARE)
-      facetBits = Math.log2(followed / another(isClose, closeChance, rarest))
+      // A close set's direction, as above: its m and u are that direction's.
+      facetBits = Math.log2(
+        (followed * (isClose ? directionShare(direction) : 1)) / another(isClose, closeChance, rarest),
+      )
       const twinFollowed =
         (twin + (1 - twin) * FOLLOWING_SHARE) * (isClose ? TWIN_CLOSE_SHARE : 1 - TWIN_CLOSE_SHARE)
       facetTwinBits = model.given !== undefined ? 0 : Math.log2(followed / twinFollowed)
@@ -436,8 +439,11 @@ function another(isClose: boolean, closeChance: number, rarest: number) {
 
 /** What the look-alikes blocking found for a request say about its population (see below). */
 export interface LookAlikes {
-  /** How likely another device's value is close (closeRatesAmong); the model's default otherwise. */
-  closeChance?: (facet: FacetName, level?: Level, twoEdits?: boolean) => number
+  /**
+   * How likely another device's value is close (closeRatesAmong); the model's default otherwise.
+   * With a direction, the share close that way: its m is that direction's share (directionShare).
+   */
+  closeChance?: (facet: FacetName, level?: Level, direction?: Direction) => number
   /** For a facet with a `given`, the share of devices holding it that have the facet (coverageAmong). */
   coverage?: (facet: FacetName) => number
 }
@@ -488,29 +494,33 @@ export function closeRatesAmong(
    */
   weights: readonly number[] = comparisons.map(() => 1),
 ) {
-  const closeCounts = new Map<FacetName, number>()
-  const twoEditCounts = new Map<FacetName, number>()
+  const close = new Map<FacetName, number>()
+  /** Of those, the look-alikes close one way and both ways (the others' direction cannot be told). */
+  const oneWay = new Map<FacetName, number>()
+  const bothWays = new Map<FacetName, number>()
   const compared = new Map<FacetName, number>()
+  const add = (counts: Map<FacetName, number>, facet: FacetName, weight: number) =>
+    counts.set(facet, (counts.get(facet) ?? 0) + weight)
   comparisons.forEach((comparison, index) => {
     const weight = weights[index] ?? 1
-    for (const { facet, level, twoEdits } of comparison) {
-      compared.set(facet, (compared.get(facet) ?? 0) + weight)
+    for (const { facet, level, direction } of comparison) {
+      add(compared, facet, weight)
       if (level !== 'close') continue
-      closeCounts.set(facet, (closeCounts.get(facet) ?? 0) + weight)
-      if (twoEdits) twoEditCounts.set(facet, (twoEditCounts.get(facet) ?? 0) + weight)
+      add(close, facet, weight)
+      if (direction) add(direction === 'one way' ? oneWay : bothWays, facet, weight)
     }
   })
-  // For one candidate, by its weight: a facet it compared at `level` (which leaves it out). Its
-  // close level, for an edited set, is the look-alikes' close values edited the same way.
+  // For one candidate, by its weight: a facet it compared at `level` (which leaves it out). A close
+  // set whose direction is told is weighed against the look-alikes close that way, and those whose
+  // direction cannot be told (either, for all that is known); the prior, worth LOOK_ALIKE_PRIOR
+  // candidates, takes each direction as common as any close value.
   return (ownWeight = 1) =>
-    (facet: FacetName, level?: Level, twoEdits = false) => {
+    (facet: FacetName, level?: Level, direction?: Direction) => {
       const own = level === 'close' ? ownWeight : 0
       const others = Math.max((compared.get(facet) ?? 0) - (level !== undefined ? ownWeight : 0), 0)
-      const allClose = closeCounts.get(facet) ?? 0
-      const both = twoEditCounts.get(facet) ?? 0
-      const split = level === 'close' && editedFacets.has(facet)
-      const close = Math.max((split ? (twoEdits ? both : allClose - both) : allClose) - own, 0)
-      const expected = prior(facet) * (split ? closeSplit(facet, twoEdits, OTHERS_TWO_EDITS_SHARE) : 1)
-      return (close + LOOK_ALIKE_PRIOR * expected) / (others + LOOK_ALIKE_PRIOR)
+      const anyClose = close.get(facet) ?? 0
+      const otherWay = direction && (direction === 'one way' ? bothWays : oneWay).get(facet)
+      const closeThatWay = Math.max(anyClose - (level === 'close' ? (otherWay ?? 0) : 0) - own, 0)
+      return (closeThatWay + LOOK_ALIKE_PRIOR * prior(facet)) / (others + LOOK_ALIKE_PRIOR)
     }
 }
