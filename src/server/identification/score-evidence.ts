@@ -363,10 +363,8 @@ export function scoreEvidence(
       // How likely this level is for the device, having followed: close or different as its changes are.
       const followed =
         kept * (change + (1 - change) * FOLLOWING_SHARE) * Math.max(isClose ? close : 1 - close, MIN_SHARE)
-      // A close set's direction, as above: its m and u are that direction's.
-      facetBits = Math.log2(
-        (followed * (isClose ? directionShare(direction) : 1)) / another(isClose, closeChance, rarest),
-      )
+      // A close set's direction, as above (compareFacets tells one at the close level only).
+      facetBits = Math.log2((followed * directionShare(direction)) / another(isClose, closeChance, rarest))
       const twinFollowed =
         (twin + (1 - twin) * FOLLOWING_SHARE) * (isClose ? TWIN_CLOSE_SHARE : 1 - TWIN_CLOSE_SHARE)
       facetTwinBits = model.given !== undefined ? 0 : Math.log2(followed / twinFollowed)
