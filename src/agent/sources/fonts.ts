@@ -1,7 +1,7 @@
 const baseFonts = ['monospace', 'sans-serif'] as const
 
 // Fonts that tell operating systems, office suites and language packs apart.
-const allCandidates = [
+export const fontCandidates: readonly string[] = [
   'Arial Narrow',
   'Bahnschrift',
   'Calibri',
@@ -75,7 +75,7 @@ const CHUNK = 8
  */
 export function* fonts(): Generator<void, string[]> {
   const webFonts = webFontFamilies()
-  const candidates = allCandidates.filter((font) => !webFonts.has(font.toLowerCase()))
+  const candidates = fontCandidates.filter((font) => !webFonts.has(font.toLowerCase()))
   const holder = document.createElement('div')
   holder.style.cssText = 'all:initial;position:absolute;left:-9999px;top:0;visibility:hidden'
   const make = (family: string) => {

@@ -1,4 +1,5 @@
 import type { SourceName } from '@/agent/sources'
+import { fontCandidates } from '@/agent/sources/fonts'
 
 /**
  * How matching reads each component. Components that tend to change together (a time zone and
@@ -319,6 +320,13 @@ export const partsKinds: Partial<Record<SourceName, PartsKind>> = {
  * a part in one edit.
  */
 export const editedSets: ReadonlySet<string> = new Set<SourceName>(['fonts', 'speechVoices'])
+
+/**
+ * Of the edited sets, those whose members come from a list the agent knows (the fonts it probes):
+ * how many members there are to gain or lose is known, so the edits that lead from one value to
+ * another can be counted (score-evidence.ts, the landing share of a close set).
+ */
+export const setUniverse: Partial<Record<SourceName, number>> = { fonts: fontCandidates.length }
 
 /**
  * Blocking: every group hashes to one indexed key; see blocking-keys.ts. A key shared by many

@@ -108,13 +108,14 @@ export function partsOverlap(left: string, right: string): number {
 }
 
 /**
- * How two values' parts compare: their overlap (Jaccard, in [0, 1]), and whether each side holds
- * a part the other lacks (for a set: whether members were gained, lost, or both).
+ * How two values' parts compare: their overlap (Jaccard, in [0, 1]), whether each side holds a
+ * part the other lacks (for a set: whether members were gained, lost, or both), and how many parts
+ * each side holds and both share.
  */
 export function compareParts(
   left: string,
   right: string,
-): { overlap: number; onlyLeft: boolean; onlyRight: boolean } {
+): { overlap: number; onlyLeft: boolean; onlyRight: boolean; left: number; right: number; shared: number } {
   const mine = new Set<string>()
   for (let at = 0; at < left.length; at += PART_WIDTH) mine.add(left.slice(at, at + PART_WIDTH))
   let shared = 0
@@ -128,5 +129,8 @@ export function compareParts(
     overlap: union === 0 ? 0 : shared / union,
     onlyLeft: mine.size > shared,
     onlyRight: theirs > shared,
+    left: mine.size,
+    right: theirs,
+    shared,
   }
 }

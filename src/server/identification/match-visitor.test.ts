@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { fontCandidates } from '@/agent/sources/fonts'
 import type { Json } from '@/contracts/identify'
 import { modelPopulation, populationOf } from '../../../tests/support/model-population'
 import {
@@ -31,6 +32,11 @@ const candidates: Candidate[] = stored.map((entry) => ({
   recentIps: [],
 }))
 const noAddress = { ip: null, sharers: 0 }
+/** A server of 3 000 devices of the same kinds, whose look-alikes of a request are `candidates`. */
+const server = [
+  ...stored.map((entry) => entry.profile),
+  ...Array.from({ length: 2700 }, (_, seed) => profile(device(10_000 + seed))),
+]
 /** The same machine set up with settings no comeback touches otherwise: motion and contrast. */
 const settingsTwin = (values: Device): Device => ({
   ...values,
@@ -485,6 +491,49 @@ describe('matchVisitor without a token', () => {
       return result.method === 'fingerprint' && result.visitorId === entry.id
     })
     expect(found.length).toBeGreaterThanOrEqual(38)
+  })
+
+  it('finds a device back with the font its look-alike sibling dropped at its latest comeback', () => {
+    // The sibling (the same machine and image, motion and contrast set otherwise) came back with a
+    // font family removed and was found; the device then comes back with the same family removed.
+    // On a server of 3 000 devices the sibling's record alone holds that set, which makes it rare:
+    // the device's own edit, one of the few sets dropping one of its families reaches, is then about
+    // as likely a way to it as the sibling's rare change of settings or a new twin of the sibling.
+    // Before edits were counted (a close set weighed by its look-alikes' close sets alone) the device
+    // was found in none of these 80; now in 53. With a family added instead (one of 39 the device
+    // lacks, against one of 3 or 5 it holds) it stays lost here: a new twin of the sibling is likelier.
+    const fontRemoved = changes['font removed'] as (values: Device) => Device
+    const population = populationOf(server)
+    const answers = stored.slice(0, 80).map((entry) => {
+      const siblingValues = settingsTwin(entry.values)
+      const first = { ...profile(siblingValues), previous: {}, volatility: noVolatility }
+      const latest = profile(fontRemoved(siblingValues))
+      const volatility = addComeback(addComeback(noVolatility, []), ['rendering'], ['rendering'], 0.9)
+      const storedSibling = { ...latest, previous: followPrevious(first, latest), volatility }
+      const result = matchVisitor({
+        current: profile(fontRemoved(entry.values)),
+        candidates: [
+          ...candidates,
+          { visitorId: 'sibling', profile: storedSibling, lastSeenAt: 0, visits: 2, recentIps: [] },
+        ],
+        population: populationOf([...server, latest]),
+        context: noAddress,
+      })
+      return result.method === 'new' ? 'new' : result.visitorId === entry.id ? 'found' : result.visitorId
+    })
+    expect(answers.filter((answer) => answer === 'found').length).toBeGreaterThanOrEqual(48)
+    expect(answers).not.toContain('sibling')
+    // Alone on that server, the device back with a family dropped is found every time.
+    const alone = stored.slice(0, 80).filter((entry) => {
+      const result = matchVisitor({
+        current: profile(fontRemoved(entry.values)),
+        candidates,
+        population,
+        context: noAddress,
+      })
+      return result.method === 'fingerprint' && result.visitorId === entry.id
+    })
+    expect(alone.length).toBe(80)
   })
 
   describe('a device back from an outing', () => {
@@ -1289,11 +1338,16 @@ describe('closeRatesAmong: how often a look-alike holds a close value', () => {
     })
 
     it('counts a set grown one way for more among look-alikes that swapped than among those one way off', () => {
+      // A set 40 more devices hold: its look-alikes' close sets, not the edits reaching it, count.
+      const holding = populationOf([
+        ...stored.map((entry) => entry.profile),
+        ...Array.from({ length: 40 }, (_, at) => profile({ ...device(2000 + at), fonts })),
+      ])
       const bits = (lookAlikes: FacetComparison[][]) =>
         scoreEvidence(
           request,
           storedWith({ fonts: closeFonts }),
-          population,
+          holding,
           { closeChance: closeRatesAmong(lookAlikes)() },
           own,
         ).facets.find((entry) => entry.facet === 'rendering')?.bits ?? Number.NaN
@@ -1334,8 +1388,6 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
   const values = device(7)
   const fonts = values.fonts as string[]
   const storedProfile = { ...profile(values), previous: {}, volatility: noVolatility }
-  const facetOf = (changed: Device, facet: string) =>
-    scoreEvidence(profile(changed), storedProfile, population).facets.find((entry) => entry.facet === facet)
 
   it('tells which side of a comparison holds parts the other lacks', () => {
     const before = partsOf('fonts', ['A', 'B', 'C'])
@@ -1343,6 +1395,9 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
       overlap: 3 / 4,
       onlyLeft: true,
       onlyRight: false,
+      left: 4,
+      right: 3,
+      shared: 3,
     })
     expect(compareParts(partsOf('fonts', ['A', 'B']), before)).toMatchObject({
       onlyLeft: false,
@@ -1354,16 +1409,71 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
     })
   })
 
+  const grownFonts = [...fonts, 'Cantarell']
+  const shrunkFonts = fonts.slice(1)
+  const swappedFonts = [...fonts.slice(1), 'Cantarell']
+  /** The population, with `holders` more devices holding each of the three edited sets. */
+  const withHolders = (holders: number) =>
+    populationOf([
+      ...stored.map((entry) => entry.profile),
+      ...[grownFonts, shrunkFonts, swappedFonts].flatMap((set) =>
+        Array.from({ length: holders }, (_, at) => profile({ ...device(1000 + at), fonts: set })),
+      ),
+    ])
+  const renderingAmong = (changed: Device, among: Population) =>
+    scoreEvidence(profile(changed), storedProfile, among).facets.find((entry) => entry.facet === 'rendering')
+
   it('weighs a swapped font set as two changes of the facet, a grown or shrunk one as one', () => {
     expect(fonts.length).toBeGreaterThanOrEqual(3)
-    const grown = facetOf({ ...values, fonts: [...fonts, 'Cantarell'] }, 'rendering')
-    const shrunk = facetOf({ ...values, fonts: fonts.slice(1) }, 'rendering')
-    const swapped = facetOf({ ...values, fonts: [...fonts.slice(1), 'Cantarell'] }, 'rendering')
+    // Sets many devices hold: each is weighed by how often another device's set is close.
+    const common = withHolders(40)
+    const grown = renderingAmong({ ...values, fonts: grownFonts }, common)
+    const shrunk = renderingAmong({ ...values, fonts: shrunkFonts }, common)
+    const swapped = renderingAmong({ ...values, fonts: swappedFonts }, common)
     expect([grown?.level, shrunk?.level, swapped?.level]).toEqual(['close', 'close', 'close'])
     expect(shrunk?.bits).toBeCloseTo(grown?.bits ?? Number.NaN)
     // Of a device's close changes to such a set, a fifth go both ways; without look-alikes each
     // direction is taken as common as any close value, so the two differ by that share alone.
     expect((grown?.bits ?? 0) - (swapped?.bits ?? 0)).toBeCloseTo(Math.log2(0.8 / 0.2), 6)
+  })
+
+  it('counts the sets the same edits reach from a set of the fonts the agent probes', () => {
+    const edits = (changed: string[]) =>
+      compareFacets(profile({ ...values, fonts: changed }), storedProfile).find(
+        (entry) => entry.facet === 'rendering',
+      )?.edits
+    const others = fontCandidates.length - fonts.length
+    // One family added, of those the device lacks; one removed, of those it holds; one of each.
+    expect([edits(grownFonts), edits(shrunkFonts), edits(swappedFonts)]).toEqual([
+      others,
+      fonts.length,
+      others * fonts.length,
+    ])
+    expect(edits([...fonts, 'Cantarell', 'Roboto'])).toBe((others * (others - 1)) / 2)
+    // Voices come from no list the agent knows: the sets an edit reaches cannot be counted.
+    const voices = {
+      ...profile({ ...values, speechVoices: ['a', 'b', 'c'] }),
+      previous: {},
+      volatility: noVolatility,
+    }
+    const voicesAfter = compareFacets(profile({ ...values, speechVoices: ['a', 'b', 'c', 'd'] }), voices)
+    expect(voicesAfter.find((entry) => entry.facet === 'voices')).toMatchObject({ level: 'close' })
+    expect(voicesAfter.find((entry) => entry.facet === 'voices')?.edits).toBeUndefined()
+  })
+
+  it("weighs a rare set by the edits that reach it: a family dropped of the device's few counts more than one added of many", () => {
+    // No other device holds these sets: the device's own edit is the likelier way to them, by
+    // one in as many sets as the same edits reach, against their share of the population.
+    const rare = populationOf(server)
+    const grown = renderingAmong({ ...values, fonts: grownFonts }, rare)
+    const shrunk = renderingAmong({ ...values, fonts: shrunkFonts }, rare)
+    const others = fontCandidates.length - fonts.length
+    expect((shrunk?.bits ?? 0) - (grown?.bits ?? 0)).toBeCloseTo(Math.log2(others / fonts.length), 6)
+    // Rarer than its look-alikes' close sets say: it counts for more than among common sets.
+    const common = withHolders(40)
+    expect(grown?.bits ?? 0).toBeGreaterThan(
+      renderingAmong({ ...values, fonts: grownFonts }, common)?.bits ?? 0,
+    )
   })
 
   it('still finds the same device after one family was replaced by another', () => {

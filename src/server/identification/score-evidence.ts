@@ -1,6 +1,6 @@
 import type { SourceName } from '@/agent/sources'
 import type { Level } from '@/contracts/device'
-import { editedSets, type FacetModel, type FacetName, facets } from './component-model'
+import { editedSets, type FacetModel, type FacetName, facets, setUniverse } from './component-model'
 import { type ChangeRates, deviceRates, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, MAX_PARTS, PART_WIDTH } from './fingerprint-profile'
 
@@ -113,7 +113,24 @@ export type Direction = 'one way' | 'both ways'
 interface ComponentComparison {
   level: Level
   direction?: Direction
+  /** For a close set whose members come from a known list (setUniverse): see editsBetween. */
+  edits?: number
 }
+
+/** How many ways to choose `k` of `n` (1 where nothing can be chosen otherwise). */
+function choose(n: number, k: number): number {
+  let ways = 1
+  for (let i = 0; i < k && i < n; i++) ways = (ways * (n - i)) / (i + 1)
+  return Math.max(ways, 1)
+}
+
+/**
+ * Of the sets a device can reach from its stored one by gaining as many members and losing as many
+ * as the request's shows, how many there are: members gained from those it lacks in the list the
+ * agent probes (setUniverse), members lost from those it holds. Each is one landing of the same edits.
+ */
+const editsBetween = (universe: number, stored: number, gained: number, lost: number) =>
+  choose(Math.max(universe - stored, gained), gained) * choose(stored, lost)
 
 function compareComponent(
   name: string,
@@ -126,12 +143,19 @@ function compareComponent(
   const mine = current.parts[name]
   const theirs = stored.parts[name]
   if (mine && theirs) {
-    const { overlap, onlyLeft, onlyRight } = compareParts(mine, theirs)
+    const { overlap, onlyLeft, onlyRight, left, right, shared } = compareParts(mine, theirs)
     if (overlap >= CLOSE_OVERLAP) {
       // A value cut at MAX_PARTS parts may show one member added as one gained and one lost.
       const whole = Math.max(mine.length, theirs.length) < MAX_PARTS * PART_WIDTH
       if (!whole || !editedSets.has(name)) return { level: 'close' }
-      return { level: 'close', direction: onlyLeft && onlyRight ? 'both ways' : 'one way' }
+      const direction = onlyLeft && onlyRight ? 'both ways' : 'one way'
+      const universe = setUniverse[name as SourceName]
+      if (universe === undefined) return { level: 'close', direction }
+      return {
+        level: 'close',
+        direction,
+        edits: editsBetween(universe, right, left - shared, right - shared),
+      }
     }
   }
   return { level: 'different' }
@@ -178,6 +202,11 @@ export interface FacetComparison {
    * that can be told; the facet's close level is then that direction's.
    */
   direction?: Direction
+  /**
+   * At the close level, where a close member is a set from a known list: how many sets the same
+   * edits could have led to (editsBetween); the request's is one of them.
+   */
+  edits?: number
   members: { name: SourceName; digest: string; level: Level }[]
 }
 
@@ -189,12 +218,14 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
   for (const [facet, model] of facetList) {
     const members: FacetComparison['members'] = []
     let direction: Direction | undefined
+    let edits: number | undefined
     for (const name of model.members) {
       const digest = current.digests[name]
       if (digest === undefined || stored.digests[name] === undefined) continue
       const member = compareComponent(name, current, stored)
       members.push({ name, digest, level: member.level })
       if (member.direction && direction !== 'both ways') direction = member.direction
+      if (member.edits !== undefined) edits = Math.max(edits ?? 1, member.edits)
     }
     if (members.length === 0) continue
     const level = members.reduce<Level>(
@@ -202,7 +233,9 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
       'exact',
     )
     compared.push(
-      level === 'close' && direction ? { facet, level, direction, members } : { facet, level, members },
+      level === 'close' && direction
+        ? { facet, level, direction, ...(edits === undefined ? {} : { edits }), members }
+        : { facet, level, members },
     )
   }
   return compared
@@ -233,7 +266,7 @@ export function scoreEvidence(
   let rarity = 0
   const machine = { rarity: 0, rarest: 0 }
   const evidence: FacetEvidence[] = []
-  for (const { facet, level, direction, members } of compared) {
+  for (const { facet, level, direction, edits, members } of compared) {
     const model: FacetModel = facets[facet]
     const given = model.given
     const givenDigest = given && current.digests[given]
@@ -332,7 +365,11 @@ export function scoreEvidence(
         // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
         const closeShare = Math.max(close, MIN_SHARE)
         const edited = kept * novel * closeShare * directionShare(direction)
+        // The edit lands on the request's set as often as devices hold it among the close ones
+        // (against k), or, for a set from a known list, on any set the same edits reach alike
+        // (against its commonness): the likelier landing counts (MODEL.md, "Weights").
         facetBits = Math.log2(edited / another(true, closeChance, rarest))
+        if (edits !== undefined) facetBits = Math.max(facetBits, Math.log2(edited / edits / rarest))
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
         facetTwinBits = Math.log2((kept * novel * closeShare) / (twin * TWIN_CLOSE_SHARE))
         break
