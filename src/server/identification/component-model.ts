@@ -322,11 +322,12 @@ export const partsKinds: Partial<Record<SourceName, PartsKind>> = {
 export const editedSets: ReadonlySet<string> = new Set<SourceName>(['fonts', 'speechVoices'])
 
 /**
- * Of the edited sets, those whose members come from a list the agent knows (the fonts it probes):
- * how many members there are to gain or lose is known, so the edits that lead from one value to
- * another can be counted (score-evidence.ts, the landing share of a close set).
+ * Of the edited sets, those whose members come from a list the agent knows: how many members it
+ * probes (the fonts' candidates; on a page loading one of them as a web font, one fewer), so the
+ * sets one device's edits reach from its own can be counted (score-evidence.ts, setsReached). A
+ * browser running an older agent may probe another list: the count is this server's.
  */
-export const setUniverse: Partial<Record<SourceName, number>> = { fonts: fontCandidates.length }
+export const knownMembers: Partial<Record<SourceName, number>> = { fonts: fontCandidates.length }
 
 /**
  * Blocking: every group hashes to one indexed key; see blocking-keys.ts. A key shared by many

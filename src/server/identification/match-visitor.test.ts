@@ -494,46 +494,43 @@ describe('matchVisitor without a token', () => {
   })
 
   it('finds a device back with the font its look-alike sibling dropped at its latest comeback', () => {
-    // The sibling (the same machine and image, motion and contrast set otherwise) came back with a
-    // font family removed and was found; the device then comes back with the same family removed.
-    // On a server of 3 000 devices the sibling's record alone holds that set, which makes it rare:
-    // the device's own edit, one of the few sets dropping one of its families reaches, is then about
-    // as likely a way to it as the sibling's rare change of settings or a new twin of the sibling.
-    // Before edits were counted (a close set weighed by its look-alikes' close sets alone) the device
-    // was found in none of these 80; now in 53. With a family added instead (one of 39 the device
-    // lacks, against one of 3 or 5 it holds) it stays lost here: a new twin of the sibling is likelier.
+    // A device and its sibling (the same machine and image, motion and contrast set otherwise)
+    // share a font set few devices hold (a family of their own added to their image's). The
+    // sibling came back with a family dropped and was found; the device then comes back with the
+    // same family dropped. On a server of 3 000 devices the sibling's record alone holds that set:
+    // the device's own edit, one of the few sets dropping one of its families reaches, is then a
+    // likelier way to it than the sibling's rare change of settings or a new twin of the sibling.
+    // Found in 26 of these 80, never taken for the sibling; before edits were counted (a close set
+    // weighed by its look-alikes' close sets alone), in none. Where the two hold a set one device in
+    // six holds, a near set counts no more than that common set would exact, and the device stays lost.
+    const ownSet = (values: Device): Device => ({
+      ...values,
+      fonts: [...(values.fonts as string[]), 'Gabriola'],
+    })
     const fontRemoved = changes['font removed'] as (values: Device) => Device
-    const population = populationOf(server)
     const answers = stored.slice(0, 80).map((entry) => {
-      const siblingValues = settingsTwin(entry.values)
+      const values = ownSet(entry.values)
+      const siblingValues = settingsTwin(values)
       const first = { ...profile(siblingValues), previous: {}, volatility: noVolatility }
       const latest = profile(fontRemoved(siblingValues))
       const volatility = addComeback(addComeback(noVolatility, []), ['rendering'], ['rendering'], 0.9)
       const storedSibling = { ...latest, previous: followPrevious(first, latest), volatility }
+      const own = { ...profile(values), previous: {}, volatility: noVolatility }
       const result = matchVisitor({
-        current: profile(fontRemoved(entry.values)),
+        current: profile(fontRemoved(values)),
         candidates: [
-          ...candidates,
+          ...candidates.map((candidate) =>
+            candidate.visitorId === entry.id ? { ...candidate, profile: own } : candidate,
+          ),
           { visitorId: 'sibling', profile: storedSibling, lastSeenAt: 0, visits: 2, recentIps: [] },
         ],
-        population: populationOf([...server, latest]),
+        population: populationOf([...server, own, latest]),
         context: noAddress,
       })
       return result.method === 'new' ? 'new' : result.visitorId === entry.id ? 'found' : result.visitorId
     })
-    expect(answers.filter((answer) => answer === 'found').length).toBeGreaterThanOrEqual(48)
+    expect(answers.filter((answer) => answer === 'found').length).toBeGreaterThanOrEqual(20)
     expect(answers).not.toContain('sibling')
-    // Alone on that server, the device back with a family dropped is found every time.
-    const alone = stored.slice(0, 80).filter((entry) => {
-      const result = matchVisitor({
-        current: profile(fontRemoved(entry.values)),
-        candidates,
-        population,
-        context: noAddress,
-      })
-      return result.method === 'fingerprint' && result.visitorId === entry.id
-    })
-    expect(alone.length).toBe(80)
   })
 
   describe('a device back from an outing', () => {
@@ -1438,18 +1435,21 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
   })
 
   it('counts the sets the same edits reach from a set of the fonts the agent probes', () => {
-    const edits = (changed: string[]) =>
+    const reached = (changed: string[]) =>
       compareFacets(profile({ ...values, fonts: changed }), storedProfile).find(
         (entry) => entry.facet === 'rendering',
-      )?.edits
+      )?.edited?.reached
     const others = fontCandidates.length - fonts.length
     // One family added, of those the device lacks; one removed, of those it holds; one of each.
-    expect([edits(grownFonts), edits(shrunkFonts), edits(swappedFonts)]).toEqual([
+    expect([reached(grownFonts), reached(shrunkFonts), reached(swappedFonts)]).toEqual([
       others,
       fonts.length,
       others * fonts.length,
     ])
-    expect(edits([...fonts, 'Cantarell', 'Roboto'])).toBe((others * (others - 1)) / 2)
+    expect(reached([...fonts, 'Cantarell', 'Roboto'])).toBe((others * (others - 1)) / 2)
+    // The same families in another order or twice: close, but no edit reaches it (forged).
+    expect(reached([...fonts].reverse())).toBeUndefined()
+    expect(reached([...fonts, fonts[0] as string])).toBeUndefined()
     // Voices come from no list the agent knows: the sets an edit reaches cannot be counted.
     const voices = {
       ...profile({ ...values, speechVoices: ['a', 'b', 'c'] }),
@@ -1458,22 +1458,48 @@ describe('set edits: a set that gained and lost members was edited twice', () =>
     }
     const voicesAfter = compareFacets(profile({ ...values, speechVoices: ['a', 'b', 'c', 'd'] }), voices)
     expect(voicesAfter.find((entry) => entry.facet === 'voices')).toMatchObject({ level: 'close' })
-    expect(voicesAfter.find((entry) => entry.facet === 'voices')?.edits).toBeUndefined()
+    expect(voicesAfter.find((entry) => entry.facet === 'voices')?.edited).toBeUndefined()
   })
 
-  it("weighs a rare set by the edits that reach it: a family dropped of the device's few counts more than one added of many", () => {
-    // No other device holds these sets: the device's own edit is the likelier way to them, by
-    // one in as many sets as the same edits reach, against their share of the population.
+  describe('a rare set weighed by the edits that reach it', () => {
     const rare = populationOf(server)
-    const grown = renderingAmong({ ...values, fonts: grownFonts }, rare)
-    const shrunk = renderingAmong({ ...values, fonts: shrunkFonts }, rare)
-    const others = fontCandidates.length - fonts.length
-    expect((shrunk?.bits ?? 0) - (grown?.bits ?? 0)).toBeCloseTo(Math.log2(others / fonts.length), 6)
-    // Rarer than its look-alikes' close sets say: it counts for more than among common sets.
-    const common = withHolders(40)
-    expect(grown?.bits ?? 0).toBeGreaterThan(
-      renderingAmong({ ...values, fonts: grownFonts }, common)?.bits ?? 0,
-    )
+    const lookAlikes = { closeChance: closeRatesAmong([])() }
+    const rendering = (changed: Device, among: Population, withLookAlikes = true) =>
+      scoreEvidence(profile(changed), storedProfile, among, withLookAlikes ? lookAlikes : {}).facets.find(
+        (entry) => entry.facet === 'rendering',
+      )?.bits ?? Number.NaN
+    const grown = rendering({ ...values, fonts: grownFonts }, rare)
+    const shrunk = rendering({ ...values, fonts: shrunkFonts }, rare)
+    const copied = rendering(values, rare)
+
+    it('counts a set no other device holds for more than one many devices hold', () => {
+      expect(grown).toBeGreaterThan(rendering({ ...values, fonts: grownFonts }, withHolders(40)) + 1)
+      // A family dropped from the device's few reaches fewer sets than one added of the many it lacks.
+      expect(shrunk).toBeGreaterThan(grown)
+    })
+
+    it('never counts a near set for more than the stored set itself, forged or not', () => {
+      expect(shrunk).toBeLessThanOrEqual(copied)
+      expect(rendering({ ...values, fonts: [...fonts].reverse() }, rare)).toBeLessThanOrEqual(copied)
+      expect(rendering({ ...values, fonts: [...fonts, fonts[0] as string] }, rare)).toBeLessThanOrEqual(
+        copied,
+      )
+    })
+
+    it('counts devices beyond their network budget among the holders', () => {
+      // Two hundred uncounted devices hold the grown set: it is no rare landing then.
+      const crowded = populationOf(server, {
+        countAll: (name, digest) =>
+          (name === 'fonts' && digest === profile({ ...values, fonts: grownFonts }).digests.fonts ? 200 : 0) +
+          rare.count(name, digest),
+        allVisitors: rare.visitors + 200,
+      })
+      expect(rendering({ ...values, fonts: grownFonts }, crowded)).toBeLessThan(grown - 1)
+    })
+
+    it("is not weighed so where no look-alikes were read (a token checked against its own browser's fingerprint)", () => {
+      expect(rendering({ ...values, fonts: grownFonts }, rare, false)).toBeLessThan(grown)
+    })
   })
 
   it('still finds the same device after one family was replaced by another', () => {

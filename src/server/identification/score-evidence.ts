@@ -1,6 +1,6 @@
 import type { SourceName } from '@/agent/sources'
 import type { Level } from '@/contracts/device'
-import { editedSets, type FacetModel, type FacetName, facets, setUniverse } from './component-model'
+import { editedSets, type FacetModel, type FacetName, facets, knownMembers } from './component-model'
 import { type ChangeRates, deviceRates, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, MAX_PARTS, PART_WIDTH } from './fingerprint-profile'
 
@@ -113,24 +113,25 @@ export type Direction = 'one way' | 'both ways'
 interface ComponentComparison {
   level: Level
   direction?: Direction
-  /** For a close set whose members come from a known list (setUniverse): see editsBetween. */
-  edits?: number
+  /** For a close set whose members come from a known list (knownMembers): see setsReached. */
+  reached?: number
 }
 
-/** How many ways to choose `k` of `n` (1 where nothing can be chosen otherwise). */
+/** How many ways there are to choose `k` of `n` (`k` ≤ `n`). */
 function choose(n: number, k: number): number {
   let ways = 1
-  for (let i = 0; i < k && i < n; i++) ways = (ways * (n - i)) / (i + 1)
-  return Math.max(ways, 1)
+  for (let i = 0; i < k; i++) ways = (ways * (n - i)) / (i + 1)
+  return ways
 }
 
 /**
- * Of the sets a device can reach from its stored one by gaining as many members and losing as many
- * as the request's shows, how many there are: members gained from those it lacks in the list the
- * agent probes (setUniverse), members lost from those it holds. Each is one landing of the same edits.
+ * How many sets a device can reach from its stored set of `held` members by gaining `gained` of
+ * the `known` members it lacks (knownMembers: the list the agent probes) and losing `lost` of those
+ * it holds: the request's set is one of them. A forged set larger than the list counts every
+ * member it gained as one of a kind.
  */
-const editsBetween = (universe: number, stored: number, gained: number, lost: number) =>
-  choose(Math.max(universe - stored, gained), gained) * choose(stored, lost)
+const setsReached = (known: number, held: number, gained: number, lost: number) =>
+  choose(Math.max(known - held, gained), gained) * choose(held, lost)
 
 function compareComponent(
   name: string,
@@ -149,13 +150,11 @@ function compareComponent(
       const whole = Math.max(mine.length, theirs.length) < MAX_PARTS * PART_WIDTH
       if (!whole || !editedSets.has(name)) return { level: 'close' }
       const direction = onlyLeft && onlyRight ? 'both ways' : 'one way'
-      const universe = setUniverse[name as SourceName]
-      if (universe === undefined) return { level: 'close', direction }
-      return {
-        level: 'close',
-        direction,
-        edits: editsBetween(universe, right, left - shared, right - shared),
-      }
+      const known = knownMembers[name as SourceName]
+      // The same members in another order or twice (no browser sends its set so: forged) reach
+      // no set by an edit.
+      if (known === undefined || (!onlyLeft && !onlyRight)) return { level: 'close', direction }
+      return { level: 'close', direction, reached: setsReached(known, right, left - shared, right - shared) }
     }
   }
   return { level: 'different' }
@@ -203,10 +202,10 @@ export interface FacetComparison {
    */
   direction?: Direction
   /**
-   * At the close level, where a close member is a set from a known list: how many sets the same
-   * edits could have led to (editsBetween); the request's is one of them.
+   * At the close level, where the close member is a set from a known list (knownMembers): that
+   * member, and how many sets the same edits reach from the stored one (setsReached).
    */
-  edits?: number
+  edited?: { name: SourceName; reached: number }
   members: { name: SourceName; digest: string; level: Level }[]
 }
 
@@ -218,14 +217,14 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
   for (const [facet, model] of facetList) {
     const members: FacetComparison['members'] = []
     let direction: Direction | undefined
-    let edits: number | undefined
+    let edited: FacetComparison['edited']
     for (const name of model.members) {
       const digest = current.digests[name]
       if (digest === undefined || stored.digests[name] === undefined) continue
       const member = compareComponent(name, current, stored)
       members.push({ name, digest, level: member.level })
       if (member.direction && direction !== 'both ways') direction = member.direction
-      if (member.edits !== undefined) edits = Math.max(edits ?? 1, member.edits)
+      if (member.reached !== undefined) edited = { name, reached: member.reached }
     }
     if (members.length === 0) continue
     const level = members.reduce<Level>(
@@ -234,7 +233,7 @@ export function compareFacets(current: FingerprintProfile, stored: StoredProfile
     )
     compared.push(
       level === 'close' && direction
-        ? { facet, level, direction, ...(edits === undefined ? {} : { edits }), members }
+        ? { facet, level, direction, ...(edited && { edited }), members }
         : { facet, level, members },
     )
   }
@@ -266,7 +265,7 @@ export function scoreEvidence(
   let rarity = 0
   const machine = { rarity: 0, rarest: 0 }
   const evidence: FacetEvidence[] = []
-  for (const { facet, level, direction, edits, members } of compared) {
+  for (const { facet, level, direction, edited: editedSet, members } of compared) {
     const model: FacetModel = facets[facet]
     const given = model.given
     const givenDigest = given && current.digests[given]
@@ -366,10 +365,23 @@ export function scoreEvidence(
         const closeShare = Math.max(close, MIN_SHARE)
         const edited = kept * novel * closeShare * directionShare(direction)
         // The edit lands on the request's set as often as devices hold it among the close ones
-        // (against k), or, for a set from a known list, on any set the same edits reach alike
-        // (against its commonness): the likelier landing counts (MODEL.md, "Weights").
+        // (against k); for a set from a known list, weighed against the look-alikes, it may land on
+        // any set the same edits reach alike (landingBits): the likelier landing counts.
         facetBits = Math.log2(edited / another(true, closeChance, rarest))
-        if (edits !== undefined) facetBits = Math.max(facetBits, Math.log2(edited / edits / rarest))
+        if (editedSet && lookAlikes.closeChance)
+          facetBits = Math.max(
+            facetBits,
+            landingBits(
+              population,
+              model,
+              current,
+              stored,
+              editedSet,
+              edited,
+              direction,
+              kept * (1 - change),
+            ),
+          )
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
         facetTwinBits = Math.log2((kept * novel * closeShare) / (twin * TWIN_CLOSE_SHARE))
         break
@@ -470,6 +482,39 @@ function landingShare(
  */
 function another(isClose: boolean, closeChance: number, rarest: number) {
   return isClose ? Math.max(closeChance, 0.01) : Math.max(1 - rarest - closeChance, MIN_SHARE)
+}
+
+/** Of one device's edits of a set one way, the share that gain members (the rest lose them). */
+const GAINING_SHARE = 0.5
+
+/**
+ * A close set from a known list, weighed as the device's edit landing on the request's very set
+ * (MODEL.md, "Weights"): `edited` (the close direction's m) times one in as many sets as the same
+ * edits reach (of the edits one way, half gain members and half lose them), against the share of
+ * devices holding the request's set, counted or not. Never more than the stored set itself would
+ * weigh as an exact agreement (`exact`, its m): a near value chosen rare (a forged one) counts for
+ * no more than a copy of the device's own.
+ */
+function landingBits(
+  population: Population,
+  model: FacetModel,
+  current: FingerprintProfile,
+  stored: StoredProfile,
+  set: { name: SourceName; reached: number },
+  edited: number,
+  direction: Direction | undefined,
+  exact: number,
+) {
+  const held = (digest: string | undefined, mine: boolean) => {
+    if (digest === undefined) return 1
+    const counted = commonness(population, set.name, digest, model.commonness, mine)
+    return population.countAll
+      ? Math.max(counted, commonness(population, set.name, digest, model.commonness, mine, undefined, true))
+      : counted
+  }
+  const kind = direction === 'one way' ? GAINING_SHARE : 1
+  const landing = Math.log2((edited * kind) / set.reached / held(current.digests[set.name], false))
+  return Math.min(landing, Math.log2(exact / held(stored.digests[set.name], true)))
 }
 
 /** What the look-alikes blocking found for a request say about its population (see below). */
