@@ -90,6 +90,8 @@ const TWIN_CLOSE_SHARE = 0.3
  * against the look-alikes close the same way (closeRatesAmong).
  */
 const TWO_EDITS_SHARE = 0.2
+/** Of one device's edits of a set one way, the share that gain members (the rest lose them). */
+const GAINING_SHARE = 0.5
 /** Of a close level's m, the part its direction takes (all of it where none can be told). */
 const directionShare = (direction: Direction | undefined) =>
   direction === undefined ? 1 : direction === 'both ways' ? TWO_EDITS_SHARE : 1 - TWO_EDITS_SHARE
@@ -368,20 +370,15 @@ export function scoreEvidence(
         // (against k); for a set from a known list, weighed against the look-alikes, it may land on
         // any set the same edits reach alike (landingBits): the likelier landing counts.
         facetBits = Math.log2(edited / another(true, closeChance, rarest))
-        if (editedSet && lookAlikes.closeChance)
-          facetBits = Math.max(
-            facetBits,
-            landingBits(
-              population,
-              model,
-              current,
-              stored,
-              editedSet,
-              edited,
-              direction,
-              kept * (1 - change),
-            ),
-          )
+        if (editedSet && lookAlikes.closeChance) {
+          // Of the edits one way, half gain members and half lose them.
+          const kind = direction === 'one way' ? GAINING_SHARE : 1
+          const landing = landingBits(population, model, editedSet.name, current, stored, {
+            landing: (edited * kind) / editedSet.reached,
+            exact: kept * (1 - change),
+          })
+          facetBits = Math.max(facetBits, landing)
+        }
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
         facetTwinBits = Math.log2((kept * novel * closeShare) / (twin * TWIN_CLOSE_SHARE))
         break
@@ -484,37 +481,32 @@ function another(isClose: boolean, closeChance: number, rarest: number) {
   return isClose ? Math.max(closeChance, 0.01) : Math.max(1 - rarest - closeChance, MIN_SHARE)
 }
 
-/** Of one device's edits of a set one way, the share that gain members (the rest lose them). */
-const GAINING_SHARE = 0.5
-
 /**
  * A close set from a known list, weighed as the device's edit landing on the request's very set
- * (MODEL.md, "Weights"): `edited` (the close direction's m) times one in as many sets as the same
- * edits reach (of the edits one way, half gain members and half lose them), against the share of
- * devices holding the request's set, counted or not. Never more than the stored set itself would
- * weigh as an exact agreement (`exact`, its m): a near value chosen rare (a forged one) counts for
- * no more than a copy of the device's own.
+ * (MODEL.md, "Weights"): `m.landing` (the close direction's m, shared among the sets the same edits
+ * reach) against the share of devices holding the request's set, counted or not. Never more than
+ * the stored set itself would weigh as an exact agreement (`m.exact`): a near value chosen rare (a
+ * forged one) counts for no more than a copy of the device's own.
  */
 function landingBits(
   population: Population,
   model: FacetModel,
+  name: SourceName,
   current: FingerprintProfile,
   stored: StoredProfile,
-  set: { name: SourceName; reached: number },
-  edited: number,
-  direction: Direction | undefined,
-  exact: number,
+  m: { landing: number; exact: number },
 ) {
   const held = (digest: string | undefined, mine: boolean) => {
     if (digest === undefined) return 1
-    const counted = commonness(population, set.name, digest, model.commonness, mine)
+    const counted = commonness(population, name, digest, model.commonness, mine)
     return population.countAll
-      ? Math.max(counted, commonness(population, set.name, digest, model.commonness, mine, undefined, true))
+      ? Math.max(counted, commonness(population, name, digest, model.commonness, mine, undefined, true))
       : counted
   }
-  const kind = direction === 'one way' ? GAINING_SHARE : 1
-  const landing = Math.log2((edited * kind) / set.reached / held(current.digests[set.name], false))
-  return Math.min(landing, Math.log2(exact / held(stored.digests[set.name], true)))
+  return Math.min(
+    Math.log2(m.landing / held(current.digests[name], false)),
+    Math.log2(m.exact / held(stored.digests[name], true)),
+  )
 }
 
 /** What the look-alikes blocking found for a request say about its population (see below). */
