@@ -14,6 +14,8 @@
 // BENCH_QUICK=1 runs 3 rounds (a CI smoke run). BENCH_ROUNDS=N (30). BENCH_DEBUG=1 prints each load.
 // BENCH_SOURCES=<n> prints the n Tessera sources with the highest median duration (0 = all).
 // BENCH_AGENT_FILE=<file> measures another build of the agent (an A/B against a saved public/agent.js).
+// BENCH_AGENT_B=<file> adds a second build as its own row ('tessera-b'), alternating with the others in
+// the same run: an A/B that machine load between two runs cannot tip.
 // Tessera runs with `intlWorker: true`, as a page without a CSP (this one) or one allowing
 // `worker-src blob:` may set it (and /frame always does): Intl's data loads in a worker.
 import { execFileSync } from 'node:child_process'
@@ -29,7 +31,8 @@ import { chromiumLaunchOptions } from '../tests/support/chromium'
 const rounds = process.env.BENCH_QUICK === '1' ? 3 : Number(process.env.BENCH_ROUNDS ?? 30)
 const debug = process.env.BENCH_DEBUG === '1'
 const work = mkdtempSync(path.join(tmpdir(), 'tessera-bench-agent-'))
-const agents = ['tessera', 'fingerprintjs', 'thumbmark', 'none']
+const agentB = process.env.BENCH_AGENT_B
+const agents = ['tessera', ...(agentB ? ['tessera-b'] : []), 'fingerprintjs', 'thumbmark', 'none']
 /** The agents compared: 'none' is the control. */
 const peers = agents.filter((name) => name !== 'none')
 /** CPU slow-downs measured: none, and Lighthouse's mobile profile. */
@@ -55,6 +58,7 @@ async function bundle(name, contents) {
 
 const scripts = {
   tessera: readFileSync(process.env.BENCH_AGENT_FILE ?? 'public/agent.js'),
+  ...(agentB ? { 'tessera-b': readFileSync(agentB) } : {}),
   fingerprintjs: await bundle(
     'fingerprintjs',
     "import FingerprintJS from '@fingerprintjs/fingerprintjs'; window.run = async () => { const agent = await FingerprintJS.load({ monitoring: false }); const result = await agent.get(); return Object.keys(result.components).length }",
@@ -68,9 +72,11 @@ const scripts = {
     "import { getFingerprint, getFingerprintData, setOption } from '@thumbmarkjs/thumbmarkjs'; setOption('logging', false); window.run = async () => { await getFingerprint(); return Object.keys(await getFingerprintData()).length }",
   ),
 }
+const tesseraRunner =
+  'Tessera.collect({ intlWorker: true }).then((result) => { window.durations = Object.fromEntries(Object.entries(result.components).map(([k, v]) => [k, v.duration]).concat([["(collect)", result.duration]])); window.slowest = Object.entries(result.components).map(([k, v]) => k + " " + v.duration).sort((a, b) => parseFloat(b.split(" ")[1]) - parseFloat(a.split(" ")[1])).slice(0, 6); return Object.keys(result.components).length })'
 const runners = {
-  tessera:
-    'Tessera.collect({ intlWorker: true }).then((result) => { window.durations = Object.fromEntries(Object.entries(result.components).map(([k, v]) => [k, v.duration]).concat([["(collect)", result.duration]])); window.slowest = Object.entries(result.components).map(([k, v]) => k + " " + v.duration).sort((a, b) => parseFloat(b.split(" ")[1]) - parseFloat(a.split(" ")[1])).slice(0, 6); return Object.keys(result.components).length })',
+  tessera: tesseraRunner,
+  'tessera-b': tesseraRunner,
   fingerprintjs: 'window.run()',
   none: 'window.run()',
   thumbmark: 'window.run()',
