@@ -188,13 +188,14 @@ describeOnEachEngine('lists, labels and the review queue', (database) => {
       db,
       sql`select browser_id from events where request_id = ${event.requestId}`,
     )
-    const exported = await exportVisitorData({
+    const stream = await exportVisitorData({
       db,
       visitorId: event.visitorId,
       browserId: browser?.browser_id ?? '',
     })
-    expect(exported?.events).toHaveLength(1)
-    expect(JSON.stringify(exported)).not.toMatch(/visitorLabel|fraud/)
+    const exported = await new Response(stream).text()
+    expect(JSON.parse(exported).events).toHaveLength(1)
+    expect(exported).not.toMatch(/visitorLabel|fraud/)
 
     const { visitorLabel: _label, ...queued } = stored
     const delivery = renderDelivery({

@@ -1,5 +1,5 @@
 import 'server-only'
-import { desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { DeviceExport } from '@/contracts/device'
 import { eventColumns } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
@@ -10,21 +10,14 @@ import { eventComponents } from './component-snapshots'
 // fraudster which device to drop.
 const { visitorLabel: _label, ...deviceEventColumns } = eventColumns
 
-/**
- * What one browser produced, as one JSON document for the visitor to download: its own events
- * (found by its secret browser ID, never by a fingerprint), and its visitor's stored fingerprint
- * digests when this browser's visit is the one they follow.
- */
-export async function exportVisitorData({
-  db,
-  visitorId,
-  browserId,
-}: {
-  db: Database
-  visitorId: string
-  browserId: string
-}): Promise<DeviceExport | undefined> {
-  const produced = await db
+/** Events read per query: memory holds one page, however many events the browser produced. */
+const PAGE = 200
+
+type Cursor = { createdAt: string; requestId: string }
+
+/** One page of the browser's events, newest first, after `cursor` (created_at, then request ID). */
+function readPage(db: Database, browserId: string, cursor: Cursor | undefined, pageSize: number) {
+  return db
     .select({
       ...deviceEventColumns,
       method: events.method,
@@ -33,9 +26,38 @@ export async function exportVisitorData({
       components: eventComponents('events'),
     })
     .from(events)
-    .where(eq(events.browserId, browserId))
-    .orderBy(desc(events.createdAt))
-  if (produced.length === 0) return undefined
+    .where(
+      and(
+        eq(events.browserId, browserId),
+        cursor
+          ? sql`(${events.createdAt}, ${events.requestId}) < (${cursor.createdAt}::timestamptz, ${cursor.requestId})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(events.createdAt), desc(events.requestId))
+    .limit(pageSize)
+}
+
+/**
+ * What one browser produced, for the visitor to download ("Export my data"): its own events (found
+ * by its secret browser ID, never by a fingerprint), and its visitor's stored fingerprint digests
+ * when this browser's visit is the one they follow. One JSON document (DeviceExport), written as a
+ * stream a page of events at a time as the client reads it: a browser with months of visits never
+ * sits in the server's memory whole. Undefined when the browser produced nothing stored.
+ */
+export async function exportVisitorData({
+  db,
+  visitorId,
+  browserId,
+  pageSize = PAGE,
+}: {
+  db: Database
+  visitorId: string
+  browserId: string
+  pageSize?: number
+}): Promise<ReadableStream<Uint8Array> | undefined> {
+  const first = await readPage(db, browserId, undefined, pageSize)
+  if (first.length === 0) return undefined
   const [visitor] = await selectRows(
     db,
     {
@@ -49,10 +71,45 @@ export async function exportVisitorData({
     (select) => sql`select ${select} from visitors where id = ${visitorId}`,
     { prepared: true },
   )
-  return {
+  const head: Omit<DeviceExport, 'events'> = {
     exportedAt: new Date().toISOString(),
     visitor: visitor ?? { visitorId },
-    // Every event references a stored snapshot (component-snapshots.ts); none is read as no components.
-    events: produced.map((event) => ({ ...event, components: event.components ?? {} })),
   }
+  const encoder = new TextEncoder()
+  let page: typeof first | undefined = first
+  let written = 0
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      // The document's head, then its events array filled as pages are read.
+      controller.enqueue(encoder.encode(`${JSON.stringify(head).slice(0, -1)},"events":[`))
+    },
+    async pull(controller) {
+      try {
+        const rows = page ?? []
+        let chunk = ''
+        for (const event of rows) {
+          // Every event references a stored snapshot (component-snapshots.ts); none is read as no components.
+          chunk += `${written++ === 0 ? '' : ','}\n${JSON.stringify({ ...event, components: event.components ?? {} })}`
+        }
+        const last = rows[rows.length - 1]
+        page =
+          last && rows.length === pageSize
+            ? await readPage(
+                db,
+                browserId,
+                { createdAt: last.createdAt, requestId: last.requestId },
+                pageSize,
+              )
+            : undefined
+        if (!page?.length) {
+          controller.enqueue(encoder.encode(`${chunk}\n]}\n`))
+          controller.close()
+          return
+        }
+        controller.enqueue(encoder.encode(chunk))
+      } catch (error) {
+        controller.error(error)
+      }
+    },
+  })
 }

@@ -1,5 +1,8 @@
 import { afterAll, beforeEach, expect, it } from 'vitest'
 import { DeviceExport } from '@/contracts/device'
+import { getDb } from '@/server/db/client'
+import { currentBrowser } from '@/server/identification/current-visitor'
+import { exportVisitorData } from '@/server/identification/export-visitor-data'
 import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
 import { closeProcessDatabase, freshProcessDatabase } from '../../../../../../tests/support/process-database'
 import { syntheticDevice } from '../../../../../../tests/support/synthetic-devices'
@@ -39,4 +42,52 @@ it('answers "Export my data" exactly as its contract describes it', async () => 
   expect(DeviceExport.parse(exported)).toEqual(exported)
   expect(exported.events.map((event: { method: string }) => event.method)).toEqual(['token', 'new'])
   expect(exported.visitor.fingerprintDigests).not.toBeNull()
+})
+
+it('streams a long history a page at a time, newest first, as one document', async () => {
+  const { storedToken } = await identifyWith({})
+  const cookie = `tessera_vid=${storedToken}`
+  for (let visit = 0; visit < 6; visit++) await identifyWith({ cookie })
+  const browser = await currentBrowser(await getDb(), new Request(base, { headers: { cookie } }))
+  if (!browser) throw new Error('the token names no browser')
+
+  const whole = JSON.parse(
+    await new Response(await exportVisitorData({ db: await getDb(), ...browser })).text(),
+  )
+  // Pages of two: three full pages and a last one of one, each read after the one before.
+  const paged = await new Response(
+    await exportVisitorData({ db: await getDb(), ...browser, pageSize: 2 }),
+  ).text()
+  const parsed = JSON.parse(paged)
+  expect(DeviceExport.parse(parsed)).toEqual(parsed)
+  expect(parsed.events).toHaveLength(7)
+  expect(parsed.events).toEqual(whole.events)
+  const times = parsed.events.map((event: { createdAt: string }) => Date.parse(event.createdAt))
+  expect(times).toEqual([...times].sort((a, b) => b - a))
+  expect(new Set(parsed.events.map((event: { requestId: string }) => event.requestId)).size).toBe(7)
+  // A page that ends exactly at the last event closes the document too.
+  const even = JSON.parse(
+    await new Response(await exportVisitorData({ db: await getDb(), ...browser, pageSize: 7 })).text(),
+  )
+  expect(even.events).toEqual(whole.events)
+})
+
+it('limits how often one browser exports, with a 429 that says when to try again', async () => {
+  const { storedToken } = await identifyWith({})
+  const cookie = `tessera_vid=${storedToken}`
+  const exportOnce = () =>
+    exportDevice(
+      new Request(`${base}/api/v1/device/export`, {
+        headers: { cookie, 'x-forwarded-for': '198.51.100.77' },
+      }),
+    )
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const response = await exportOnce()
+    expect(response.status).toBe(200)
+    await response.text()
+  }
+  const refused = await exportOnce()
+  expect(refused.status).toBe(429)
+  expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+  expect((await refused.json()).error.code).toBe('rate_limited')
 })

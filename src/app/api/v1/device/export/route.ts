@@ -1,18 +1,31 @@
 import { getDb } from '@/server/db/client'
+import { clientAddress } from '@/server/http/client-address'
 import { HttpError } from '@/server/http/errors'
 import { handle, otherMethods } from '@/server/http/respond'
 import { currentBrowser } from '@/server/identification/current-visitor'
 import { exportVisitorData } from '@/server/identification/export-visitor-data'
+import { addressKey } from '@/server/rate-limit/address-key'
+import { consumeRateLimit } from '@/server/rate-limit/rate-limiter'
 
 export const dynamic = 'force-dynamic'
 
-/** "Export my data": everything stored about the calling browser, as a JSON download. */
+/**
+ * Exports per browser, and per client address (an IPv6 one by its /64), in 10 minutes: a visitor
+ * downloads their data once or twice; each export reads every event the browser produced.
+ */
+const PER_BROWSER = { name: 'device-export-browser', points: 3, durationSeconds: 600 }
+const PER_ADDRESS = { name: 'device-export-ip', points: 10, durationSeconds: 600 }
+
+/** "Export my data": everything stored about the calling browser, as a JSON download (streamed). */
 export const GET = handle(async (request: Request) => {
   const db = await getDb()
   const browser = await currentBrowser(db, request)
-  const data = browser ? await exportVisitorData({ db, ...browser }) : undefined
+  if (!browser) throw new HttpError('not_found', 'Nothing is stored about this browser.')
+  await consumeRateLimit({ db, limit: PER_ADDRESS, key: addressKey(clientAddress(request.headers)) })
+  await consumeRateLimit({ db, limit: PER_BROWSER, key: browser.browserId })
+  const data = await exportVisitorData({ db, ...browser })
   if (!data) throw new HttpError('not_found', 'Nothing is stored about this browser.')
-  return new Response(JSON.stringify(data, null, 2), {
+  return new Response(data, {
     headers: {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Disposition': 'attachment; filename="tessera-my-data.json"',
