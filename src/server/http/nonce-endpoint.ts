@@ -7,6 +7,7 @@ import { cameByPublicPath } from '@/server/http/public-paths'
 import { handle, json } from '@/server/http/respond'
 import { requireAllowedOrigin } from '@/server/http/same-origin'
 import { getAgentProofSecret, issueAgentNonce } from '@/server/identification/agent-proof'
+import { headerText } from '@/server/signals/request-evidence'
 import { findSite } from '@/server/sites/find-site'
 
 /**
@@ -26,7 +27,8 @@ export const nonceEndpoint = handle(async (request: Request) => {
   const issued = issueAgentNonce({
     secret: await getAgentProofSecret(db),
     siteKey: site.publicKey,
-    userAgent: request.headers.get('user-agent'),
+    // Read as identify reads it (request-evidence.ts), so the proof binds the same text.
+    userAgent: headerText(request.headers, 'user-agent'),
     now: Date.now(),
   })
   return json(issued, { headers: { 'Cache-Control': 'no-store' } })

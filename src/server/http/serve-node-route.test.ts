@@ -259,4 +259,16 @@ describe('serveNodeRoute (GET /api/v1/nonce, the agent’s proof, ahead of Next.
     expect((await identify()).signals.agentProof.result).toBe('valid')
     expect((await identify()).signals.agentProof.result).toBe('reused')
   })
+
+  it('binds a nonce to the user agent as identify reads it, however long the header', async () => {
+    // Past the 1 024 characters the signals read (request-evidence.ts): both ends cut it alike.
+    const headers = { 'user-agent': `Mozilla/5.0 Version/${'1'.repeat(3000)}` }
+    const { nonce } = (await (await fetch(`${origin}/api/v1/nonce`, { headers })).json()) as { nonce: string }
+    const identified = await fetch(`${origin}/api/v1/identify`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ components: syntheticDevice(32), nonce }),
+    }).then((response) => response.json())
+    expect(identified.signals.agentProof.result).toBe('valid')
+  })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ComponentResult, Json } from '@/contracts/identify'
 import { detectBot } from './detect-bot'
 import { ComponentReader } from './read-components'
-import type { RequestEvidence } from './request-evidence'
+import { HEADER_TEXT_LIMIT, type RequestEvidence, readRequestHeaders } from './request-evidence'
 
 const chrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/150.0.0.0 Safari/537.36'
@@ -154,5 +154,15 @@ describe('the request against its components', () => {
   it('names components that did not have the agent’s shape', () => {
     const bot = detectBot(components(), evidence({}, { offShape: ['screen', 'fonts'] }))
     expect(bot.reasons[0]).toMatch(/2 signals did not have the shape the agent gives them \(screen, fonts\)/)
+  })
+})
+
+describe('the headers as the signals read them', () => {
+  it('reads at most 1 024 characters of each, so a 16 KB header costs no more than a browser’s', () => {
+    const long = `Mozilla/5.0 Version/${'1'.repeat(16_000)}`
+    const read = readRequestHeaders(new Headers({ 'user-agent': long, 'accept-language': 'en-US' }))
+    expect(read.userAgent).toBe(long.slice(0, HEADER_TEXT_LIMIT))
+    expect(read.acceptLanguage).toBe('en-US')
+    expect(read.clientHints).toBeNull()
   })
 })

@@ -117,7 +117,9 @@ function claimedEngine(userAgent: string): Engine | undefined {
   if (/iPhone|iPad|iPod/.test(userAgent)) return 'WebKit'
   if (/Firefox\//.test(userAgent)) return 'Gecko'
   if (/Chrome\/|Chromium\//.test(userAgent)) return 'Chromium'
-  if (/Version\/[\d.]+.*Safari\//.test(userAgent)) return 'WebKit'
+  // The version's digits end at a space: `[\d.]+` then `.*` could split a long run of digits every
+  // way before failing (quadratic in the header's length).
+  if (/Version\/[\d.]+ .*Safari\//.test(userAgent)) return 'WebKit'
   return undefined
 }
 

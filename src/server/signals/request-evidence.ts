@@ -24,12 +24,24 @@ export interface RequestHeaders {
   clientHintsPlatform: string | null
 }
 
+/**
+ * The longest header text the signals read: as long as the agent's own userAgent component may be.
+ * A browser's headers are far shorter; a client's 16 KB one would otherwise cost every pattern
+ * matched over it (and the server's time for everyone else) in proportion.
+ */
+export const HEADER_TEXT_LIMIT = 1024
+
+/** A request header as the signals read it: at most HEADER_TEXT_LIMIT characters. */
+export function headerText(headers: Headers, name: string): string | null {
+  return headers.get(name)?.slice(0, HEADER_TEXT_LIMIT) ?? null
+}
+
 export function readRequestHeaders(headers: Headers): RequestHeaders {
   return {
-    userAgent: headers.get('user-agent'),
-    acceptLanguage: headers.get('accept-language'),
-    clientHints: headers.get('sec-ch-ua'),
-    clientHintsMobile: headers.get('sec-ch-ua-mobile'),
-    clientHintsPlatform: headers.get('sec-ch-ua-platform'),
+    userAgent: headerText(headers, 'user-agent'),
+    acceptLanguage: headerText(headers, 'accept-language'),
+    clientHints: headerText(headers, 'sec-ch-ua'),
+    clientHintsMobile: headerText(headers, 'sec-ch-ua-mobile'),
+    clientHintsPlatform: headerText(headers, 'sec-ch-ua-platform'),
   }
 }
