@@ -1,6 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi'
 import { z } from 'zod'
-import { JsonValue } from './identify'
+import { EventTag, JsonValue } from './identify'
 import { IP_FILTER_MESSAGE, parseIpFilter } from './ip-filter'
 import { isStorableInstant } from './server-api'
 
@@ -145,7 +145,7 @@ export type FingerprintEventSearch = z.infer<typeof FingerprintEventSearch>
 export const FingerprintEventUpdate = z
   .object({
     linked_id: z.string().max(256).optional(),
-    tags: z.record(z.string(), JsonValue).optional(),
+    tags: EventTag.optional(),
     suspect: z.boolean().optional(),
   })
   .strict()

@@ -16,6 +16,20 @@ export const JsonValue: z.ZodType<Json> = z
   )
   .meta({ id: 'JsonValue', description: 'Any JSON value.' })
 
+/** The largest tag an event keeps, as JSON text in UTF-8: Fingerprint's limit (16 KB). */
+export const MAX_TAG_BYTES = 16 * 1024
+
+/**
+ * Free-form data an integrator attaches to an event, kept with it for the retention period and
+ * copied into its webhooks: bounded, so that one public call cannot store a body's worth of it.
+ */
+export const EventTag = z
+  .record(z.string(), JsonValue)
+  .refine(
+    (tag) => new TextEncoder().encode(JSON.stringify(tag)).length <= MAX_TAG_BYTES,
+    `A tag may hold at most ${MAX_TAG_BYTES / 1024} KB of JSON.`,
+  )
+
 /** One collected signal: its value, or the error that prevented it, and how long it took. */
 export const ComponentResult = z.union([
   z.object({ value: JsonValue, duration: z.number().nonnegative() }).strict(),
@@ -41,7 +55,7 @@ export const IdentifyRequest = z
     /** The page the agent ran on. */
     url: z.string().max(2000).optional(),
     /** Free-form data the integrator attaches to this event. */
-    tag: z.record(z.string(), JsonValue).optional(),
+    tag: EventTag.optional(),
     /** The integrator's own identifier for this visitor (e.g. an account ID). */
     linkedId: z.string().max(256).optional(),
     /** The nonce from `GET /api/v1/nonce`: the agent's proof that it ran (see SECURITY.md). */

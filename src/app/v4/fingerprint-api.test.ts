@@ -183,6 +183,8 @@ describe('PATCH /v4/events/{event_id}', () => {
       {},
       { linked_id: 42 },
       { tags: 'not an object' },
+      // Within the body limit, over the tag's own 16 KB (two bytes a character in UTF-8).
+      { tags: { note: 'é'.repeat(8200) } },
       { suspect: 'yes' },
       { linked_id: 'x'.repeat(257) },
       { colour: 'blue' },

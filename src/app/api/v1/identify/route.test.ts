@@ -129,6 +129,13 @@ describe('POST /api/v1/identify', () => {
       'invalid_request',
     ],
     [
+      'a tag over 16 KB of JSON (within the body limit: stored with the event and its webhooks)',
+      JSON.stringify({ components: syntheticDevice(2), tag: { note: 'é'.repeat(8200) } }),
+      {},
+      400,
+      'invalid_request',
+    ],
+    [
       'no site key from an integrator’s page (through its server, a public path)',
       JSON.stringify({ components: syntheticDevice(3) }),
       { 'x-tessera-public-path': '1', 'sec-fetch-site': 'same-origin', origin: 'https://shop.example' },
