@@ -31,7 +31,7 @@ export const SignupPolicy = z.object({
   /** More than `maxAttemptsPerVisitor` sign-up attempts from one visitor in 10 minutes. */
   visitorAttemptsRule: ruleOutcome.default('challenge'),
   maxAttemptsPerVisitor: limit(1000).default(5),
-  /** More than `maxAttemptsPerIp` sign-up attempts from one IP address in 10 minutes. */
+  /** More than `maxAttemptsPerIp` sign-up attempts from one IP address (an IPv6 one with the rest of its /64) in 10 minutes. */
   ipAttemptsRule: ruleOutcome.default('challenge'),
   maxAttemptsPerIp: limit(10_000).default(10),
   /**

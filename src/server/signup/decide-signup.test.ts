@@ -264,6 +264,30 @@ describe.each(engines)('decideSignup on %s', (engine) => {
     await writeSetting({ db: handle.db, key: POLICY_SETTING, value: {} })
   })
 
+  it('counts the attempts of an IPv6 address with the rest of its /64, which one holder rotates through', async () => {
+    // Ten sign-ups from ten addresses of one /64, each its own device: the eleventh from that
+    // network is challenged, one from the next /64 is not.
+    for (let host = 1; host <= 10; host++) {
+      const ip = `2001:db8:77:1::${host}`
+      const event = await identify(600 + host, {}, ip)
+      expect((await decide({ fields: fields(), requestId: event.requestId }, ip)).outcome).toBe('allow')
+    }
+    const sameNetwork = '2001:db8:77:1:aaaa::99'
+    const eleventh = await identify(611, {}, sameNetwork)
+    const challenged = await decide({ fields: fields(), requestId: eleventh.requestId }, sameNetwork)
+    expect(challenged.outcome).toBe('challenge')
+    const [stored] = await queryRows<{ reasons: unknown }>(
+      handle.db,
+      sql`select reasons from signup_decisions where request_id = ${eleventh.requestId}`,
+    )
+    expect(JSON.stringify(stored?.reasons)).toMatch(/11 sign-up attempts from this IP address/)
+    const nextNetwork = '2001:db8:77:2::1'
+    const elsewhere = await identify(612, {}, nextNetwork)
+    expect((await decide({ fields: fields(), requestId: elsewhere.requestId }, nextNetwork)).outcome).toBe(
+      'allow',
+    )
+  })
+
   it('creates exactly one account, and answers all alike, when 20 sign-ups race with one email in three spellings', async () => {
     // Twenty devices on twenty networks, so no attempt limit interferes.
     const events = await Promise.all(

@@ -9,6 +9,7 @@ import { type Database, selectRows } from '../db/client'
 import { eventSignals } from '../db/packed-signals'
 import { events } from '../db/schema'
 import { HttpError } from '../http/errors'
+import { addressKey } from '../rate-limit/address-key'
 import { consumeRateLimit } from '../rate-limit/rate-limiter'
 import { findSite } from '../sites/find-site'
 import { type ChallengeContext, challengeKindFor, challenges } from './challenges'
@@ -47,8 +48,17 @@ function eventFacts(now: Date, ip: string | null) {
     visitorAttempts: sql<number>`(select count(*)::int from signup_decisions d
       where d.visitor_id = e.visitor_id and d.created_at > ${tenMinutesAgo})`,
     ipAttempts: sql<number>`(select count(*)::int from signup_decisions d
-      where d.ip = ${ip} and d.created_at > ${tenMinutesAgo})`,
+      where ${fromNetworkOf(ip)} and d.created_at > ${tenMinutesAgo})`,
   }
+}
+
+/**
+ * The decisions (`d`) from the client's network, as its budgets count it (addressKey): an IPv4
+ * address itself, an IPv6 address's whole /64, whose holder has 2^64 addresses to rotate through.
+ */
+function fromNetworkOf(ip: string | null) {
+  const network = addressKey(ip)
+  return network.endsWith('/64') ? sql`tessera_try_inet(d.ip) <<= ${network}::inet` : sql`d.ip = ${ip}`
 }
 
 /**

@@ -80,3 +80,24 @@ describe('signing up with an address that already has an account', () => {
     expect(ratio).toBeLessThan(1.33)
   })
 })
+
+describe('the attempts an address may make', () => {
+  /** A well-formed sign-up naming no identification: refused with a 400, after the address's budget is spent. */
+  const attempt = (ip: string) =>
+    register(
+      new Request('http://127.0.0.1:3000/api/registration', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify({ fields: signupFields('rotating@example.com'), requestId: 'made-up' }),
+      }),
+    )
+
+  it('counts an IPv6 address with the rest of its /64: rotating through it buys no more attempts', async () => {
+    for (let host = 1; host <= 30; host++) expect((await attempt(`2001:db8:5:1::${host}`)).status).toBe(400)
+    const refused = await attempt('2001:db8:5:1:ffff::31')
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    // The next /64 is another subscriber's.
+    expect((await attempt('2001:db8:5:2::1')).status).toBe(400)
+  })
+})

@@ -4,6 +4,7 @@ import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { emailCodes } from '../../db/schema'
 import { HttpError } from '../../http/errors'
+import { addressKey } from '../../rate-limit/address-key'
 import { consumeRateLimit, type Limit, secondsLocked } from '../../rate-limit/rate-limiter'
 import { getServerSecret } from '../../settings/server-secret'
 import { mailboxOf } from '../mailbox-of'
@@ -46,7 +47,7 @@ export async function issueEmailCode({
 }): Promise<{ sent: true } | { sent: false; retryAfterSeconds: number }> {
   const budgets = [
     { limit: CODES_PER_INBOX, key: mailboxOf(email) },
-    ...(ip ? [{ limit: CODES_PER_ADDRESS, key: ip }] : []),
+    ...(ip ? [{ limit: CODES_PER_ADDRESS, key: addressKey(ip) }] : []),
   ]
   const waits = await Promise.all(budgets.map((budget) => secondsLocked({ db, ...budget })))
   const retryAfterSeconds = Math.max(0, ...waits)

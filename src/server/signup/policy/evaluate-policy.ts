@@ -79,7 +79,7 @@ export function evaluatePolicy(facts: SignupFacts, policy: SignupPolicy): Policy
     'ipAttempts',
     policy.ipAttemptsRule,
     facts.attemptsFromIp10m >= policy.maxAttemptsPerIp,
-    `${facts.attemptsFromIp10m + 1} sign-up attempts from this IP address in 10 minutes, this one included: more than the ${policy.maxAttemptsPerIp} allowed.`,
+    `${facts.attemptsFromIp10m + 1} sign-up attempts from this IP address (an IPv6 one with its /64) in 10 minutes, this one included: more than the ${policy.maxAttemptsPerIp} allowed.`,
   )
   check(
     'addressVisitors',
