@@ -612,12 +612,18 @@ export type CreatedSite = z.infer<typeof CreatedSite>
 
 // The team: operators, their roles, invitations.
 
+/**
+ * A chosen operator name, stored in lower case as sign-in looks it up (a "Bob" could not sign in
+ * as typed), and in plain ASCII as single sign-on's names are: a Cyrillic "а" would let "аdmin" pass
+ * for "admin" in the team list and the audit trail.
+ */
 const username = z
   .string()
   .trim()
   .min(2, 'Use at least 2 characters.')
   .max(64, 'Use at most 64 characters.')
-  .regex(/^[\p{L}\p{N}._-]+$/u, 'Use letters, digits, dots, hyphens and underscores.')
+  .regex(/^[A-Za-z0-9._-]+$/, 'Use letters a–z, digits, dots, hyphens and underscores.')
+  .transform((name) => name.toLowerCase())
 
 /** GET /api/console/team: who is on the team, and the invitations still open. */
 export const Team = z.object({

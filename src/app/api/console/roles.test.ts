@@ -169,6 +169,43 @@ describe('roles, enforced by the server', () => {
     expect((await session.GET(request('/api/console/session', { cookie: admin }))).status).toBe(401)
   })
 
+  it('keeps a chosen name as sign-in finds it: in lower case, and in plain letters only', async () => {
+    const owner = await ownerCookie()
+    await member(owner, 'analyst', 'Bob.Smith')
+    const signedIn = await session.POST(
+      request('/api/console/session', {
+        method: 'POST',
+        body: { username: 'BOB.smith', password: NEW_PASSWORD },
+      }),
+    )
+    expect(signedIn.status).toBe(200)
+    const { operators } = await (await team.GET(request('/api/console/team', { cookie: owner }))).json()
+    expect(operators.map((entry: { username: string }) => entry.username)).toContain('bob.smith')
+
+    // "аdmin" with a Cyrillic а would pass for the owner in the team list and the audit trail.
+    const invited = await (
+      await invitations.POST(
+        request('/api/console/invitations', { method: 'POST', body: { role: 'admin' }, cookie: owner }),
+      )
+    ).json()
+    const lookAlike = await acceptance.POST(
+      request('/api/console/invitations/acceptance', {
+        method: 'POST',
+        body: { token: invited.token, username: '\u0430dmin', password: NEW_PASSWORD },
+      }),
+    )
+    expect(lookAlike.status).toBe(400)
+    expect(JSON.stringify(await lookAlike.json())).toMatch(/letters a–z/)
+    // Refused for its name, the invitation still works.
+    const joined = await acceptance.POST(
+      request('/api/console/invitations/acceptance', {
+        method: 'POST',
+        body: { token: invited.token, username: 'admin2', password: NEW_PASSWORD },
+      }),
+    )
+    expect(joined.status).toBe(201)
+  })
+
   it('makes an invitation work once, refuses a taken name, and keeps an owner on the team', async () => {
     const owner = await ownerCookie()
     const { token } = await member(owner, 'analyst', 'bo')
