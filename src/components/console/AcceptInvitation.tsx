@@ -56,7 +56,7 @@ export function AcceptInvitation({ token }: { token: string }) {
       </p>
       <FormField
         label="Username"
-        hint="Letters, digits, dots, hyphens and underscores."
+        hint="Letters a–z, digits, dots, hyphens and underscores; you sign in with it in any case."
         error={errors.fields.username}
       >
         {(control) => <input {...control} name="username" autoComplete="username" required />}
