@@ -7,7 +7,13 @@
 // (POST /api/v1/identify) is answered here directly, with the same handler as its Next.js
 // route (src/server/http/serve-node-route.ts, built by scripts/build-server.mjs).
 import { createServer } from 'node:http'
+import nextEnv from '@next/env'
 import next from 'next'
+
+// .env (and .env.production, .env.local) as Next.js reads them, before the port and address are
+// read here: set in .env they would otherwise be seen by the app but not by this front. Variables
+// already in the environment win, as in Next.js.
+nextEnv.loadEnvConfig(process.cwd(), false, { info() {}, error: console.error })
 
 const port = Number(process.env.PORT ?? 3000)
 const hostname = process.env.TESSERA_HOST ?? '0.0.0.0'
