@@ -234,4 +234,11 @@ test('filters live in the address: applied, kept on reload, shared as a link, an
   await expect(rules.getByText('Default site follows the default rules.')).toBeVisible()
   await page.getByLabel('Site', { exact: true }).selectOption({ label: 'All sites' })
   await expect(page).not.toHaveURL(/site=/)
+  // Each switch left one of each panel (two panels keyed alike by the site had been kept twice).
+  for (const label of ['Default site', 'All sites', 'Default site']) {
+    await page.getByLabel('Site', { exact: true }).selectOption({ label })
+    await expect(page.getByRole('region', { name: 'Review queue' })).toHaveCount(1)
+    await expect(page.getByRole('region', { name: 'Sign-up rules' })).toHaveCount(1)
+    await expect(page.getByText('Loading the review queue…')).toHaveCount(0)
+  }
 })

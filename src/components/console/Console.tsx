@@ -176,8 +176,9 @@ export function Console({
         onOpenVisitor={setLookup}
         onOpenEvent={openEventDialog}
       />
-      {/* Another site's queue is another queue: the latest verdict to undo was this one's. */}
-      <ReviewQueue key={site ?? ''} site={site} onOpenEvent={openEventDialog} />
+      {/* Another site's queue is another queue: the latest verdict to undo was this one's. (Keys
+          differ between siblings: two alike made React keep stale copies of both.) */}
+      <ReviewQueue key={`reviews:${site ?? ''}`} site={site} onOpenEvent={openEventDialog} />
       <SignupDecisions
         site={site}
         filters={decisionFilterValues}
@@ -197,7 +198,7 @@ export function Console({
           }}
         />
       )}
-      <RulesEditor key={site ?? ''} readOnly={!allows(role, 'admin')} site={site} siteName={siteName} />
+      <RulesEditor key={`rules:${site ?? ''}`} readOnly={!allows(role, 'admin')} site={site} siteName={siteName} />
       {allows(role, 'admin') ? (
         <SitesManager origin={origin} publicPaths={publicPaths} />
       ) : (
