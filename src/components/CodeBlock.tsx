@@ -1,11 +1,15 @@
 'use client'
 
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import styles from './CodeBlock.module.css'
+import { useScrollsSideways } from './ScrollFrame'
 
 /** A code sample with a copy button that says when the copy worked. */
 export function CodeBlock({ code, label }: { code: string; label: string }) {
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle')
+  const pre = useRef<HTMLPreElement>(null)
+  // A line longer than the block scrolls it sideways: then a keyboard must be able to reach it.
+  const scrolls = useScrollsSideways(pre)
 
   async function copy() {
     try {
@@ -25,7 +29,11 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
           {status === 'copied' ? 'Copied' : status === 'failed' ? 'Copy failed' : 'Copy'}
         </button>
       </figcaption>
-      <pre className={styles.pre}>
+      <pre
+        ref={pre}
+        className={styles.pre}
+        {...(scrolls ? { role: 'region', 'aria-label': label, tabIndex: 0 } : {})}
+      >
         <code>{code}</code>
       </pre>
       <span role="status" className="visually-hidden">

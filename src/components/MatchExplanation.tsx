@@ -1,5 +1,6 @@
 import type { LatestMatch } from '@/contracts/device'
 import { formatBits } from './format'
+import { ScrollFrame } from './ScrollFrame'
 import tables from './Table.module.css'
 
 const facetNames: Record<string, string> = {
@@ -60,7 +61,7 @@ export function MatchExplanation({ match }: { match: LatestMatch }) {
         {summary(match)}
       </p>
       {match.evidence && match.evidence.facets.length > 0 && (
-        <div className={tables.frame}>
+        <ScrollFrame label="Evidence per part, scrolling sideways">
           <table className={tables.table}>
             <caption className="visually-hidden">Evidence per part of the fingerprint</caption>
             <thead>
@@ -80,7 +81,7 @@ export function MatchExplanation({ match }: { match: LatestMatch }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollFrame>
       )}
     </>
   )

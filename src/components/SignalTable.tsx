@@ -1,5 +1,6 @@
 import type { CollectResult } from '@/agent'
 import { formatBits, formatCount, formatDuration, formatOneIn } from './format'
+import { ScrollFrame } from './ScrollFrame'
 import styles from './SignalTable.module.css'
 import tables from './Table.module.css'
 
@@ -28,7 +29,7 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
           the rest waited for the browser with the page free.
         </p>
       )}
-      <div className={tables.frame}>
+      <ScrollFrame label="Collected values, scrolling sideways">
         <table className={tables.table}>
           <caption>
             {entries.length} signals collected in {formatDuration(result.duration)}
@@ -85,7 +86,7 @@ export function SignalTable({ result, uniqueness }: { result: CollectResult; uni
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollFrame>
     </>
   )
 }

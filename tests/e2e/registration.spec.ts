@@ -29,6 +29,11 @@ test('the default policy denies this automated browser, plainly', async ({ page,
   await expect(outcome).toContainText('Sign-ups from this device are not accepted here')
   // The message does not reveal what the detectors saw.
   await expect(outcome).not.toContainText(/bot|automation|webdriver/i)
+  // The answer took the form's place: the focus goes to it, then back to the form with the input kept.
+  await expect(page.getByRole('heading', { name: 'We could not create your account' })).toBeFocused()
+  await page.getByRole('button', { name: 'Back to the form' }).click()
+  await expect(page.getByRole('heading', { name: 'Create your account' })).toBeFocused()
+  await expect(page.getByLabel('Full name')).toHaveValue('Ada Lovelace')
 })
 
 test('with the bot rule set to challenge, the browser solves the puzzle and the account is created', async ({
@@ -40,6 +45,7 @@ test('with the bot rule set to challenge, the browser solves the puzzle and the 
   await page.getByRole('button', { name: 'Create account' }).click()
   await expect(page.getByRole('heading', { name: 'One more step' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Welcome, Grace Hopper!' })).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByRole('heading', { name: 'Welcome, Grace Hopper!' })).toBeFocused()
 })
 
 test('shows inline, accessible field errors before sending anything', async ({ page }) => {

@@ -198,7 +198,12 @@ export function Console({
           }}
         />
       )}
-      <RulesEditor key={`rules:${site ?? ''}`} readOnly={!allows(role, 'admin')} site={site} siteName={siteName} />
+      <RulesEditor
+        key={`rules:${site ?? ''}`}
+        readOnly={!allows(role, 'admin')}
+        site={site}
+        siteName={siteName}
+      />
       {allows(role, 'admin') ? (
         <SitesManager origin={origin} publicPaths={publicPaths} />
       ) : (

@@ -5,6 +5,7 @@ import type { EventFilter } from '@/contracts/console'
 import { FormField } from '../FormField'
 import { formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
+import { ScrollFrame } from '../ScrollFrame'
 import { signalTitle } from '../SmartSignals'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
@@ -94,7 +95,7 @@ export function RecentEvents({
         </span>
       </div>
       <EventFilterForm key={filterKey} filters={filters} onApply={onFilters} />
-      <div className={tables.frame}>
+      <ScrollFrame label="Events, scrolling sideways">
         <LoadedView
           loaded={loaded}
           loading="Loading events…"
@@ -162,7 +163,7 @@ export function RecentEvents({
           pages={pages}
           nextCursor={loaded.state === 'ready' ? loaded.data.nextCursor : undefined}
         />
-      </div>
+      </ScrollFrame>
     </section>
   )
 }

@@ -5,6 +5,7 @@ import type { SignupDecision } from '@/contracts/console'
 import { formatCount } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
+import { ScrollFrame } from '../ScrollFrame'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { ConsoleError, callConsole } from './api'
@@ -182,7 +183,7 @@ export function ReviewQueue({
         )}
       </div>
       {error && <ErrorNote>{error}</ErrorNote>}
-      <div className={tables.frame}>
+      <ScrollFrame label="Waiting sign-ups, scrolling sideways">
         <LoadedView
           loaded={loaded}
           loading="Loading the review queue…"
@@ -279,7 +280,7 @@ export function ReviewQueue({
             )
           }}
         </LoadedView>
-      </div>
+      </ScrollFrame>
     </section>
   )
 }

@@ -3,6 +3,7 @@
 import type { SignupDecision } from '@/contracts/console'
 import { FormField } from '../FormField'
 import { LoadedView } from '../LoadedView'
+import { ScrollFrame } from '../ScrollFrame'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import styles from './console.module.css'
@@ -77,7 +78,7 @@ export function SignupDecisions({
           )}
         </FormField>
       </FilterForm>
-      <div className={tables.frame}>
+      <ScrollFrame label="Decisions, scrolling sideways">
         <LoadedView
           loaded={loaded}
           loading="Loading decisions…"
@@ -115,7 +116,7 @@ export function SignupDecisions({
                     </td>
                     {!site && <td>{decision.siteName ?? <span className="muted">none</span>}</td>}
                     <td>{decision.email}</td>
-                    <td>
+                    <td className={tables.noted}>
                       <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
                         {outcomeLabels[decision.outcome]}
                       </span>
@@ -169,7 +170,7 @@ export function SignupDecisions({
           pages={pages}
           nextCursor={loaded.state === 'ready' ? loaded.data.nextCursor : undefined}
         />
-      </div>
+      </ScrollFrame>
     </section>
   )
 }

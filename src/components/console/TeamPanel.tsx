@@ -6,6 +6,7 @@ import { type Role, roleWords } from '@/contracts/roles'
 import { FormField } from '../FormField'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
+import { ScrollFrame } from '../ScrollFrame'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { useConfirmation } from '../useConfirmation'
@@ -48,7 +49,7 @@ export function TeamPanel() {
       <LoadedView loaded={loaded} loading="Loading the team…">
         {(team: Team) => (
           <div className={styles.stack}>
-            <div className={tables.frame}>
+            <ScrollFrame label="Operators, scrolling sideways">
               <table className={tables.table}>
                 <thead>
                   <tr>
@@ -140,7 +141,7 @@ export function TeamPanel() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollFrame>
             {team.invitations.length > 0 && (
               <ul className={styles.reasons}>
                 {team.invitations.map((invitation) => (

@@ -8,6 +8,7 @@ import fieldStyles from '../FormField.module.css'
 import { formatCount } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote, ErrorNote } from '../Notes'
+import { ScrollFrame } from '../ScrollFrame'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
@@ -255,7 +256,7 @@ function DeliveryLog({ webhookId, tests }: { webhookId: string; tests: number })
   }
 
   return (
-    <div className={`${tables.frame} ${styles.deliveries}`}>
+    <ScrollFrame label="Deliveries, scrolling sideways" className={styles.deliveries}>
       {retryError && <ErrorNote>{retryError}</ErrorNote>}
       <LoadedView
         loaded={loaded}
@@ -338,7 +339,7 @@ function DeliveryLog({ webhookId, tests }: { webhookId: string; tests: number })
           </table>
         )}
       </LoadedView>
-    </div>
+    </ScrollFrame>
   )
 }
 

@@ -112,7 +112,13 @@ function DeviceCheck({
       return { collection, result, report }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
-      throw new Error(`Your device could not be checked: ${reason}`)
+      // A request the browser never got an answer to (offline, or blocked by an extension) says
+      // only "Failed to fetch": say what it means.
+      const plain =
+        error instanceof TypeError
+          ? 'this page could not reach the server (offline, or a blocker stopped the request)'
+          : reason
+      throw new Error(`Your device could not be checked: ${plain}.`.replace(/\.\.$/, '.'))
     }
   }, [getData])
   const { loaded } = useLoaded(check)

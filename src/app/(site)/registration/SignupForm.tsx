@@ -1,6 +1,6 @@
 'use client'
 
-import { type FormEvent, type RefObject, useState } from 'react'
+import { type FormEvent, type RefObject, useRef, useState } from 'react'
 import { FormField } from '@/components/FormField'
 import type { FormErrors } from '@/components/form-errors'
 import { ErrorNote } from '@/components/Notes'
@@ -12,12 +12,26 @@ import { type DeviceCheck, type FieldName, type Fields, type Step, useSignup } f
 export function SignupForm() {
   const signup = useSignup()
   const { step } = signup
+  // Set by "Back to the form": the form's heading takes the focus when it is shown again (not on
+  // the page's first view, where the visitor starts from the top).
+  const cameBack = useRef(false)
   return (
     <div className={`container ${styles.page}`}>
       <section className={`card ${styles.formCard}`} aria-labelledby="signup-heading">
         {step.step === 'form' || step.step === 'sending' ? (
           <>
-            <h1 id="signup-heading">Create your account</h1>
+            <h1
+              id="signup-heading"
+              tabIndex={-1}
+              ref={(heading) => {
+                if (heading && cameBack.current) {
+                  cameBack.current = false
+                  heading.focus()
+                }
+              }}
+            >
+              Create your account
+            </h1>
             <p className="muted">A real sign-up, protected by Tessera&rsquo;s device intelligence.</p>
             <SignupFields
               fields={signup.fields}
@@ -33,7 +47,10 @@ export function SignupForm() {
             step={step}
             onSolved={signup.onSolved}
             newCode={signup.newCode}
-            backToForm={signup.backToForm}
+            backToForm={() => {
+              cameBack.current = true
+              signup.backToForm()
+            }}
           />
         )}
       </section>
@@ -41,6 +58,9 @@ export function SignupForm() {
     </div>
   )
 }
+
+/** Focuses a heading as it is shown: what the server decided replaced the form the focus was in. */
+const focusOnShow = (heading: HTMLHeadingElement | null) => heading?.focus()
 
 /** What the server decided: welcome, refused, or one more step (a puzzle, or a code mailed to the address). */
 function SignupOutcome({
@@ -60,7 +80,9 @@ function SignupOutcome({
         <p className={styles.icon} aria-hidden="true">
           ✓
         </p>
-        <h1 id="signup-heading">Welcome, {step.name}!</h1>
+        <h1 id="signup-heading" tabIndex={-1} ref={focusOnShow}>
+          Welcome, {step.name}!
+        </h1>
         {/* The same words whether or not the address already had an account: the answer must not
             tell anyone which addresses are registered (SECURITY.md, "Sign-up enumeration"). */}
         <p className="muted">
@@ -75,7 +97,9 @@ function SignupOutcome({
   if (step.step === 'denied')
     return (
       <div role="alert" className={styles.outcome}>
-        <h1 id="signup-heading">We could not create your account</h1>
+        <h1 id="signup-heading" tabIndex={-1} ref={focusOnShow}>
+          We could not create your account
+        </h1>
         <p>{step.message}</p>
         <button type="button" className="button button-secondary" onClick={backToForm}>
           Back to the form
@@ -84,7 +108,10 @@ function SignupOutcome({
     )
   return (
     <div className={styles.outcome}>
-      <h1 id="signup-heading">One more step</h1>
+      {/* A mailed code's field takes the focus itself (autoFocus); a puzzle has none to take. */}
+      <h1 id="signup-heading" tabIndex={-1} ref={step.kind === 'emailCode' ? undefined : focusOnShow}>
+        One more step
+      </h1>
       <p role="status">{step.message}</p>
       {step.kind === 'emailCode' ? (
         <EmailCodeForm checking={step.checking === true} onCode={onSolved} newCode={newCode} />

@@ -105,6 +105,13 @@ describe('evaluatePolicy with the default policy', () => {
     expect(denied?.message).toBe(
       `This device already created ${accounts} accounts in the last 24 hours, and at most ${accounts} are allowed.`,
     )
+    const [one] = evaluatePolicy(
+      { ...clean, accountsFromVisitor24h: 1 },
+      { ...defaultSignupPolicy, maxAccountsPerVisitor: 1 },
+    ).reasons
+    expect(one?.message).toBe(
+      'This device already created 1 account in the last 24 hours, and at most 1 is allowed.',
+    )
     for (const { message } of evaluatePolicy(
       { ...clean, attemptsFromVisitor10m: 50, attemptsFromIp10m: 50, accountsFromVisitor24h: 50 },
       defaultSignupPolicy,

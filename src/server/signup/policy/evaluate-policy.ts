@@ -188,7 +188,7 @@ function checkAccountLimit(
     inbox > 0
       ? ` Other devices created ${inbox} more for this address's inbox (a +tag, or dots Gmail ignores).`
       : ''
-  const message = `This device already created ${all} accounts in the last 24 hours, and at most ${limit} are allowed.${sameInbox}`
+  const message = `This device already created ${all} account${all === 1 ? '' : 's'} in the last 24 hours, and at most ${limit} ${limit === 1 ? 'is' : 'are'} allowed.${sameInbox}`
   const ownOrOlder = all - facts.accountsByNewerBrowsers24h
   if (ownOrOlder >= limit || policy.accountLimitRule !== 'deny') {
     check('accountLimit', policy.accountLimitRule, true, message)
