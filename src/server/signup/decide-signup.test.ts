@@ -9,6 +9,7 @@ import { syntheticDevice } from '../../../tests/support/synthetic-devices'
 import { type Engine, openTestDatabase } from '../../../tests/support/test-database'
 import { findVisitorId } from '../console/look-up-visitor'
 import { type DatabaseHandle, queryRows } from '../db/client'
+import { FOR_REVIEW } from '../db/schema'
 import { forgetVisitor } from '../identification/forget-visitor'
 import { identifyVisitor } from '../identification/identify-visitor'
 import { writeSetting } from '../settings/write-setting'
@@ -245,6 +246,57 @@ describe.each(engines)('decideSignup on %s', (engine) => {
     expect((await decide({ fields: fields(), requestId: fourth.requestId, challenge: forged })).outcome).toBe(
       'challenge',
     )
+  })
+
+  it('counts a challenge and the attempt that answered it as one sign-up: reviewed once, one attempt', async () => {
+    const form = fields()
+    const flagged = { tampering: { result: true, reasons: ['navigator.webdriver was redefined.'] } }
+    const challenged = await identify(630, flagged)
+    expect((await decide({ fields: form, requestId: challenged.requestId })).outcome).toBe('challenge')
+    const challenge = await newChallenge(handle.db)
+    const solution = await solveChallenge({ challenge, deriveKey })
+    const payload = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64')
+    const answered = await identify(630, flagged)
+    expect((await decide({ fields: form, requestId: answered.requestId, challenge: payload })).outcome).toBe(
+      'allow',
+    )
+
+    const rows = await queryRows<{ request_id: string; superseded_by: string | null; queued: boolean }>(
+      handle.db,
+      sql`select request_id, superseded_by, (${FOR_REVIEW} and review is null) as queued
+        from signup_decisions where request_id in (${challenged.requestId}, ${answered.requestId})
+        order by created_at`,
+    )
+    expect(rows).toEqual([
+      { request_id: challenged.requestId, superseded_by: answered.requestId, queued: false },
+      { request_id: answered.requestId, superseded_by: null, queued: true },
+    ])
+    // The device's next sign-up sees one attempt before it, not two.
+    const next = await identify(630)
+    await decide({ fields: fields(), requestId: next.requestId })
+    const [facts] = await queryRows<{ attempts: number }>(
+      handle.db,
+      sql`select (facts->>'attemptsFromVisitor10m')::int as attempts from signup_decisions
+        where request_id = ${next.requestId}`,
+    )
+    expect(facts?.attempts).toBe(1)
+    // A solution answers its own sign-up: the same device's challenge for another address stays.
+    const other = await identify(631, flagged)
+    await decide({ fields: fields(), requestId: other.requestId })
+    const challenge2 = await newChallenge(handle.db)
+    const solution2 = await solveChallenge({ challenge: challenge2, deriveKey })
+    const payload2 = Buffer.from(JSON.stringify({ challenge: challenge2, solution: solution2 })).toString(
+      'base64',
+    )
+    const elsewhere = await identify(631, flagged)
+    expect(
+      (await decide({ fields: fields(), requestId: elsewhere.requestId, challenge: payload2 })).outcome,
+    ).toBe('allow')
+    const [left] = await queryRows<{ superseded_by: string | null }>(
+      handle.db,
+      sql`select superseded_by from signup_decisions where request_id = ${other.requestId}`,
+    )
+    expect(left?.superseded_by).toBeNull()
   })
 
   it('never lets a solved challenge turn a deny into an allow', async () => {

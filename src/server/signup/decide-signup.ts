@@ -45,10 +45,11 @@ function eventFacts(now: Date, ip: string | null) {
     used: sql<boolean>`exists(select 1 from signup_decisions d where d.request_id = e.request_id)`,
     // The profile's jsonb text, whose key order is canonical (see device-mark.ts).
     profile: sql<string | null>`(select v.profile::text from visitors v where v.id = e.visitor_id)`,
+    // A challenge a later attempt answered is that attempt's sign-up: counted once (record-signup.ts).
     visitorAttempts: sql<number>`(select count(*)::int from signup_decisions d
-      where d.visitor_id = e.visitor_id and d.created_at > ${tenMinutesAgo})`,
+      where d.visitor_id = e.visitor_id and d.created_at > ${tenMinutesAgo} and d.superseded_by is null)`,
     ipAttempts: sql<number>`(select count(*)::int from signup_decisions d
-      where ${fromNetworkOf(ip)} and d.created_at > ${tenMinutesAgo})`,
+      where ${fromNetworkOf(ip)} and d.created_at > ${tenMinutesAgo} and d.superseded_by is null)`,
   }
 }
 

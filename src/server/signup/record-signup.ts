@@ -85,6 +85,18 @@ export async function recordSignup(
         row: typeof decided & { outcome: PolicyDecision['outcome']; accountId?: string },
       ) => {
         await tx.insert(signupDecisions).values({ ...row, facts: { ...attempt.facts, ...counts } })
+        // The challenge this attempt answered: the device's latest one for this address, within a
+        // challenge's 10 minutes, not reviewed yet. One sign-up then counts once, as this attempt
+        // (attempt limits, the review queue); each solution answers one challenge, so solving
+        // never wipes a run of attempts.
+        if (row.challengeSolved)
+          await tx.execute(sql`update signup_decisions set superseded_by = ${row.requestId}
+            where request_id = (select request_id from signup_decisions
+              where visitor_id = ${row.visitorId} and lower(email) = lower(${row.email})
+                and outcome = 'challenge' and superseded_by is null and review is null
+                and request_id <> ${row.requestId}
+                and created_at > ${attempt.now.toISOString()}::timestamptz - interval '10 minutes'
+              order by created_at desc limit 1)`)
         await queueSignupDeliveries(tx, {
           siteKey: attempt.siteKey,
           decision: {

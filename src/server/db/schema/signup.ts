@@ -46,10 +46,11 @@ export const accounts = pgTable(
 
 /**
  * The decisions an analyst reviews, as the review queue's index and query both write it (the planner
- * matches the two as text): challenged, solved or not, or denied, but not for an existing account.
+ * matches the two as text): challenged, solved or not, or denied, but not for an existing account,
+ * and not a challenge a later attempt answered (that attempt is the sign-up to review).
  */
 export const FOR_REVIEW = sql.raw(
-  `(outcome <> 'allow' or challenge_solved) and not (reasons @> '[{"rule":"existingAccount"}]'::jsonb)`,
+  `(outcome <> 'allow' or challenge_solved) and not (reasons @> '[{"rule":"existingAccount"}]'::jsonb) and superseded_by is null`,
 )
 
 /** A label as it was before a review replaced it. */
@@ -86,6 +87,12 @@ export const signupDecisions = pgTable(
      * stored before undo existed.
      */
     reviewUndo: jsonb('review_undo').$type<ReviewUndo>(),
+    /**
+     * For a challenge the same device answered in a later attempt (the same address, within the
+     * challenge's 10 minutes), that attempt's request ID: the two are one sign-up, reviewed and
+     * counted once, as that attempt. Null otherwise.
+     */
+    supersededBy: text('superseded_by'),
     createdAt: timestamptz('created_at').notNull().default(sql`now()`),
   },
   (table) => [
