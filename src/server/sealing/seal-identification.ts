@@ -7,8 +7,11 @@ import { findSealingKey } from './find-sealing-key'
 import { sealEvent } from './seal-event'
 
 /**
- * The identify answer's `sealed_result` for a site with a sealing key: the event exactly as
- * GET /v4/events/{id} answers it, sealed. Undefined for a site without a key. The event is
+ * The identify answer's `sealed_result` for a site with a sealing key: the event as GET
+ * /v4/events/{id} answers it, sealed, but for the analyst's label (`suspect`): the sealed result
+ * travels through the browser, and its length, compressed, would tell the device whether it was
+ * labelled (SECURITY.md); the back end reads the label from the Server API. Undefined for a site
+ * without a key. The event is
  * already stored, so a failure here is logged and the answer goes without it rather than failing
  * (the agent would retry, and store the identification twice); the back end then finds no sealed
  * result and refuses, as it must.
@@ -25,7 +28,7 @@ export async function sealIdentification({
   try {
     const key = await findSealingKey({ db, siteId: site.id })
     if (!key) return undefined
-    const event = await readFingerprintEvent({
+    const { suspect: _label, ...event } = await readFingerprintEvent({
       db,
       caller: { sitePublicKey: site.publicKey },
       eventId: requestId,

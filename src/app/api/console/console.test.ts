@@ -5,6 +5,7 @@ import { EventDetail, NetworkVisitors, Overview, SiteSummary, VisitorPanel } fro
 import { ensureFirstOperator } from '@/server/console/ensure-first-operator'
 import { recordWrongPassword } from '@/server/console/sign-in-throttle'
 import { type Database, queryRows } from '@/server/db/client'
+import { visitorLabels } from '@/server/db/schema'
 import { deliverDueWebhooks } from '@/server/webhooks/deliver-due-webhooks'
 import { OPERATOR_PASSWORD, startedTessera } from '../../../../tests/support/console-factories'
 import { closeProcessDatabase, freshProcessDatabase } from '../../../../tests/support/process-database'
@@ -597,6 +598,14 @@ describe('sealing keys made in the console', () => {
     expect(Buffer.from(first.key, 'base64')).toHaveLength(32)
     const sealedOnce = await identifySealed(site.publicKey)
     expect((await open(sealedOnce.sealed_result ?? '', first.key)).event_id).toBe(sealedOnce.requestId)
+    // The analyst's label stays out of what passes through the browser, sealed or not: its length would tell it.
+    const opened = await open(sealedOnce.sealed_result ?? '', first.key)
+    await db
+      .insert(visitorLabels)
+      .values({ visitorId: opened.identification?.visitor_id ?? '', label: 'fraud', operator: 'admin' })
+    const labelled = await identifySealed(site.publicKey)
+    expect(await open(labelled.sealed_result ?? '', first.key)).not.toHaveProperty('suspect')
+    await db.delete(visitorLabels)
 
     // Rotation: the second key is the next one; the first still seals until it is removed.
     const second = (await (await create()).json()) as { id: string; key: string; sealing: boolean }
