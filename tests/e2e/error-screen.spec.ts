@@ -27,6 +27,8 @@ test('a server-side fault shows the error screen with a digest that the server l
   const response = await page.goto('/registration')
   expect(response?.status()).toBe(500)
   await expect(page.getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeVisible()
+  // The tab names what is shown, not the page that failed.
+  await expect(page).toHaveTitle('Something went wrong · Tessera')
   const digest = (await page.getByTestId('error-digest').textContent())?.trim() ?? ''
   expect(digest).toMatch(/^\w+$/)
   await waitForLogLine(digest)
@@ -39,6 +41,7 @@ test('a server-side fault shows the error screen with a digest that the server l
   await page.context().clearCookies()
   await page.getByRole('button', { name: 'Try again' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Create your account' })).toBeVisible()
+  await expect(page).toHaveTitle(/Create your account/)
 })
 
 test('a client-side fault shows the error screen and "Try again" recovers', async ({ page, baseURL }) => {
