@@ -20,9 +20,9 @@ export function useScrollsSideways(ref: RefObject<HTMLElement | null>): boolean 
       for (const child of element.children) observer.observe(child)
       check()
     }
-    // New content (a table in place of "Loading…") is watched too.
+    // New content (a table in place of "Loading…", another text in a code block) is watched too.
     const mutations = new MutationObserver(watch)
-    mutations.observe(element, { childList: true })
+    mutations.observe(element, { childList: true, subtree: true, characterData: true })
     watch()
     return () => {
       observer.disconnect()

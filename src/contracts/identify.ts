@@ -87,8 +87,9 @@ export const IdentifyResponse = z.object({
   /** Signed visitor token for the agent's localStorage/IndexedDB copies. */
   storedToken: z.string(),
   /**
-   * Only for a site with a sealing key: the event as GET /v4/events/{id} answers it, sealed in
-   * Fingerprint's format (base64), for the back end to open with the key.
+   * Only for a site with a sealing key: the event as GET /v4/events/{id} answers it but for
+   * `suspect` (it passes through the browser, whose length would tell it), sealed in Fingerprint's
+   * format (base64), for the back end to open with the key.
    */
   sealed_result: z.string().optional(),
 })

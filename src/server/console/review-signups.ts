@@ -82,7 +82,7 @@ export async function reviewSignup({
       })
     if (!marked) {
       const [decision] = await tx
-        .select({ review: signupDecisions.review })
+        .select({ review: signupDecisions.review, supersededBy: signupDecisions.supersededBy })
         .from(signupDecisions)
         .where(eq(signupDecisions.requestId, requestId))
       if (!decision) throw new HttpError('not_found', 'No sign-up decision has this request ID.')
@@ -90,7 +90,9 @@ export async function reviewSignup({
         'conflict',
         decision.review
           ? `This sign-up was already ${decision.review}.`
-          : 'This sign-up is not for review: it was allowed without a challenge, or its address already had an account.',
+          : decision.supersededBy
+            ? `This challenge was answered by a later attempt (${decision.supersededBy}): review that one.`
+            : 'This sign-up is not for review: it was allowed without a challenge, or its address already had an account.',
       )
     }
     // A label set after this sign-up stays: an analyst's later judgement of the device wins.

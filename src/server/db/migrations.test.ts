@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { StoredSignals } from '@/contracts/signals'
 import { eventComponents, snapshotOfEvent } from '../identification/component-snapshots'
 import { networkOf } from '../identification/network-of'
+import { addressKey } from '../rate-limit/address-key'
 import { queryRows, selectRows, violatedConstraint } from './client'
 import { COMPONENTS_DICTIONARY } from './packed-dictionaries'
 import * as schema from './schema'
@@ -517,6 +518,47 @@ describe('migration 0041 (packed user agents)', () => {
         sql`select octet_length(user_agent) as bytes from events where request_id = 'r3'`,
       )
       expect(size?.bytes).toBeLessThan(chrome.length / 4)
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+describe('migrations 0047 and 0048 (sign-up networks, operator names)', () => {
+  it("gives the last day's sign-up decisions their network as addressKey writes it, and lowers operator names that stay unique", async () => {
+    const client = await PGlite.create('memory://')
+    const db = drizzle({ client, schema })
+    try {
+      await migrate(db, { migrationsFolder: migrationsUpTo('0046_review_undo') })
+      await db.execute(sql`insert into signup_decisions (request_id, ip, email, outcome, reasons, created_at) values
+        ('d4', '198.51.100.9', 'a@example.com', 'allow', '[]', now() - interval '5 minutes'),
+        ('d6', '2001:DB8:1:3:0:0:0:99', 'b@example.com', 'deny', '[]', now() - interval '5 minutes'),
+        ('old', '198.51.100.9', 'c@example.com', 'allow', '[]', now() - interval '3 days'),
+        ('none', null, 'd@example.com', 'allow', '[]', now()),
+        ('junk', 'not an address', 'e@example.com', 'allow', '[]', now())`)
+      await db.execute(sql`insert into operators (id, username, role) values
+        ('o1', 'Bob', 'admin'), ('o2', 'ana', 'analyst'), ('o3', 'Cy', 'analyst'), ('o4', 'CY', 'analyst'),
+        ('o5', 'Dee', 'analyst'), ('o6', 'dee', 'analyst')`)
+
+      await migrate(db, { migrationsFolder: migrations })
+
+      const decisions = await queryRows<{ request_id: string; network: string | null }>(
+        db,
+        sql`select request_id, network from signup_decisions order by request_id`,
+      )
+      expect(Object.fromEntries(decisions.map((row) => [row.request_id, row.network]))).toEqual({
+        d4: addressKey('198.51.100.9'),
+        d6: addressKey('2001:db8:1:3::99'),
+        old: null,
+        none: null,
+        junk: null,
+      })
+      const names = await queryRows<{ id: string; username: string }>(
+        db,
+        sql`select id, username from operators order by id`,
+      )
+      // Bob signs in now; Cy and CY, or Dee beside dee, would be one name: left as they were.
+      expect(names.map((row) => row.username)).toEqual(['bob', 'ana', 'Cy', 'CY', 'Dee', 'dee'])
     } finally {
       await client.close()
     }

@@ -4,6 +4,7 @@ import type { DeviceExport } from '@/contracts/device'
 import { eventColumns } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
 import { events, visitors } from '../db/schema'
+import { log } from '../log'
 import { eventComponents } from './component-snapshots'
 
 // An analyst's label stays out of what the device is given of itself: a fraud label would tell the
@@ -108,6 +109,8 @@ export async function exportVisitorData({
         }
         controller.enqueue(encoder.encode(chunk))
       } catch (error) {
+        // The answer has begun: the download ends cut short, and the operator finds why here.
+        log.error({ err: error }, "an export of a device's data failed while it was sent")
         controller.error(error)
       }
     },

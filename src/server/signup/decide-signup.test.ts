@@ -297,6 +297,35 @@ describe.each(engines)('decideSignup on %s', (engine) => {
       sql`select superseded_by from signup_decisions where request_id = ${other.requestId}`,
     )
     expect(left?.superseded_by).toBeNull()
+
+    // An answer for an address that already has an account is stored as refused and listed nowhere:
+    // the challenge it answered stays in the review queue.
+    // (From an address of their own: this file's sign-ups have used up the shared one's attempts.)
+    const taken = fields()
+    const owner = await identify(632, {}, '198.51.100.32')
+    expect((await decide({ fields: taken, requestId: owner.requestId }, '198.51.100.32')).outcome).toBe(
+      'allow',
+    )
+    const probe = await identify(633, flagged, '198.51.100.33')
+    expect((await decide({ fields: taken, requestId: probe.requestId }, '198.51.100.33')).outcome).toBe(
+      'challenge',
+    )
+    const challenge3 = await newChallenge(handle.db)
+    const solution3 = await solveChallenge({ challenge: challenge3, deriveKey })
+    const payload3 = Buffer.from(JSON.stringify({ challenge: challenge3, solution: solution3 })).toString(
+      'base64',
+    )
+    const probed = await identify(633, flagged, '198.51.100.33')
+    expect(
+      (await decide({ fields: taken, requestId: probed.requestId, challenge: payload3 }, '198.51.100.33'))
+        .outcome,
+    ).toBe('allow')
+    const [kept] = await queryRows<{ superseded_by: string | null; queued: boolean }>(
+      handle.db,
+      sql`select superseded_by, (${FOR_REVIEW} and review is null) as queued
+        from signup_decisions where request_id = ${probe.requestId}`,
+    )
+    expect(kept).toEqual({ superseded_by: null, queued: true })
   })
 
   it('never lets a solved challenge turn a deny into an allow', async () => {

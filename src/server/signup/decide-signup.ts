@@ -56,10 +56,11 @@ function eventFacts(now: Date, ip: string | null) {
 /**
  * The decisions (`d`) from the client's network, as its budgets count it (addressKey): an IPv4
  * address itself, an IPv6 address's whole /64, whose holder has 2^64 addresses to rotate through.
+ * By the stored network, through its index (a match over every recent decision's address would
+ * cost a flood of sign-ups the more, the longer it lasts).
  */
 function fromNetworkOf(ip: string | null) {
-  const network = addressKey(ip)
-  return network.endsWith('/64') ? sql`tessera_try_inet(d.ip) <<= ${network}::inet` : sql`d.ip = ${ip}`
+  return ip ? sql`d.network = ${addressKey(ip)}` : sql`false`
 }
 
 /**

@@ -6,6 +6,7 @@ import type { SignupPolicy } from '@/contracts/signup-policy'
 import { type Database, violatedConstraint } from '../db/client'
 import { accounts, signupDecisions } from '../db/schema'
 import { HttpError } from '../http/errors'
+import { addressKey } from '../rate-limit/address-key'
 import { queueSignupDeliveries } from '../webhooks/queue-signup-deliveries'
 import { countRecentAccounts, type SignupDevice } from './count-recent-accounts'
 import { mailboxOf } from './mailbox-of'
@@ -76,6 +77,7 @@ export async function recordSignup(
         visitorId: device.visitorId,
         siteKey: attempt.siteKey,
         ip: attempt.ip,
+        network: attempt.ip ? addressKey(attempt.ip) : null,
         email: fields.email,
         reasons: decision.reasons,
         challengeSolved: outcome === 'allow' && attempt.challengeSolved,
@@ -88,8 +90,9 @@ export async function recordSignup(
         // The challenge this attempt answered: the device's latest one for this address, within a
         // challenge's 10 minutes, not reviewed yet. One sign-up then counts once, as this attempt
         // (attempt limits, the review queue); each solution answers one challenge, so solving
-        // never wipes a run of attempts.
-        if (row.challengeSolved)
+        // never wipes a run of attempts. Not by an attempt refused for an existing account, which
+        // no review lists: the challenge stays in the queue for it.
+        if (row.challengeSolved && !row.reasons.some((reason) => reason.rule === EXISTING_ACCOUNT.rule))
           await tx.execute(sql`update signup_decisions set superseded_by = ${row.requestId}
             where request_id = (select request_id from signup_decisions
               where visitor_id = ${row.visitorId} and lower(email) = lower(${row.email})

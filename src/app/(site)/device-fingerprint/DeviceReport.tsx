@@ -114,10 +114,12 @@ function DeviceCheck({
       const reason = error instanceof Error ? error.message : String(error)
       // A request the browser never got an answer to (offline, or blocked by an extension) says
       // only "Failed to fetch": say what it means.
-      const plain =
-        error instanceof TypeError
-          ? 'this page could not reach the server (offline, or a blocker stopped the request)'
-          : reason
+      // (Chromium, Firefox and Safari word it so; any other TypeError is a fault, told as it is.)
+      const unreachable =
+        error instanceof TypeError && /failed to fetch|networkerror|load failed/i.test(error.message)
+      const plain = unreachable
+        ? 'this page could not reach the server (offline, or a blocker stopped the request)'
+        : reason
       throw new Error(`Your device could not be checked: ${plain}.`.replace(/\.\.$/, '.'))
     }
   }, [getData])

@@ -67,6 +67,12 @@ export const signupDecisions = pgTable(
     /** The public key of the identification's site (null: none), so the console can show one site's sign-ups. */
     siteKey: text('site_key'),
     ip: text('ip'),
+    /**
+     * The address's network as its budgets count it (addressKey: an IPv4 address, an IPv6 /64), so
+     * the attempts-from-an-address rule counts by an index. Null for decisions stored before it
+     * (migration 0047 fills in the last day's).
+     */
+    network: text('network'),
     email: text('email').notNull(),
     outcome: text('outcome').$type<'allow' | 'challenge' | 'deny'>().notNull(),
     reasons: jsonb('reasons').$type<{ rule: string; outcome: string; message: string }[]>().notNull(),
@@ -98,6 +104,7 @@ export const signupDecisions = pgTable(
   (table) => [
     index('signup_decisions_visitor_created').on(table.visitorId, table.createdAt),
     index('signup_decisions_ip_created').on(table.ip, table.createdAt),
+    index('signup_decisions_network_created').on(table.network, table.createdAt),
     index('signup_decisions_created').on(table.createdAt),
     // The console's outcome filter, newest first; and its site.
     index('signup_decisions_outcome_created').on(table.outcome, table.createdAt),

@@ -55,6 +55,8 @@ export async function previewPolicy({
         and(
           gt(signupDecisions.createdAt, since),
           isNotNull(signupDecisions.facts),
+          // A challenge a later attempt answered is that attempt's sign-up (record-signup.ts).
+          isNull(signupDecisions.supersededBy),
           ofSite,
           cursor ? decisionsBefore(cursor) : undefined,
         ),

@@ -91,3 +91,17 @@ it('limits how often one browser exports, with a 429 that says when to try again
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
   expect((await refused.json()).error.code).toBe('rate_limited')
 })
+
+it('never lets one browser refused its own exports spend the others’ on its address', async () => {
+  const address = '198.51.100.78'
+  const exportAs = (cookie: string) =>
+    exportDevice(
+      new Request(`${base}/api/v1/device/export`, { headers: { cookie, 'x-forwarded-for': address } }),
+    )
+  const greedy = `tessera_vid=${(await identifyWith({})).storedToken}`
+  for (let attempt = 0; attempt < 3; attempt++) await (await exportAs(greedy)).text()
+  // Refused again and again, past the address's 10: refusals spend nothing.
+  for (let attempt = 0; attempt < 10; attempt++) expect((await exportAs(greedy)).status).toBe(429)
+  const neighbour = `tessera_vid=${(await identifyWith({})).storedToken}`
+  expect((await exportAs(neighbour)).status).toBe(200)
+})

@@ -5,7 +5,7 @@ import { handle, otherMethods } from '@/server/http/respond'
 import { currentBrowser } from '@/server/identification/current-visitor'
 import { exportVisitorData } from '@/server/identification/export-visitor-data'
 import { addressKey } from '@/server/rate-limit/address-key'
-import { consumeRateLimit } from '@/server/rate-limit/rate-limiter'
+import { consumeRateLimit, secondsLocked } from '@/server/rate-limit/rate-limiter'
 
 export const dynamic = 'force-dynamic'
 
@@ -21,8 +21,16 @@ export const GET = handle(async (request: Request) => {
   const db = await getDb()
   const browser = await currentBrowser(db, request)
   if (!browser) throw new HttpError('not_found', 'Nothing is stored about this browser.')
-  await consumeRateLimit({ db, limit: PER_ADDRESS, key: addressKey(clientAddress(request.headers)) })
-  await consumeRateLimit({ db, limit: PER_BROWSER, key: browser.browserId })
+  // Both checked before either is spent: a browser refused its own exports must not spend what the
+  // others on its address (an office, a carrier's address) share.
+  const budgets = [
+    { limit: PER_BROWSER, key: browser.browserId },
+    { limit: PER_ADDRESS, key: addressKey(clientAddress(request.headers)) },
+  ]
+  const wait = Math.max(...(await Promise.all(budgets.map((budget) => secondsLocked({ db, ...budget })))))
+  if (wait > 0)
+    throw new HttpError('rate_limited', `Too many exports; try again in ${wait} s.`, { retryAfter: wait })
+  for (const budget of budgets) await consumeRateLimit({ db, ...budget })
   const data = await exportVisitorData({ db, ...browser })
   if (!data) throw new HttpError('not_found', 'Nothing is stored about this browser.')
   return new Response(data, {

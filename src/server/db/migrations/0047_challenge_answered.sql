@@ -1,3 +1,0 @@
-DROP INDEX "signup_decisions_to_review";--> statement-breakpoint
-ALTER TABLE "signup_decisions" ADD COLUMN "superseded_by" text;--> statement-breakpoint
-CREATE INDEX "signup_decisions_to_review" ON "signup_decisions" USING btree ("created_at") WHERE (outcome <> 'allow' or challenge_solved) and not (reasons @> '[{"rule":"existingAccount"}]'::jsonb) and superseded_by is null and "signup_decisions"."review" is null;
