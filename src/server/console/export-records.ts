@@ -5,6 +5,7 @@ import type { DecisionFilters, ExportQuery } from '@/contracts/console'
 import type { StoredEvent } from '@/contracts/server-api'
 import { eventColumns, toStoredEvent } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
+import { type Cursor, keysetPages } from '../db/keyset-pages'
 import { signupDecisions } from '../db/schema'
 import { type EventFilters, listRecentEvents } from './list-recent-events'
 import { decisionColumns, decisionConditions, decisionMoment, decisionsBefore } from './list-signup-decisions'
@@ -12,24 +13,8 @@ import { decisionColumns, decisionConditions, decisionMoment, decisionsBefore } 
 /** Rows read per query: memory holds one page, whatever the export's length. */
 const PAGE = 500
 
-type Cursor = { createdAt: string; requestId: string }
 type Decision = Awaited<ReturnType<typeof readDecisionPage>>[number]
 type Exported = { kind: 'event'; row: StoredEvent } | { kind: 'decision'; row: Decision }
-
-/** Pages of rows newest first, each read after the last row of the one before (created_at, then request ID). */
-async function* keysetPages<Row extends Cursor>(
-  readPage: (cursor: Cursor | undefined) => Promise<Row[]>,
-  pageSize: number,
-): AsyncGenerator<Row[]> {
-  let cursor: Cursor | undefined
-  for (;;) {
-    const rows = await readPage(cursor)
-    yield rows
-    const last = rows[rows.length - 1]
-    if (rows.length < pageSize || !last) return
-    cursor = { createdAt: last.createdAt, requestId: last.requestId }
-  }
-}
 
 /** One visitor's events, newest first. */
 async function readVisitorPage(

@@ -3,6 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import type { DeviceExport } from '@/contracts/device'
 import { eventColumns } from '../api/event-rows'
 import { type Database, selectRows } from '../db/client'
+import { type Cursor, keysetPages } from '../db/keyset-pages'
 import { events, visitors } from '../db/schema'
 import { log } from '../log'
 import { eventComponents } from './component-snapshots'
@@ -13,8 +14,6 @@ const { visitorLabel: _label, ...deviceEventColumns } = eventColumns
 
 /** Events read per query: memory holds one page, however many events the browser produced. */
 const PAGE = 200
-
-type Cursor = { createdAt: string; requestId: string }
 
 /** One page of the browser's events, newest first, after `cursor` (created_at, then request ID). */
 function readPage(db: Database, browserId: string, cursor: Cursor | undefined, pageSize: number) {
@@ -57,8 +56,9 @@ export async function exportVisitorData({
   browserId: string
   pageSize?: number
 }): Promise<ReadableStream<Uint8Array> | undefined> {
-  const first = await readPage(db, browserId, undefined, pageSize)
-  if (first.length === 0) return undefined
+  const pages = keysetPages((cursor) => readPage(db, browserId, cursor, pageSize), pageSize)
+  const first = await pages.next()
+  if (first.done || first.value.length === 0) return undefined
   const [visitor] = await selectRows(
     db,
     {
@@ -77,7 +77,7 @@ export async function exportVisitorData({
     visitor: visitor ?? { visitorId },
   }
   const encoder = new TextEncoder()
-  let page: typeof first | undefined = first
+  let page = first.value
   let written = 0
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -86,33 +86,27 @@ export async function exportVisitorData({
     },
     async pull(controller) {
       try {
-        const rows = page ?? []
         let chunk = ''
-        for (const event of rows) {
+        for (const event of page) {
           // Every event references a stored snapshot (component-snapshots.ts); none is read as no components.
           chunk += `${written++ === 0 ? '' : ','}\n${JSON.stringify({ ...event, components: event.components ?? {} })}`
         }
-        const last = rows[rows.length - 1]
-        page =
-          last && rows.length === pageSize
-            ? await readPage(
-                db,
-                browserId,
-                { createdAt: last.createdAt, requestId: last.requestId },
-                pageSize,
-              )
-            : undefined
-        if (!page?.length) {
+        const next = await pages.next()
+        if (next.done || next.value.length === 0) {
           controller.enqueue(encoder.encode(`${chunk}\n]}\n`))
           controller.close()
           return
         }
+        page = next.value
         controller.enqueue(encoder.encode(chunk))
       } catch (error) {
         // The answer has begun: the download ends cut short, and the operator finds why here.
         log.error({ err: error }, "an export of a device's data failed while it was sent")
         controller.error(error)
       }
+    },
+    async cancel() {
+      await pages.return(undefined)
     },
   })
 }

@@ -73,6 +73,15 @@ export async function secondsLocked({ db, limit, key }: { db: Database; limit: L
   return state && state.consumedPoints >= limit.points ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0
 }
 
+/**
+ * Seconds until every one of `budgets` may be spent, or 0 when all are under their limits (spends
+ * nothing): checked before any is spent, so a caller refused by one never spends the others.
+ */
+export async function secondsUntilAll(db: Database, budgets: { limit: Limit; key: string }[]) {
+  const waits = await Promise.all(budgets.map((budget) => secondsLocked({ db, ...budget })))
+  return Math.max(0, ...waits)
+}
+
 /** Points spent by `key` in its current window (spends nothing). */
 export async function pointsSpent({ db, limit, key }: { db: Database; limit: Limit; key: string }) {
   return (await limiterFor(db, limit).get(await storedKey(db, key)))?.consumedPoints ?? 0

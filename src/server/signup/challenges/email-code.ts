@@ -5,7 +5,7 @@ import type { Database } from '../../db/client'
 import { emailCodes } from '../../db/schema'
 import { HttpError } from '../../http/errors'
 import { addressKey } from '../../rate-limit/address-key'
-import { consumeRateLimit, type Limit, secondsLocked } from '../../rate-limit/rate-limiter'
+import { consumeRateLimit, type Limit, secondsUntilAll } from '../../rate-limit/rate-limiter'
 import { getServerSecret } from '../../settings/server-secret'
 import { mailboxOf } from '../mailbox-of'
 import type { Mailer } from './mailer'
@@ -49,8 +49,7 @@ export async function issueEmailCode({
     { limit: CODES_PER_INBOX, key: mailboxOf(email) },
     ...(ip ? [{ limit: CODES_PER_ADDRESS, key: addressKey(ip) }] : []),
   ]
-  const waits = await Promise.all(budgets.map((budget) => secondsLocked({ db, ...budget })))
-  const retryAfterSeconds = Math.max(0, ...waits)
+  const retryAfterSeconds = await secondsUntilAll(db, budgets)
   if (retryAfterSeconds > 0) return { sent: false, retryAfterSeconds }
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0')
   await db.insert(emailCodes).values({

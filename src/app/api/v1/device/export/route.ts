@@ -5,7 +5,7 @@ import { handle, otherMethods } from '@/server/http/respond'
 import { currentBrowser } from '@/server/identification/current-visitor'
 import { exportVisitorData } from '@/server/identification/export-visitor-data'
 import { addressKey } from '@/server/rate-limit/address-key'
-import { consumeRateLimit, secondsLocked } from '@/server/rate-limit/rate-limiter'
+import { consumeRateLimit, secondsUntilAll } from '@/server/rate-limit/rate-limiter'
 
 export const dynamic = 'force-dynamic'
 
@@ -27,7 +27,7 @@ export const GET = handle(async (request: Request) => {
     { limit: PER_BROWSER, key: browser.browserId },
     { limit: PER_ADDRESS, key: addressKey(clientAddress(request.headers)) },
   ]
-  const wait = Math.max(...(await Promise.all(budgets.map((budget) => secondsLocked({ db, ...budget })))))
+  const wait = await secondsUntilAll(db, budgets)
   if (wait > 0)
     throw new HttpError('rate_limited', `Too many exports; try again in ${wait} s.`, { retryAfter: wait })
   for (const budget of budgets) await consumeRateLimit({ db, ...budget })
