@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isFromOwnPages, requireAllowedOrigin, requireSameOrigin } from './same-origin'
+import { isFromOwnPages, requireAllowedOrigin, requireOwnNavigation, requireSameOrigin } from './same-origin'
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies'
 
 const none: TrustedProxies = { count: 0 }
@@ -99,5 +99,24 @@ describe('a call that came through an integrator’s server (a public path)', ()
     expect(() => requireAllowedOrigin(proxied('https://other.example'), ['https://shop.example'])).toThrow(
       expect.objectContaining({ code: 'forbidden' }),
     )
+  })
+})
+
+describe('requireOwnNavigation: a GET that spends the visitor’s budget', () => {
+  const opened = (fetchSite?: string) =>
+    new Request('http://tessera.test/api/v1/device/export', {
+      headers: fetchSite ? { 'sec-fetch-site': fetchSite } : {},
+    })
+
+  it('takes Tessera’s own pages, a typed address or bookmark, and a request that is no browser’s', () => {
+    for (const fetchSite of ['same-origin', 'none', undefined])
+      expect(() => requireOwnNavigation(opened(fetchSite))).not.toThrow()
+  })
+
+  it('refuses another site’s page and a page on another port of this host', () => {
+    for (const fetchSite of ['cross-site', 'same-site'])
+      expect(() => requireOwnNavigation(opened(fetchSite), 'Not from there.')).toThrow(
+        expect.objectContaining({ code: 'cross_origin', status: 403, message: 'Not from there.' }),
+      )
   })
 })

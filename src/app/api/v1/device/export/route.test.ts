@@ -105,3 +105,36 @@ it('never lets one browser refused its own exports spend the others’ on its ad
   const neighbour = `tessera_vid=${(await identifyWith({})).storedToken}`
   expect((await exportAs(neighbour)).status).toBe(200)
 })
+
+it('refuses a page of another site, or of another port, before it spends the visitor’s exports', async () => {
+  const cookie = `tessera_vid=${(await identifyWith({})).storedToken}`
+  const exportFrom = (fetchSite?: string) =>
+    exportDevice(
+      new Request(`${base}/api/v1/device/export`, {
+        headers: {
+          cookie,
+          'x-forwarded-for': '198.51.100.79',
+          ...(fetchSite && { 'sec-fetch-site': fetchSite }),
+        },
+      }),
+    )
+  // A page elsewhere navigating the visitor's browser here, again and again: SameSite=Lax cookies go along.
+  for (const fetchSite of ['cross-site', 'same-site', 'cross-site', 'same-site']) {
+    const refused = await exportFrom(fetchSite)
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toEqual({
+      error: {
+        code: 'cross_origin',
+        message:
+          'Export your data from Tessera’s own page (/device-fingerprint), not from a link on another site.',
+      },
+    })
+  }
+  // The visitor's own three are all still there: the page's link, a bookmark, and curl.
+  for (const fetchSite of ['same-origin', 'none', undefined]) {
+    const response = await exportFrom(fetchSite)
+    expect(response.status).toBe(200)
+    await response.text()
+  }
+  expect((await exportFrom('same-origin')).status).toBe(429)
+})

@@ -2,6 +2,7 @@ import { getDb } from '@/server/db/client'
 import { clientAddress } from '@/server/http/client-address'
 import { HttpError } from '@/server/http/errors'
 import { handle, otherMethods } from '@/server/http/respond'
+import { requireOwnNavigation } from '@/server/http/same-origin'
 import { currentBrowser } from '@/server/identification/current-visitor'
 import { exportVisitorData } from '@/server/identification/export-visitor-data'
 import { addressKey } from '@/server/rate-limit/address-key'
@@ -18,6 +19,11 @@ const PER_ADDRESS = { name: 'device-export-ip', points: 10, durationSeconds: 600
 
 /** "Export my data": everything stored about the calling browser, as a JSON download (streamed). */
 export const GET = handle(async (request: Request) => {
+  // Before any budget: another site's page (or another port's) must not spend the visitor's exports.
+  requireOwnNavigation(
+    request,
+    'Export your data from Tessera’s own page (/device-fingerprint), not from a link on another site.',
+  )
   const db = await getDb()
   const browser = await currentBrowser(db, request)
   if (!browser) throw new HttpError('not_found', 'Nothing is stored about this browser.')
