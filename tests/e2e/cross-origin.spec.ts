@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { expect, test } from '@playwright/test'
 import { ADMIN_PASSWORD } from '../support/e2e-constants'
@@ -75,5 +76,32 @@ test('a page on another port cannot sign a browser in to its session (login CSRF
   expect((await answer).status()).toBe(403)
   const cookies = await context.cookies(tessera)
   expect(cookies.filter((cookie) => cookie.name === 'tessera_session')).toEqual([])
+  await context.close()
+})
+
+test('a page on another port cannot spend a visitor’s "Export my data" budget', async ({ browser }) => {
+  const context = await browser.newContext()
+  const tab = await context.newPage()
+  await tab.goto(`${tessera}/device-fingerprint`)
+  await expect(tab.getByTestId('visitor-id')).toHaveText(/\S{8,}/, { timeout: 15_000 })
+  // A link the visitor follows (or a script's navigation): top-level, so SameSite=Lax cookies go along.
+  page = `<!doctype html><html><head><title>Win a prize</title></head><body>
+<a href="${tessera}/api/v1/device/export">Claim your prize</a></body></html>`
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await tab.goto(attacker)
+    const refused = tab.waitForResponse((response) => response.url().endsWith('/api/v1/device/export'))
+    await tab.getByRole('link', { name: 'Claim your prize' }).click()
+    expect((await refused).status()).toBe(403)
+    await expect(tab.getByText('"code":"cross_origin"')).toBeVisible()
+  }
+  // The visitor's own three exports are all still there.
+  await tab.goto(`${tessera}/device-fingerprint`)
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const download = tab.waitForEvent('download')
+    await tab.getByRole('link', { name: 'Export my data (JSON)' }).click()
+    const file = await (await download).path()
+    // Its data, not a refusal (the page's link downloads whatever answers).
+    expect(JSON.parse(readFileSync(file, 'utf8')).visitor.visitorId).toBeTruthy()
+  }
   await context.close()
 })
