@@ -453,6 +453,14 @@ export const SignupDecision = z.object({
   /** The analyst's review, for a challenged or denied sign-up; null until reviewed. */
   review: Review.nullable(),
   reviewedBy: z.string().nullable(),
+  /**
+   * For a challenge the same device answered in a later attempt (the two are one sign-up, reviewed
+   * and counted as that attempt): the attempt's request ID and outcome (null: its decision is gone).
+   * Null for anything else, and for a challenge no attempt answered.
+   */
+  answer: z
+    .object({ requestId: z.string(), outcome: z.enum(['allow', 'challenge', 'deny']).nullable() })
+    .nullable(),
 })
 export type SignupDecision = z.infer<typeof SignupDecision>
 export const SignupDecisionList = z.object({

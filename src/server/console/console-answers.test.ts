@@ -145,6 +145,31 @@ describeOnEachEngine('console answers', (handle) => {
     expect(answer.decisions[0]?.requestId).toBe(latest)
   })
 
+  it('list an answered challenge with the attempt that answered it, and its outcome', async () => {
+    const { db } = handle
+    const pending = await addDecision(db, 'challenge', 'visitor_pending')
+    const answered = await addDecision(db, 'challenge', 'visitor_answered')
+    const answering = await addDecision(db, 'allow', 'visitor_answered')
+    // An answer whose own decision is gone since (a decision deleted by hand, a partial restore).
+    const orphaned = await addDecision(db, 'challenge', 'visitor_orphaned')
+    await db
+      .update(signupDecisions)
+      .set({ supersededBy: answering })
+      .where(eq(signupDecisions.requestId, answered))
+    await db
+      .update(signupDecisions)
+      .set({ supersededBy: 'req_gone' })
+      .where(eq(signupDecisions.requestId, orphaned))
+    const answer = await listSignupDecisions({ db, limit: 100 })
+    expectDescribed(SignupDecisionList, answer)
+    const answerOf = (requestId: string) =>
+      answer.decisions.find((decision) => decision.requestId === requestId)?.answer
+    expect(answerOf(answered)).toEqual({ requestId: answering, outcome: 'allow' })
+    expect(answerOf(orphaned)).toEqual({ requestId: 'req_gone', outcome: null })
+    expect(answerOf(pending)).toBeNull()
+    expect(answerOf(answering)).toBeNull()
+  })
+
   it('list a webhook’s deliveries', async () => {
     const { db } = handle
     const site = await createSite({ db, name: 'Hooked', allowedOrigins: [] })

@@ -105,13 +105,21 @@ describeOnEachEngine('exportRecords', (handle) => {
       sql`insert into signup_decisions (request_id, visitor_id, ip, email, outcome, reasons, challenge_solved)
           values (${first.requestId}, ${first.visitorId}, '198.51.100.91', '+1@example.com', 'deny', '[]'::jsonb, false)`,
     )
+    // A challenge that attempt answered says so, with the answer's outcome, in its last two cells.
+    await handle.db.execute(
+      sql`insert into signup_decisions (request_id, visitor_id, email, outcome, reasons, superseded_by)
+          values ('req_answered', ${first.visitorId}, 'answered@example.com', 'challenge', '[]'::jsonb, ${first.requestId})`,
+    )
     const decisions = await read(
       exportRecords(handle.db, { kind: 'decisions', format: 'csv', signal: 'all', outcome: 'all' }),
     )
     expect(decisions.split('\n')[0]).toBe(
-      'time,request_id,visitor_id,ip,email,outcome,reasons,challenge_solved,account_id,visitor_label,account_label,review',
+      'time,request_id,visitor_id,ip,email,outcome,reasons,challenge_solved,account_id,visitor_label,account_label,review,answered_by,answer_outcome',
     )
     expect(decisions).toContain(",'+1@example.com,deny,")
+    expect(decisions.split('\n').find((line) => line.includes('req_answered'))).toMatch(
+      new RegExp(`,${first.requestId},deny$`),
+    )
   })
 
   it('pages decisions stored to the microsecond without skipping those of one millisecond', async () => {

@@ -106,6 +106,8 @@ const decisionHeader = [
   'visitor_label',
   'account_label',
   'review',
+  'answered_by',
+  'answer_outcome',
 ]
 
 /** The signals that fired (a verdict other than "not detected"), by name. */
@@ -143,6 +145,8 @@ function csvLine(record: Exported): string {
           decision.visitorLabel ?? '',
           decision.accountLabel ?? '',
           decision.review ?? '',
+          decision.answer?.requestId ?? '',
+          decision.answer?.outcome ?? '',
         ],
       ],
       options,

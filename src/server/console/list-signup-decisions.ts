@@ -1,6 +1,6 @@
 import 'server-only'
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
-import type { DecisionFilters, Label, SignupDecisionList } from '@/contracts/console'
+import type { DecisionFilters, Label, SignupDecision, SignupDecisionList } from '@/contracts/console'
 import { emailDomainOf } from '@/contracts/list-entry'
 import { isStorableInstant } from '@/contracts/server-api'
 import type { Database } from '../db/client'
@@ -26,6 +26,10 @@ export const decisionColumns = {
   accountLabel: sql<Label | null>`(select l.label from account_labels l where l.account_id = signup_decisions.account_id)`,
   review: signupDecisions.review,
   reviewedBy: signupDecisions.reviewedBy,
+  // The attempt that answered this challenge (record-signup.ts), by its primary key.
+  answer: sql<SignupDecision['answer']>`(case when signup_decisions.superseded_by is null then null
+    else json_build_object('requestId', signup_decisions.superseded_by, 'outcome',
+      (select a.outcome from signup_decisions a where a.request_id = signup_decisions.superseded_by)) end)`,
 }
 
 /**
