@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { allRulesOff, setPolicy, uniqueEmail } from '../support/helpers'
+import { allRulesOff, openSignedInConsole, setPolicy, uniqueEmail } from '../support/helpers'
 
 const PASSWORD = 'cobalt-meridian-lantern-77'
 
@@ -41,11 +41,21 @@ test('with the bot rule set to challenge, the browser solves the puzzle and the 
   request,
 }) => {
   await setPolicy(request, { ...allRulesOff, botRule: 'challenge' })
-  await fillForm(page, { name: 'Grace Hopper' })
+  const email = await fillForm(page, { name: 'Grace Hopper' })
   await page.getByRole('button', { name: 'Create account' }).click()
   await expect(page.getByRole('heading', { name: 'One more step' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Welcome, Grace Hopper!' })).toBeVisible({ timeout: 30_000 })
   await expect(page.getByRole('heading', { name: 'Welcome, Grace Hopper!' })).toBeFocused()
+
+  // The console lists the challenge as answered, in words, beside the attempt that answered it.
+  await openSignedInConsole(page)
+  const rows = page
+    .getByRole('region', { name: 'Sign-up decisions' })
+    .getByRole('row')
+    .filter({ hasText: email })
+  await expect(rows).toHaveCount(2, { timeout: 15_000 })
+  await expect(rows.nth(0).getByRole('cell', { name: 'allowed after a solved challenge' })).toBeVisible()
+  await expect(rows.nth(1).getByRole('cell', { name: 'challenged · answered: allowed' })).toBeVisible()
 })
 
 test('shows inline, accessible field errors before sending anything', async ({ page }) => {

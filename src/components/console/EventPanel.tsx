@@ -9,6 +9,7 @@ import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
+import { answerNote } from './SignupDecisions'
 
 const methods = {
   token: 'its stored identifier',
@@ -124,6 +125,7 @@ export function EventPanel({
                   </span>{' '}
                   {decision.email} · <Time iso={decision.createdAt} />
                   {decision.challengeSolved && ' · after a solved challenge'}
+                  {decision.answer && ` · ${answerNote(decision.answer)}`}
                   {decision.accountId && (
                     <>
                       {' '}

@@ -15,6 +15,15 @@ import { usePolling } from './usePolling'
 /** A decision's outcome in words. */
 export const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
 
+/**
+ * A challenge a later attempt answered, in words ("answered: allowed"): the two are one sign-up, so
+ * the challenge is not waiting on anything. Null for a decision no attempt answered.
+ */
+export function answerNote(answer: SignupDecision['answer']): string | null {
+  if (!answer) return null
+  return answer.outcome ? `answered: ${outcomeLabels[answer.outcome]}` : 'answered'
+}
+
 /** A decision's reasons, as the decisions list and the review queue show them. */
 export function ReasonList({ reasons }: { reasons: SignupDecision['reasons'] }) {
   return (
@@ -121,6 +130,14 @@ export function SignupDecisions({
                         {outcomeLabels[decision.outcome]}
                       </span>
                       {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
+                      {decision.answer && (
+                        <>
+                          {' '}
+                          <span className={`muted ${styles.answerNote}`}>
+                            · {answerNote(decision.answer)}
+                          </span>
+                        </>
+                      )}
                       {decision.review && (
                         <span className="muted">
                           {' '}
