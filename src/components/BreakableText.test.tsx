@@ -1,0 +1,15 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { BreakableText } from './BreakableText'
+
+describe('BreakableText', () => {
+  it('keeps the text whole and offers a break before each dot and at sign', () => {
+    expect(renderToStaticMarkup(<BreakableText text="katherine.johnson@subdomain.example.com" />)).toBe(
+      'katherine<wbr/>.johnson<wbr/>@subdomain<wbr/>.example<wbr/>.com',
+    )
+  })
+
+  it('leaves a value without dots alone', () => {
+    expect(renderToStaticMarkup(<BreakableText text="admin" />)).toBe('admin')
+  })
+})
