@@ -1,35 +1,26 @@
 import type { ReactNode } from 'react'
-import tables from './Table.module.css'
+import { ScrollFrame } from './ScrollFrame'
+import { type Column, Table } from './Table'
 
 /**
- * A table of rows under named columns, scrolling sideways in its own frame when narrow. The frame
- * takes the focus, so a keyboard can scroll it even when no cell holds a control.
+ * A table of rows (`Row`, `Cell`) under named columns, in its own frame: scrolling sideways there
+ * when a wide screen is still too narrow, one block per row on a phone (`Table`).
  */
 export function DataTable({
   label,
   columns,
   children,
 }: {
-  /** What the table holds, naming its frame for screen readers. */
+  /** What the table holds: its name for screen readers. */
   label: string
-  columns: readonly string[]
+  columns: readonly Column[]
   children: ReactNode
 }) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling frame must be reachable by keyboard (WCAG 2.1.1).
-    <section className={tables.frame} aria-label={label} tabIndex={0}>
-      <table className={tables.table}>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th scope="col" key={column}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </section>
+    <ScrollFrame label={`${label}, scrolling sideways`}>
+      <Table aria-label={label} columns={columns}>
+        {children}
+      </Table>
+    </ScrollFrame>
   )
 }

@@ -33,9 +33,10 @@ export function useScrollsSideways(ref: RefObject<HTMLElement | null>): boolean 
 }
 
 /**
- * A table's frame, scrolling sideways on a narrow screen. While it scrolls it takes the focus and
- * names itself, so a keyboard can scroll it even when no cell holds a control (WCAG 2.1.1); while
- * everything fits it is no stop on the way.
+ * A table's frame, scrolling sideways when its table is wider (on a phone a `Table`'s rows stack
+ * and fit). While it scrolls it takes the focus and names itself, so a keyboard can scroll it even
+ * when no cell holds a control (WCAG 2.1.1); while everything fits it is no stop on the way, and
+ * says nothing of scrolling.
  */
 export function ScrollFrame({
   label,
