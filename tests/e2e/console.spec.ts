@@ -338,7 +338,7 @@ test('the signed-in console with data fits a phone screen: nothing scrolls sidew
   await page.setViewportSize({ width: 390, height: 844 })
   await openSignedInConsole(page)
   // The charts' tables for screen readers are as wide as their columns, yet clipped off the page;
-  // a wide table scrolls inside its frame, its visually hidden column names with it.
+  // a list's rows stack as blocks, its column names kept (visually hidden) for screen readers.
   await expect(page.getByRole('table', { name: 'By network type' })).toBeAttached()
   await expect(page.getByRole('combobox', { name: 'Role of admin' })).toBeVisible()
   await expect(page.getByRole('columnheader', { name: 'Actions' })).toBeAttached()

@@ -5,6 +5,8 @@ import { DataTable } from '../DataTable'
 import { formatCount } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote } from '../Notes'
+import { Cell, Row } from '../Table'
+import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
@@ -50,8 +52,8 @@ export function NetworkVisitorsPanel({
               columns={['Visitor', 'Last seen', 'Identifications', 'Addresses', 'Linked IDs']}
             >
               {data.visitors.map((visitor) => (
-                <tr key={visitor.visitorId}>
-                  <td>
+                <Row key={visitor.visitorId}>
+                  <Cell label="Visitor">
                     <button
                       type="button"
                       className={styles.linkButton}
@@ -59,14 +61,18 @@ export function NetworkVisitorsPanel({
                     >
                       <code>{visitor.visitorId}</code>
                     </button>
-                  </td>
-                  <td>
+                  </Cell>
+                  <Cell label="Last seen">
                     <Time iso={visitor.lastSeenAt} />
-                  </td>
-                  <td>{formatCount(visitor.events)}</td>
-                  <td>{visitor.ips.join(', ')}</td>
-                  <td>{visitor.linkedIds.join(', ') || <span className="muted">none</span>}</td>
-                </tr>
+                  </Cell>
+                  <Cell label="Identifications">{formatCount(visitor.events)}</Cell>
+                  <Cell label="Addresses" className={tables.unbroken}>
+                    {visitor.ips.join(', ')}
+                  </Cell>
+                  <Cell label="Linked IDs" className={tables.unbroken}>
+                    {visitor.linkedIds.join(', ') || <span className="muted">none</span>}
+                  </Cell>
+                </Row>
               ))}
             </DataTable>
           )}

@@ -7,7 +7,7 @@ import { formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ScrollFrame } from '../ScrollFrame'
 import { signalTitle } from '../SmartSignals'
-import tables from '../Table.module.css'
+import { Cell, Row, Table } from '../Table'
 import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
 import { AddressCell } from './AddressCell'
@@ -103,60 +103,57 @@ export function RecentEvents({
           empty="No events match. Identifications appear here as they happen."
         >
           {(data) => (
-            <table className={tables.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  {allSites && <th scope="col">Site</th>}
-                  <th scope="col">Visitor</th>
-                  <th scope="col">Confidence</th>
-                  <th scope="col">IP</th>
-                  <th scope="col">Signals</th>
-                  <th scope="col">Score</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.events.map((event) => (
-                  <tr key={event.requestId}>
-                    <td>
-                      <button
-                        type="button"
-                        className={styles.linkButton}
-                        onClick={() => onOpenEvent(event.requestId)}
-                      >
-                        <Time iso={event.createdAt} />
-                        <span className="visually-hidden">: event details</span>
-                      </button>
-                    </td>
-                    {allSites && (
-                      <td>
-                        {event.siteKey ? (
-                          (siteNames.get(event.siteKey) ?? 'a deleted site')
-                        ) : (
-                          <span className="muted">none</span>
-                        )}
-                      </td>
-                    )}
-                    <td>
-                      <button
-                        type="button"
-                        className={styles.linkButton}
-                        onClick={() => onOpenVisitor(event.visitorId)}
-                      >
-                        <code>{event.visitorId}</code>
-                      </button>
-                      {!event.visitorFound && <span className={`badge ${styles.newBadge}`}>new</span>}
-                    </td>
-                    <td>{formatPercent(event.confidence.score)}</td>
-                    <AddressCell ip={event.ip} ipInfo={event.signals.ipInfo} />
-                    <td>
-                      <SignalBadges signals={event.signals} />
-                    </td>
-                    <td>{event.suspectScore}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              columns={[
+                'Time',
+                ...(allSites ? ['Site'] : []),
+                'Visitor',
+                'Confidence',
+                'IP',
+                'Signals',
+                'Score',
+              ]}
+            >
+              {data.events.map((event) => (
+                <Row key={event.requestId}>
+                  <Cell label="Time">
+                    <button
+                      type="button"
+                      className={styles.linkButton}
+                      onClick={() => onOpenEvent(event.requestId)}
+                    >
+                      <Time iso={event.createdAt} />
+                      <span className="visually-hidden">: event details</span>
+                    </button>
+                  </Cell>
+                  {allSites && (
+                    <Cell label="Site">
+                      {event.siteKey ? (
+                        (siteNames.get(event.siteKey) ?? 'a deleted site')
+                      ) : (
+                        <span className="muted">none</span>
+                      )}
+                    </Cell>
+                  )}
+                  <Cell label="Visitor">
+                    <button
+                      type="button"
+                      className={styles.linkButton}
+                      onClick={() => onOpenVisitor(event.visitorId)}
+                    >
+                      <code>{event.visitorId}</code>
+                    </button>
+                    {!event.visitorFound && <span className={`badge ${styles.newBadge}`}>new</span>}
+                  </Cell>
+                  <Cell label="Confidence">{formatPercent(event.confidence.score)}</Cell>
+                  <AddressCell ip={event.ip} ipInfo={event.signals.ipInfo} />
+                  <Cell label="Signals">
+                    <SignalBadges signals={event.signals} />
+                  </Cell>
+                  <Cell label="Score">{event.suspectScore}</Cell>
+                </Row>
+              ))}
+            </Table>
           )}
         </LoadedView>
         <KeysetPager

@@ -2,10 +2,12 @@
 
 import { type KeyboardEvent, useRef, useState } from 'react'
 import type { SignupDecision } from '@/contracts/console'
+import { BreakableText } from '../BreakableText'
 import { formatCount } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
 import { ScrollFrame } from '../ScrollFrame'
+import { Cell, Row, Table } from '../Table'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { ConsoleError, callConsole } from './api'
@@ -193,90 +195,91 @@ export function ReviewQueue({
           {(data) => {
             const list = waiting(data.decisions)
             return (
-              <table className={`${tables.table} ${styles.reviewTable}`}>
-                <caption>
-                  {formatCount(list.length)} sign-up{list.length === 1 ? '' : 's'} of the last {data.days}{' '}
-                  days waiting
-                  {data.moreWaiting && ' (the newest; more wait behind them)'}.
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Decision</th>
-                    <th scope="col">Reasons</th>
-                    {/* Held at the frame's right edge while a row scrolls sideways; on a phone each row is a card. */}
-                    <th scope="col" className={styles.verdictCell}>
-                      Verdict
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((decision) => (
-                    <tr
-                      key={decision.requestId}
-                      ref={(row) => {
-                        if (!row) return void rows.current.delete(decision.requestId)
-                        rows.current.set(decision.requestId, row)
-                        if (focusWhenShown.current === decision.requestId) {
-                          focusWhenShown.current = null
-                          row.focus()
-                        }
-                      }}
-                      tabIndex={0}
-                      className={styles.reviewRow}
-                      aria-label={`${decision.email}, ${outcomeLabels[decision.outcome]}${decision.challengeSolved ? ' after a solved challenge' : ''}`}
-                      aria-keyshortcuts={latest ? 'A R U J K Enter' : 'A R J K Enter'}
-                      onKeyDown={(event) => onKey(event, decision, list)}
-                    >
-                      <td data-label="Time">
+              <Table
+                className={styles.reviewTable}
+                caption={
+                  <>
+                    {formatCount(list.length)} sign-up{list.length === 1 ? '' : 's'} of the last {data.days}{' '}
+                    days waiting
+                    {data.moreWaiting && ' (the newest; more wait behind them)'}.
+                  </>
+                }
+                // The verdicts are held at the frame's right edge while a row scrolls sideways; on a
+                // phone each row is a block, its verdicts last.
+                columns={[
+                  'Time',
+                  'Email',
+                  'Decision',
+                  'Reasons',
+                  { name: 'Verdict', className: styles.verdictCell },
+                ]}
+              >
+                {list.map((decision) => (
+                  <Row
+                    key={decision.requestId}
+                    ref={(row) => {
+                      if (!row) return void rows.current.delete(decision.requestId)
+                      rows.current.set(decision.requestId, row)
+                      if (focusWhenShown.current === decision.requestId) {
+                        focusWhenShown.current = null
+                        row.focus()
+                      }
+                    }}
+                    tabIndex={0}
+                    className={styles.reviewRow}
+                    aria-label={`${decision.email}, ${outcomeLabels[decision.outcome]}${decision.challengeSolved ? ' after a solved challenge' : ''}`}
+                    aria-keyshortcuts={latest ? 'A R U J K Enter' : 'A R J K Enter'}
+                    onKeyDown={(event) => onKey(event, decision, list)}
+                  >
+                    <Cell label="Time">
+                      <button
+                        type="button"
+                        className={styles.linkButton}
+                        onClick={() => onOpenEvent(decision.requestId)}
+                      >
+                        <Time iso={decision.createdAt} />
+                      </button>
+                    </Cell>
+                    <Cell label="Email" className={tables.unbroken}>
+                      <BreakableText text={decision.email} />
+                    </Cell>
+                    <Cell label="Decision" className={tables.noted}>
+                      <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
+                        {outcomeLabels[decision.outcome]}
+                      </span>
+                      {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
+                      {decision.visitorLabel && (
+                        <span className="muted"> device labelled {decision.visitorLabel}</span>
+                      )}
+                    </Cell>
+                    <Cell label="Reasons" className={tables.long}>
+                      <ReasonList reasons={decision.reasons} />
+                    </Cell>
+                    <Cell className={styles.verdictCell}>
+                      <div className={styles.verdicts}>
                         <button
                           type="button"
-                          className={styles.linkButton}
-                          onClick={() => onOpenEvent(decision.requestId)}
+                          className="button button-secondary"
+                          disabled={busy === decision.requestId}
+                          aria-keyshortcuts="A"
+                          onClick={() => void decide(decision, 'approve', list)}
                         >
-                          <Time iso={decision.createdAt} />
+                          Approve<span className="visually-hidden"> {decision.email}</span>
                         </button>
-                      </td>
-                      <td data-label="Email">{decision.email}</td>
-                      <td data-label="Decision">
-                        <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
-                          {outcomeLabels[decision.outcome]}
-                        </span>
-                        {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
-                        {decision.visitorLabel && (
-                          <span className="muted"> device labelled {decision.visitorLabel}</span>
-                        )}
-                      </td>
-                      <td data-label="Reasons" className={tables.long}>
-                        <ReasonList reasons={decision.reasons} />
-                      </td>
-                      <td className={styles.verdictCell}>
-                        <div className={styles.verdicts}>
-                          <button
-                            type="button"
-                            className="button button-secondary"
-                            disabled={busy === decision.requestId}
-                            aria-keyshortcuts="A"
-                            onClick={() => void decide(decision, 'approve', list)}
-                          >
-                            Approve<span className="visually-hidden"> {decision.email}</span>
-                          </button>
-                          <button
-                            type="button"
-                            className="button button-danger"
-                            disabled={busy === decision.requestId}
-                            aria-keyshortcuts="R"
-                            onClick={() => void decide(decision, 'reject', list)}
-                          >
-                            Reject<span className="visually-hidden"> {decision.email}</span>
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                        <button
+                          type="button"
+                          className="button button-danger"
+                          disabled={busy === decision.requestId}
+                          aria-keyshortcuts="R"
+                          onClick={() => void decide(decision, 'reject', list)}
+                        >
+                          Reject<span className="visually-hidden"> {decision.email}</span>
+                        </button>
+                      </div>
+                    </Cell>
+                  </Row>
+                ))}
+              </Table>
             )
           }}
         </LoadedView>

@@ -1,9 +1,11 @@
 'use client'
 
 import type { SignupDecision } from '@/contracts/console'
+import { BreakableText } from '../BreakableText'
 import { FormField } from '../FormField'
 import { LoadedView } from '../LoadedView'
 import { ScrollFrame } from '../ScrollFrame'
+import { Cell, Row, Table } from '../Table'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import styles from './console.module.css'
@@ -99,88 +101,78 @@ export function SignupDecisions({
           }
         >
           {(data) => (
-            <table className={tables.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  {!site && <th scope="col">Site</th>}
-                  <th scope="col">Email</th>
-                  <th scope="col">Decision</th>
-                  <th scope="col">Reasons</th>
-                  <th scope="col">Visitor</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.decisions.map((decision) => (
-                  <tr key={decision.requestId}>
-                    <td>
+            <Table columns={['Time', ...(site ? [] : ['Site']), 'Email', 'Decision', 'Reasons', 'Visitor']}>
+              {data.decisions.map((decision) => (
+                <Row key={decision.requestId}>
+                  <Cell label="Time">
+                    <button
+                      type="button"
+                      className={styles.linkButton}
+                      onClick={() => onOpenEvent(decision.requestId)}
+                    >
+                      <Time iso={decision.createdAt} />
+                      <span className="visually-hidden">: sign-up details of {decision.email}</span>
+                    </button>
+                  </Cell>
+                  {!site && (
+                    <Cell label="Site">{decision.siteName ?? <span className="muted">none</span>}</Cell>
+                  )}
+                  <Cell label="Email" className={tables.unbroken}>
+                    <BreakableText text={decision.email} />
+                  </Cell>
+                  <Cell label="Decision" className={tables.noted}>
+                    <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
+                      {outcomeLabels[decision.outcome]}
+                    </span>
+                    {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
+                    {decision.answer && (
+                      <>
+                        {' '}
+                        <span className={`muted ${styles.answerNote}`}>· {answerNote(decision.answer)}</span>
+                      </>
+                    )}
+                    {decision.review && (
+                      <span className="muted">
+                        {' '}
+                        · {decision.review} by {decision.reviewedBy}
+                      </span>
+                    )}
+                    {(decision.visitorLabel || decision.accountLabel) && (
+                      <span className="muted">
+                        {' '}
+                        · labelled{' '}
+                        {[
+                          decision.visitorLabel && `device ${decision.visitorLabel}`,
+                          decision.accountLabel && `account ${decision.accountLabel}`,
+                        ]
+                          .filter(Boolean)
+                          .join(', ')}
+                      </span>
+                    )}
+                  </Cell>
+                  <Cell label="Reasons" className={tables.long}>
+                    {decision.reasons.length === 0 ? (
+                      <span className="muted">no rule triggered</span>
+                    ) : (
+                      <ReasonList reasons={decision.reasons} />
+                    )}
+                  </Cell>
+                  <Cell label="Visitor">
+                    {decision.visitorId ? (
                       <button
                         type="button"
                         className={styles.linkButton}
-                        onClick={() => onOpenEvent(decision.requestId)}
+                        onClick={() => onOpenVisitor(decision.visitorId ?? '')}
                       >
-                        <Time iso={decision.createdAt} />
-                        <span className="visually-hidden">: sign-up details of {decision.email}</span>
+                        <code>{decision.visitorId}</code>
                       </button>
-                    </td>
-                    {!site && <td>{decision.siteName ?? <span className="muted">none</span>}</td>}
-                    <td>{decision.email}</td>
-                    <td className={tables.noted}>
-                      <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
-                        {outcomeLabels[decision.outcome]}
-                      </span>
-                      {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
-                      {decision.answer && (
-                        <>
-                          {' '}
-                          <span className={`muted ${styles.answerNote}`}>
-                            · {answerNote(decision.answer)}
-                          </span>
-                        </>
-                      )}
-                      {decision.review && (
-                        <span className="muted">
-                          {' '}
-                          · {decision.review} by {decision.reviewedBy}
-                        </span>
-                      )}
-                      {(decision.visitorLabel || decision.accountLabel) && (
-                        <span className="muted">
-                          {' '}
-                          · labelled{' '}
-                          {[
-                            decision.visitorLabel && `device ${decision.visitorLabel}`,
-                            decision.accountLabel && `account ${decision.accountLabel}`,
-                          ]
-                            .filter(Boolean)
-                            .join(', ')}
-                        </span>
-                      )}
-                    </td>
-                    <td className={tables.long}>
-                      {decision.reasons.length === 0 ? (
-                        <span className="muted">no rule triggered</span>
-                      ) : (
-                        <ReasonList reasons={decision.reasons} />
-                      )}
-                    </td>
-                    <td>
-                      {decision.visitorId ? (
-                        <button
-                          type="button"
-                          className={styles.linkButton}
-                          onClick={() => onOpenVisitor(decision.visitorId ?? '')}
-                        >
-                          <code>{decision.visitorId}</code>
-                        </button>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    ) : (
+                      '—'
+                    )}
+                  </Cell>
+                </Row>
+              ))}
+            </Table>
           )}
         </LoadedView>
         <KeysetPager

@@ -7,7 +7,7 @@ import { FormField } from '../FormField'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
 import { ScrollFrame } from '../ScrollFrame'
-import tables from '../Table.module.css'
+import { Cell, Row, Table } from '../Table'
 import { Time } from '../Time'
 import { useConfirmation } from '../useConfirmation'
 import { useLoaded } from '../useLoaded'
@@ -50,97 +50,85 @@ export function TeamPanel() {
         {(team: Team) => (
           <div className={styles.stack}>
             <ScrollFrame label="Operators, scrolling sideways">
-              <table className={tables.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Operator</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Since</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {team.operators.map((member) => (
-                    <tr key={member.id}>
-                      <td>
-                        {member.username} {member.you && <span className="badge">you</span>}{' '}
-                        {member.singleSignOn && <span className="badge">single sign-on</span>}
-                      </td>
-                      <td>
-                        {member.singleSignOn ? (
-                          <span>
-                            {member.role} <span className="muted">(from the identity provider)</span>
-                          </span>
-                        ) : (
-                          <select
-                            className={styles.rowSelect}
-                            aria-label={`Role of ${member.username}`}
-                            value={member.role}
-                            onChange={(event) =>
-                              void run(() =>
-                                callConsole('PATCH /api/console/team/:operatorId', {
-                                  params: { operatorId: member.id },
-                                  body: { role: event.target.value as Role },
-                                }),
-                              )
-                            }
-                          >
-                            {roles.map((role) => (
-                              <option key={role} value={role}>
-                                {role}
-                              </option>
-                            ))}
-                          </select>
-                        )}
-                      </td>
-                      <td>
-                        <Time iso={member.createdAt} />
-                      </td>
-                      <td>
-                        {!member.you &&
-                          (removal.asking === member.id ? (
-                            <fieldset className={styles.confirm} onKeyDown={removal.onKeyDown}>
-                              <legend>Remove {member.username}? Their sessions end at once.</legend>
-                              <button
-                                type="button"
-                                className="button button-danger"
-                                onClick={() =>
-                                  void run(async () => {
-                                    await callConsole('DELETE /api/console/team/:operatorId', {
-                                      params: { operatorId: member.id },
-                                    })
-                                    removal.done()
+              <Table columns={['Operator', 'Role', 'Since', { name: 'Actions', hidden: true }]}>
+                {team.operators.map((member) => (
+                  <Row key={member.id}>
+                    <Cell label="Operator">
+                      {member.username} {member.you && <span className="badge">you</span>}{' '}
+                      {member.singleSignOn && <span className="badge">single sign-on</span>}
+                    </Cell>
+                    <Cell label="Role">
+                      {member.singleSignOn ? (
+                        <span>
+                          {member.role} <span className="muted">(from the identity provider)</span>
+                        </span>
+                      ) : (
+                        <select
+                          className={styles.rowSelect}
+                          aria-label={`Role of ${member.username}`}
+                          value={member.role}
+                          onChange={(event) =>
+                            void run(() =>
+                              callConsole('PATCH /api/console/team/:operatorId', {
+                                params: { operatorId: member.id },
+                                body: { role: event.target.value as Role },
+                              }),
+                            )
+                          }
+                        >
+                          {roles.map((role) => (
+                            <option key={role} value={role}>
+                              {role}
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                    </Cell>
+                    <Cell label="Since">
+                      <Time iso={member.createdAt} />
+                    </Cell>
+                    <Cell>
+                      {!member.you &&
+                        (removal.asking === member.id ? (
+                          <fieldset className={styles.confirm} onKeyDown={removal.onKeyDown}>
+                            <legend>Remove {member.username}? Their sessions end at once.</legend>
+                            <button
+                              type="button"
+                              className="button button-danger"
+                              onClick={() =>
+                                void run(async () => {
+                                  await callConsole('DELETE /api/console/team/:operatorId', {
+                                    params: { operatorId: member.id },
                                   })
-                                }
-                              >
-                                Yes, remove {member.username}
-                              </button>
-                              <button
-                                type="button"
-                                className="button button-secondary"
-                                ref={removal.safeChoice}
-                                onClick={removal.keep}
-                              >
-                                Keep {member.username}
-                              </button>
-                            </fieldset>
-                          ) : (
+                                  removal.done()
+                                })
+                              }
+                            >
+                              Yes, remove {member.username}
+                            </button>
                             <button
                               type="button"
                               className="button button-secondary"
-                              ref={removal.asker}
-                              onClick={() => removal.ask(member.id)}
+                              ref={removal.safeChoice}
+                              onClick={removal.keep}
                             >
-                              Remove<span className="visually-hidden"> {member.username}</span>
+                              Keep {member.username}
                             </button>
-                          ))}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                          </fieldset>
+                        ) : (
+                          <button
+                            type="button"
+                            className="button button-secondary"
+                            ref={removal.asker}
+                            onClick={() => removal.ask(member.id)}
+                          >
+                            Remove<span className="visually-hidden"> {member.username}</span>
+                          </button>
+                        ))}
+                    </Cell>
+                  </Row>
+                ))}
+              </Table>
             </ScrollFrame>
             {team.invitations.length > 0 && (
               <ul className={styles.reasons}>

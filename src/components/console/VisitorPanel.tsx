@@ -6,6 +6,7 @@ import { DataTable } from '../DataTable'
 import { formatCount, formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { ErrorNote } from '../Notes'
+import { Cell, Row } from '../Table'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
@@ -178,11 +179,11 @@ function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
       ]}
     >
       {events.map((event) => (
-        <tr key={event.requestId}>
-          <td>
+        <Row key={event.requestId}>
+          <Cell label="Time">
             <Time iso={event.createdAt} />
-          </td>
-          <td className={tables.long}>
+          </Cell>
+          <Cell label="Site and page" className={tables.long}>
             {event.siteName ?? <span className="muted">no site</span>}
             {event.url && (
               <>
@@ -190,8 +191,8 @@ function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
                 <span className="muted">{event.url}</span>
               </>
             )}
-          </td>
-          <td>
+          </Cell>
+          <Cell label="Browser">
             {event.userAgent ? (
               // The browser and system by name; the whole string on hover, to screen readers, and in the event's details.
               <span title={event.userAgent} className={styles.browser}>
@@ -201,21 +202,21 @@ function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
             ) : (
               '—'
             )}
-          </td>
-          <td>
+          </Cell>
+          <Cell label="How matched">
             {event.method === 'new' ? 'new visitor' : event.method === 'token' ? 'stored ID' : 'fingerprint'}
-          </td>
-          <td>{formatPercent(event.confidence)}</td>
+          </Cell>
+          <Cell label="Confidence">{formatPercent(event.confidence)}</Cell>
           <AddressCell ip={event.ip} ipInfo={event.signals.ipInfo} />
-          <td>
+          <Cell label="Signals">
             <SignalBadges signals={event.signals} />
-          </td>
-          <td>
+          </Cell>
+          <Cell label="Suspect score">
             <span title={event.scoreBreakdown.map((row) => `+${row.points}: ${row.because}`).join('\n')}>
               {event.suspectScore}
             </span>
-          </td>
-        </tr>
+          </Cell>
+        </Row>
       ))}
     </DataTable>
   )

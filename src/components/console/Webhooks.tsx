@@ -9,6 +9,7 @@ import { formatCount } from '../format'
 import { LoadedView } from '../LoadedView'
 import { EmptyNote, ErrorNote } from '../Notes'
 import { ScrollFrame } from '../ScrollFrame'
+import { Cell, Row, Table } from '../Table'
 import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
@@ -265,78 +266,70 @@ function DeliveryLog({ webhookId, tests }: { webhookId: string; tests: number })
         empty="Nothing delivered yet. Send a test delivery to try the receiver."
       >
         {(deliveries) => (
-          <table className={tables.table}>
-            <caption className="visually-hidden">Recent deliveries</caption>
-            <thead>
-              <tr>
-                <th scope="col">Queued</th>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Next attempt</th>
-                <th scope="col">Last answer</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((delivery) => (
-                <Fragment key={delivery.id}>
-                  <tr>
-                    <td>
-                      <Time iso={delivery.createdAt} />
-                    </td>
-                    <td>{delivery.eventType}</td>
-                    <td>{stateOf(delivery)}</td>
-                    <td>{formatCount(delivery.attempts)}</td>
-                    <td>
-                      {delivery.deliveredAt || delivery.failedAt ? (
-                        '—'
-                      ) : (
-                        <Time iso={delivery.nextAttemptAt} />
-                      )}
-                    </td>
-                    <td className={tables.long}>
-                      {delivery.lastError ?? (delivery.lastStatus ? `HTTP ${delivery.lastStatus}` : '—')}
-                    </td>
-                    <td>
-                      <span className={styles.row}>
+          <Table
+            caption="Recent deliveries"
+            captionHidden
+            columns={[
+              'Queued',
+              'Event',
+              'State',
+              'Attempts',
+              'Next attempt',
+              'Last answer',
+              { name: 'Actions', hidden: true },
+            ]}
+          >
+            {deliveries.map((delivery) => (
+              <Fragment key={delivery.id}>
+                <Row>
+                  <Cell label="Queued">
+                    <Time iso={delivery.createdAt} />
+                  </Cell>
+                  <Cell label="Event">{delivery.eventType}</Cell>
+                  <Cell label="State">{stateOf(delivery)}</Cell>
+                  <Cell label="Attempts">{formatCount(delivery.attempts)}</Cell>
+                  <Cell label="Next attempt">
+                    {delivery.deliveredAt || delivery.failedAt ? '—' : <Time iso={delivery.nextAttemptAt} />}
+                  </Cell>
+                  <Cell label="Last answer" className={tables.long}>
+                    {delivery.lastError ?? (delivery.lastStatus ? `HTTP ${delivery.lastStatus}` : '—')}
+                  </Cell>
+                  <Cell>
+                    <span className={styles.row}>
+                      <button
+                        type="button"
+                        className="button button-secondary"
+                        aria-expanded={shown === delivery.id}
+                        onClick={() => setShown(shown === delivery.id ? null : delivery.id)}
+                      >
+                        {shown === delivery.id ? 'Hide attempts' : 'Attempts'}
+                      </button>
+                      {!delivery.deliveredAt && (
                         <button
                           type="button"
                           className="button button-secondary"
-                          aria-expanded={shown === delivery.id}
-                          onClick={() => setShown(shown === delivery.id ? null : delivery.id)}
+                          onClick={() => void retry(delivery.id)}
                         >
-                          {shown === delivery.id ? 'Hide attempts' : 'Attempts'}
+                          Retry now
                         </button>
-                        {!delivery.deliveredAt && (
-                          <button
-                            type="button"
-                            className="button button-secondary"
-                            onClick={() => void retry(delivery.id)}
-                          >
-                            Retry now
-                          </button>
-                        )}
-                      </span>
-                    </td>
-                  </tr>
-                  {shown === delivery.id && (
-                    <tr>
-                      <td colSpan={7}>
-                        <AttemptLog
-                          webhookId={webhookId}
-                          deliveryId={delivery.id}
-                          attempts={delivery.attempts}
-                        />
-                      </td>
-                    </tr>
-                  )}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
+                      )}
+                    </span>
+                  </Cell>
+                </Row>
+                {shown === delivery.id && (
+                  <Row>
+                    <Cell colSpan={7}>
+                      <AttemptLog
+                        webhookId={webhookId}
+                        deliveryId={delivery.id}
+                        attempts={delivery.attempts}
+                      />
+                    </Cell>
+                  </Row>
+                )}
+              </Fragment>
+            ))}
+          </Table>
         )}
       </LoadedView>
     </ScrollFrame>
