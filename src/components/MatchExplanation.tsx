@@ -1,7 +1,7 @@
 import type { LatestMatch } from '@/contracts/device'
 import { formatBits } from './format'
 import { ScrollFrame } from './ScrollFrame'
-import tables from './Table.module.css'
+import { Cell, Row, RowHeader, Table } from './Table'
 
 const facetNames: Record<string, string> = {
   browser: 'Browser build',
@@ -62,25 +62,19 @@ export function MatchExplanation({ match }: { match: LatestMatch }) {
       </p>
       {match.evidence && match.evidence.facets.length > 0 && (
         <ScrollFrame label="Evidence per part, scrolling sideways">
-          <table className={tables.table}>
-            <caption className="visually-hidden">Evidence per part of the fingerprint</caption>
-            <thead>
-              <tr>
-                <th scope="col">Part of the fingerprint</th>
-                <th scope="col">Compared with the stored device</th>
-                <th scope="col">Evidence</th>
-              </tr>
-            </thead>
-            <tbody>
-              {match.evidence.facets.map((facet) => (
-                <tr key={facet.facet}>
-                  <td>{facetNames[facet.facet] ?? facet.facet}</td>
-                  <td>{levelNames[facet.level] ?? facet.level}</td>
-                  <td>{formatBits(facet.bits, { signed: true })}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            caption="Evidence per part of the fingerprint"
+            captionHidden
+            columns={['Part of the fingerprint', 'Compared with the stored device', 'Evidence']}
+          >
+            {match.evidence.facets.map((facet) => (
+              <Row key={facet.facet}>
+                <RowHeader>{facetNames[facet.facet] ?? facet.facet}</RowHeader>
+                <Cell label="Compared">{levelNames[facet.level] ?? facet.level}</Cell>
+                <Cell label="Evidence">{formatBits(facet.bits, { signed: true })}</Cell>
+              </Row>
+            ))}
+          </Table>
         </ScrollFrame>
       )}
     </>

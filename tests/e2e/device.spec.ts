@@ -19,7 +19,7 @@ test('shows the visitor, confidence, signals with uniqueness, and the visit hist
   await expect(page.getByRole('table').filter({ hasText: 'signals collected in' })).toBeVisible()
   await expect(page.getByText(/bits · 1 in \d+/).first()).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Visit history' })).toBeVisible()
-  // How long collection held the page, in words that stay whole on a phone (the table scrolls sideways).
+  // How long collection held the page, in words that stay whole on a phone.
   const timing = page.getByText(/of it on the page's main thread, never more than/)
   await page.setViewportSize({ width: 390, height: 844 })
   await timing.scrollIntoViewIfNeeded()

@@ -11,6 +11,7 @@ import { MatchExplanation } from '@/components/MatchExplanation'
 import { ErrorNote } from '@/components/Notes'
 import { SignalTable } from '@/components/SignalTable'
 import { SmartSignals } from '@/components/SmartSignals'
+import { Cell, Row } from '@/components/Table'
 import tables from '@/components/Table.module.css'
 import { Time } from '@/components/Time'
 import { useConfirmation } from '@/components/useConfirmation'
@@ -220,15 +221,17 @@ function Findings({
             columns={['When', 'Recognised by', 'Confidence', 'IP address', 'Page']}
           >
             {report.history.map((visit) => (
-              <tr key={visit.requestId}>
-                <td>
+              <Row key={visit.requestId}>
+                <Cell label="When">
                   <Time iso={visit.createdAt} />
-                </td>
-                <td>{methods[visit.method] ?? visit.method}</td>
-                <td>{formatPercent(visit.confidence)}</td>
-                <td>{visit.ip ?? '—'}</td>
-                <td className={tables.long}>{visit.url ?? '—'}</td>
-              </tr>
+                </Cell>
+                <Cell label="Recognised by">{methods[visit.method] ?? visit.method}</Cell>
+                <Cell label="Confidence">{formatPercent(visit.confidence)}</Cell>
+                <Cell label="IP address">{visit.ip ?? '—'}</Cell>
+                <Cell label="Page" className={tables.long}>
+                  {visit.url ?? '—'}
+                </Cell>
+              </Row>
             ))}
           </DataTable>
         </section>
