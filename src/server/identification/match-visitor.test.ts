@@ -14,7 +14,7 @@ import { compareParts, type FingerprintProfile, partsOf } from './fingerprint-pr
 import { addressBits, agreementTogether, type Candidate, jointAgreement, matchVisitor } from './match-visitor'
 import { networkOf } from './network-of'
 import type { Direction, FacetComparison, Population } from './score-evidence'
-import { closeRatesAmong, compareFacets, coverageAmong, scoreEvidence } from './score-evidence'
+import { closeRatesAmong, compareFacets, coverageAmong, scoreEvidence, updatesSince } from './score-evidence'
 
 const profile = realisticProfile
 
@@ -1261,6 +1261,85 @@ describe('a facet that changes with another: the languages and the time zone', (
     // A language added on the way is the device's own change, likelier for it than for a twin.
     const added = twinBits({ ...travelled, languages: ['de-DE', 'de', 'en-US'] })
     expect(added).toBeGreaterThan(abroad + 1)
+  })
+})
+
+describe("updatesSince: how likely a device has updated to the request's build by now", () => {
+  const bump = (values: Device) => (changes['browser version bump'] as (values: Device) => Device)(values)
+  const stored = (values: Device) => ({ ...profile(values), previous: {}, volatility: noVolatility })
+  const current = profile(bump(device(7)))
+  const compared = (values: Device) => compareFacets(current, stored(values))
+  const older = compared(device(7))
+  const prior = 0.2
+  const changeRate = () => prior
+  /** Another browser: no build of it is close to the request's. */
+  const firefox = (values: Device) => ({
+    ...values,
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
+    userAgentData: null,
+  })
+
+  /** A look-alike last seen at `at`; `moved`: its record keeps another build it held (it updated). */
+  const lookAlike = (values: Device, at: number, moved = false) => {
+    const previous: Record<string, string[]> = moved
+      ? { userAgent: [profile(device(7)).digests.userAgent as string] }
+      : {}
+    return { comparison: compared(values), lastSeenAt: at, profile: { previous } }
+  }
+  /** The candidate (last seen at 1 000, on the build before the request's) among `others`. */
+  const since = (others: ReturnType<typeof lookAlike>[], weights?: number[]) => {
+    const all = [{ comparison: older, lastSeenAt: 1_000, profile: { previous: {} } }, ...others]
+    return updatesSince(
+      all.map((entry) => entry.comparison),
+      all,
+      changeRate,
+      weights,
+    )[0] as number
+  }
+  const six = (make: (values: Device, seed: number) => ReturnType<typeof lookAlike>) =>
+    Array.from({ length: 6 }, (_, seed) => make(device(20 + seed), seed))
+
+  it('is the change rate when no look-alike was seen since the candidate', () => {
+    expect(since(six((values) => lookAlike(bump(values), 500, true)))).toBeCloseTo(prior, 6)
+  })
+
+  it('rises with the look-alikes seen since that updated to the build, and falls with those not yet updated', () => {
+    expect(since(six((values) => lookAlike(bump(values), 2_000, true)))).toBeCloseTo(
+      (6 + 4 * prior) / (6 + 4),
+      6,
+    )
+    expect(since(six((values) => lookAlike(values, 2_000)))).toBeCloseTo((4 * prior) / (6 + 4), 6)
+  })
+
+  it('counts only look-alikes that moved to the build: first seen on it, they say nothing of an update', () => {
+    // A build devices were seen on all along may as well be older than the candidate's (a device
+    // not yet updated): only devices that left another build for it show it spreading.
+    expect(since(six((values) => lookAlike(bump(values), 2_000)))).toBeCloseTo((4 * prior) / (6 + 4), 6)
+  })
+
+  it('counts neither another browser nor a look-alike that counts for nothing', () => {
+    expect(since(six((values) => lookAlike(firefox(values), 2_000, true)))).toBeCloseTo(prior, 6)
+    const updated = six((values) => lookAlike(bump(values), 2_000, true))
+    expect(since(updated, [1, ...updated.map(() => 0)])).toBeCloseTo(prior, 6)
+  })
+
+  it('makes a newer build count for the device as likely as the look-alikes seen since show, never less', () => {
+    const browser = (updated?: number) => {
+      const evidence = scoreEvidence(current, stored(device(7)), population, { updated })
+      return evidence.facets.find((facet) => facet.facet === 'browser')
+    }
+    const alone = browser()
+    expect(alone?.level).toBe('close')
+    // Most devices seen since show it: the update was no rare change for this one.
+    expect(browser(0.9)?.bits).toBeGreaterThan((alone?.bits as number) + 1.5)
+    // Few show it: the device's own change rate still says how often it updates.
+    expect(browser(0.01)?.bits).toBeCloseTo(alone?.bits as number, 6)
+    // An agreement on the build is weighed as before.
+    const same = (updated?: number) =>
+      scoreEvidence(current, stored(bump(device(7))), population, { updated }).facets.find(
+        (facet) => facet.facet === 'browser',
+      )?.bits
+    expect(same(0.9)).toBeCloseTo(same() as number, 6)
   })
 })
 

@@ -11,6 +11,7 @@ import {
   type Population,
   type StoredProfile,
   scoreEvidence,
+  updatesSince,
 } from './score-evidence'
 
 export type { MatchEvidence } from '@/contracts/device'
@@ -319,9 +320,10 @@ export function matchVisitor({
     current,
     candidates.map((candidate) => candidate.profile),
   )
+  const updates = updatesSince(comparisons, candidates, (facet) => population.rates(facet).change, weights)
   const fingerprints = candidates.map((candidate, index) => {
     const compared = comparisons[index] ?? []
-    const lookAlikes = { closeChance: closeRates(weights[index]), coverage }
+    const lookAlikes = { closeChance: closeRates(weights[index]), coverage, updated: updates[index] }
     return scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
   })
   // The agreeing values together: the machine's as common as its look-alikes show, and all of

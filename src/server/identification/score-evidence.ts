@@ -365,7 +365,9 @@ export function scoreEvidence(
       case 'close': {
         // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
         const closeShare = Math.max(close, MIN_SHARE)
-        const edited = kept * novel * closeShare * directionShare(direction)
+        // A newer build: as likely as the devices seen since show it, if that is likelier.
+        const moved = model.scheduled ? Math.max(novel, lookAlikes.updated ?? 0) : novel
+        const edited = kept * moved * closeShare * directionShare(direction)
         // The edit lands on the request's set as often as devices hold it among the close ones
         // (against k); for a set from a known list, weighed against the look-alikes, it may land on
         // any set the same edits reach alike (landingBits): the likelier landing counts.
@@ -380,7 +382,7 @@ export function scoreEvidence(
           facetBits = Math.max(facetBits, landing)
         }
         // Twins' sets differ by installs and swaps alike: against a twin, the count of edits says nothing.
-        facetTwinBits = Math.log2((kept * novel * closeShare) / (twin * TWIN_CLOSE_SHARE))
+        facetTwinBits = Math.log2((kept * moved * closeShare) / (twin * TWIN_CLOSE_SHARE))
         break
       }
       case 'different':
@@ -518,6 +520,12 @@ export interface LookAlikes {
   closeChance?: (facet: FacetName, level?: Level, direction?: Direction) => number
   /** For a facet with a `given`, the share of devices holding it that have the facet (coverageAmong). */
   coverage?: (facet: FacetName) => number
+  /**
+   * For a browser's build (a scheduled facet): of the look-alikes seen since the candidate was last
+   * seen, the share that show the request's build (updatesSince). A build comes out for every device
+   * at once: where most devices seen since show it, this one would have updated too.
+   */
+  updated?: number
 }
 
 /**
@@ -595,4 +603,54 @@ export function closeRatesAmong(
       const closeThatWay = Math.max(anyClose - (level === 'close' ? (otherWay ?? 0) : 0) - own, 0)
       return (closeThatWay + LOOK_ALIKE_PRIOR * prior(facet)) / (others + LOOK_ALIKE_PRIOR)
     }
+}
+
+/** The facet whose changes come on the vendor's schedule, and the members that name its build. */
+const scheduledFacet = (facetList as [FacetName, FacetModel][]).find(
+  ([, model]) => model.scheduled && model.build,
+)
+
+/**
+ * For each candidate, how likely it is to show the request's build by now, from the look-alikes
+ * seen since it was last seen: of those running the request's browser (its build members exact or
+ * close), the share that updated to the request's build (hold it, and held another build before).
+ * Builds come out for every device of a browser at once, so where most devices seen since moved to
+ * the request's build, a device seen before it came out has likely updated too; where none was
+ * seen since, the facet's change rate says. Only devices that moved to it count: builds move
+ * forward, so a build devices update to is a newer one, where the devices seen on an older build
+ * (not yet updated) say nothing of a device showing it after a newer one. The prior (the change
+ * rate) weighs as LOOK_ALIKE_PRIOR look-alikes; each look-alike by its weight, as in closeRatesAmong.
+ */
+export function updatesSince(
+  comparisons: readonly FacetComparison[][],
+  /** Each look-alike's last visit (ms), and the earlier values its record keeps. */
+  lookAlikes: readonly { lastSeenAt: number; profile: Pick<StoredProfile, 'previous'> }[],
+  /** The facet's change rate before the look-alikes seen since say anything. */
+  changeRate: (facet: FacetName) => number,
+  weights: readonly number[] = comparisons.map(() => 1),
+): number[] {
+  if (!scheduledFacet) return comparisons.map(() => 0)
+  const [facet, model] = scheduledFacet
+  const prior = changeRate(facet)
+  const build = new Set<string>(model.build)
+  const browsers = comparisons.map((comparison, index) => {
+    const members = comparison.find((entry) => entry.facet === facet)?.members ?? []
+    const named = members.filter((member) => build.has(member.name))
+    if (named.length === 0 || named.some((member) => member.level === 'different')) return undefined
+    const previous = lookAlikes[index]?.profile.previous ?? {}
+    const moved = named.some((member) => (previous[member.name]?.length ?? 0) > 0)
+    return { updated: moved && named.every((member) => member.level === 'exact') }
+  })
+  const lastSeen = lookAlikes.map((lookAlike) => lookAlike.lastSeenAt)
+  return lastSeen.map((since, index) => {
+    let running = 0
+    let updated = 0
+    browsers.forEach((browser, other) => {
+      if (!browser || other === index || !((lastSeen[other] ?? 0) > since)) return
+      const weight = weights[other] ?? 1
+      running += weight
+      if (browser.updated) updated += weight
+    })
+    return (updated + LOOK_ALIKE_PRIOR * prior) / (running + LOOK_ALIKE_PRIOR)
+  })
 }
