@@ -1,6 +1,6 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { CreatedSealingKey } from '@/contracts/console'
 import type { Database } from '../db/client'
 import { sealingKeys, sites } from '../db/schema'
@@ -43,7 +43,14 @@ export async function createSealingKey({
       )
     const [row] = await tx
       .insert(sealingKeys)
-      .values({ id, siteId, secret: wrapKey({ key, keyId: id, encryptionKey }) })
+      // Stamped when stored, under the site's lock, not when the transaction began: the oldest key
+      // seals (find-sealing-key.ts), so keys must sort in the order they were made.
+      .values({
+        id,
+        siteId,
+        secret: wrapKey({ key, keyId: id, encryptionKey }),
+        createdAt: sql`clock_timestamp()`,
+      })
       .returning({ createdAt: sealingKeys.createdAt })
     if (!row) throw new Error('The sealing key was not stored.')
     await recordSealingKeys.audit(tx, { siteId, operator, before })

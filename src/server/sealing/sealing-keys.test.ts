@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import { expect, it } from 'vitest'
 import { tablesContaining } from '../../../tests/support/personal-data'
 import { describeOnEachEngine } from '../../../tests/support/test-database'
@@ -21,6 +22,26 @@ describeOnEachEngine('sealing keys', (handle) => {
     clearSealingKeyCache()
     expect(await findSealingKey({ db, siteId: site.id, encryptionKey: randomBytes(32) })).toBeUndefined()
     clearSealingKeyCache()
+  })
+
+  it('seal with the key they said seals, whichever transaction began first', async () => {
+    const db = handle.db
+    const site = await createSite({ db, name: 'Raced', allowedOrigins: [] })
+    // One creation's transaction begins, then waits (an event loop busy elsewhere) while another
+    // creation runs to its end; it then makes the second key. On PostgreSQL the two overlap; the
+    // embedded database runs them one after the other.
+    let other: Promise<Awaited<ReturnType<typeof createSealingKey>>> | undefined
+    const late = await db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`)
+      other = createSealingKey({ db, siteId: site.id, operator: 'admin' })
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      return createSealingKey({ db: tx as unknown as typeof db, siteId: site.id, operator: 'admin' })
+    })
+    const early = await (other as NonNullable<typeof other>)
+    const sealing = [late, early].find((key) => key.sealing)
+    expect([late, early].filter((key) => key.sealing)).toHaveLength(1)
+    clearSealingKeyCache()
+    expect((await findSealingKey({ db, siteId: site.id }))?.id).toBe(sealing?.id)
   })
 
   it('never make a third key, even when asked twice at once', async () => {
