@@ -5,7 +5,7 @@ import { type Database, getDb } from '../db/client'
 import { HttpError } from '../http/errors'
 import { parseParams } from '../http/parse-query'
 import { handle } from '../http/respond'
-import { requireSameOrigin } from '../http/same-origin'
+import { requireOwnNavigation, requireSameOrigin } from '../http/same-origin'
 import { roleNeededFor } from './endpoint-roles'
 import { type Operator, requireOperator } from './sessions'
 
@@ -18,7 +18,8 @@ export interface ConsoleContext {
 type ConsoleRoute<Params> = (context: ConsoleContext, params: Params) => Promise<Response>
 
 /**
- * A console route: 403 for a change sent from another origin, 401 unless signed in, 403 unless the
+ * A console route: 403 for a change sent from another origin or anything another site's page (or
+ * another port's) made the browser ask, 401 unless signed in, 403 unless the
  * operator's role is at least the endpoint's (the endpoint table's `role`), then its path
  * parameters checked against their schema (a 400 naming the parameter, as /api/v1 answers), then
  * the handler with the database and the operator. Its answers are private: never stored by a cache.
@@ -34,6 +35,9 @@ export function consoleHandler(
   ...args: [ConsoleRoute<Record<string, never>>] | [z.ZodType<object>, ConsoleRoute<object>]
 ) {
   return handle(async (request: Request, route?: { params: Promise<unknown> }) => {
+    // Reads too: a page on another port of this host (same-site, so a signed-in operator's cookie
+    // goes along) must not make the browser stream exports or look-ups over and over.
+    requireOwnNavigation(request)
     requireSameOrigin(request)
     const db = await getDb()
     const operator = await requireOperator(db, request)

@@ -64,10 +64,11 @@ export function requireSameOrigin(request: Request, publicUrl = getEnv().TESSERA
 }
 
 /**
- * For a GET a browser opens with its cookies that spends something of the visitor's (a rate budget),
- * where requireSameOrigin lets every GET through: opened from Tessera's own pages (`Sec-Fetch-Site:
+ * For a GET a browser sends with its cookies that spends something (a rate budget) or reads on the
+ * cookie's behalf, where requireSameOrigin lets every GET through: opened from Tessera's own pages (`Sec-Fetch-Site:
  * same-origin`) or typed, bookmarked (`none`), never navigated to by another site's page nor by a
- * page on another port of this host (`cross-site`, `same-site`: SameSite=Lax cookies go along).
+ * page on another port of this host (`cross-site`, `same-site`: the visitor's cookie, SameSite=None over
+ * HTTPS, and an operator's SameSite=Strict session from a same-site page, go along).
  * A request without the header (curl, an older browser) passes, as for requireSameOrigin.
  */
 export function requireOwnNavigation(request: Request, message?: string): void {

@@ -5,6 +5,7 @@ import { OPERATOR_PASSWORD, startedTessera } from '../../../../tests/support/con
 import { closeProcessDatabase, freshProcessDatabase } from '../../../../tests/support/process-database'
 import { POST as register } from '../registration/route'
 import * as accountLabel from './accounts/[accountId]/label/route'
+import * as consoleExport from './export/route'
 import * as keyRevocation from './keys/[keyId]/revocation/route'
 import * as keyById from './keys/[keyId]/route'
 import * as keys from './keys/route'
@@ -303,6 +304,23 @@ describe('a signed-in operator’s browser, sent a forged request by a page of t
     expect(allowed?.allow).toEqual([])
     // The session survived the forged sign-out.
     expect((await session.GET(request('/api/console/session', { cookie }))).status).toBe(200)
+  })
+})
+
+describe('a signed-in operator’s browser, made to read by a page of another site or port', () => {
+  it('streams no export and reads no look-up for it, and still does for the console itself', async () => {
+    const cookie = await signInCookie()
+    const path = '/api/console/export?kind=events&format=csv'
+    for (const fetchSite of ['same-site', 'cross-site']) {
+      const response = await consoleExport.GET(request(path, { cookie, fetchSite }))
+      expect(response.status).toBe(403)
+      expect((await response.json()).error.code).toBe('cross_origin')
+    }
+    for (const sent of [{ fetchSite: 'same-origin' }, { fetchSite: 'none' }, {}]) {
+      const response = await consoleExport.GET(request(path, { cookie, ...sent }))
+      expect(response.status).toBe(200)
+      await response.body?.cancel()
+    }
   })
 })
 

@@ -2,7 +2,7 @@ import type { ForgottenDevice } from '@/contracts/device'
 import { getDb } from '@/server/db/client'
 import { HttpError } from '@/server/http/errors'
 import { handle, json, otherMethods } from '@/server/http/respond'
-import { requireSameOrigin } from '@/server/http/same-origin'
+import { requireOwnNavigation, requireSameOrigin } from '@/server/http/same-origin'
 import { currentBrowser } from '@/server/identification/current-visitor'
 import { forgetBrowser } from '@/server/identification/forget-visitor'
 import { readDeviceReport } from '@/server/identification/read-device-report'
@@ -12,6 +12,8 @@ export const dynamic = 'force-dynamic'
 
 /** The calling browser's own report: visits and how identifying each signal is. */
 export const GET = handle(async (request: Request) => {
+  // Asked by /device-fingerprint itself; another site's page gets nothing by making the browser ask.
+  requireOwnNavigation(request)
   const db = await getDb()
   const browser = await currentBrowser(db, request)
   const report = browser ? await readDeviceReport({ db, ...browser }) : undefined

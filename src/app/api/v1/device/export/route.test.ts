@@ -7,6 +7,7 @@ import { ensureDefaultSite } from '@/server/sites/ensure-default-site'
 import { closeProcessDatabase, freshProcessDatabase } from '../../../../../../tests/support/process-database'
 import { syntheticDevice } from '../../../../../../tests/support/synthetic-devices'
 import { POST as identify } from '../../identify/route'
+import { GET as readDevice } from '../route'
 import { GET as exportDevice } from './route'
 
 const base = 'http://127.0.0.1:3000'
@@ -118,7 +119,7 @@ it('refuses a page of another site, or of another port, before it spends the vis
         },
       }),
     )
-  // A page elsewhere navigating the visitor's browser here, again and again: SameSite=Lax cookies go along.
+  // A page elsewhere navigating the visitor's browser here, again and again: its cookie goes along.
   for (const fetchSite of ['cross-site', 'same-site', 'cross-site', 'same-site']) {
     const refused = await exportFrom(fetchSite)
     expect(refused.status).toBe(403)
@@ -137,4 +138,16 @@ it('refuses a page of another site, or of another port, before it spends the vis
     await response.text()
   }
   expect((await exportFrom('same-origin')).status).toBe(429)
+})
+
+it("shows the browser its report only when Tessera's own page asks", async () => {
+  const cookie = `tessera_vid=${(await identifyWith({})).storedToken}`
+  const read = (fetchSite?: string) =>
+    readDevice(
+      new Request(`${base}/api/v1/device`, {
+        headers: { cookie, ...(fetchSite && { 'sec-fetch-site': fetchSite }) },
+      }),
+    )
+  for (const fetchSite of ['cross-site', 'same-site']) expect((await read(fetchSite)).status).toBe(403)
+  for (const fetchSite of ['same-origin', 'none', undefined]) expect((await read(fetchSite)).status).toBe(200)
 })
