@@ -34,7 +34,9 @@ describeOnEachEngine('sealing keys', (handle) => {
     const late = await db.transaction(async (tx) => {
       await tx.execute(sql`select 1`)
       other = createSealingKey({ db, siteId: site.id, operator: 'admin' })
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      // On PostgreSQL the other creation ends meanwhile; the embedded database's one connection is
+      // this transaction's, so there it waits for it.
+      await Promise.race([other, new Promise((resolve) => setTimeout(resolve, 500))])
       return createSealingKey({ db: tx as unknown as typeof db, siteId: site.id, operator: 'admin' })
     })
     const early = await (other as NonNullable<typeof other>)
