@@ -120,6 +120,17 @@ describeOnEachEngine('exportRecords', (handle) => {
     expect(decisions.split('\n').find((line) => line.includes('req_answered'))).toMatch(
       new RegExp(`,${first.requestId},deny$`),
     )
+    // The JSON export names the answer as the console's list does; other decisions have none.
+    const json = JSON.parse(
+      await read(
+        exportRecords(handle.db, { kind: 'decisions', format: 'json', signal: 'all', outcome: 'all' }),
+      ),
+    ) as { requestId: string; answer: unknown }[]
+    expect(json.find((row) => row.requestId === 'req_answered')?.answer).toEqual({
+      requestId: first.requestId,
+      outcome: 'deny',
+    })
+    expect(json.find((row) => row.requestId === first.requestId)?.answer).toBeNull()
   })
 
   it('pages decisions stored to the microsecond without skipping those of one millisecond', async () => {
