@@ -11,10 +11,11 @@ import { followPrevious } from './batch-decision'
 import { facets } from './component-model'
 import { addComeback, noVolatility, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, partsOf } from './fingerprint-profile'
+import { closeRatesAmong, coverageAmong, updatesSince } from './look-alikes'
 import { addressBits, agreementTogether, type Candidate, jointAgreement, matchVisitor } from './match-visitor'
 import { networkOf } from './network-of'
 import type { Direction, FacetComparison, Population } from './score-evidence'
-import { closeRatesAmong, compareFacets, coverageAmong, scoreEvidence, updatesSince } from './score-evidence'
+import { compareFacets, scoreEvidence } from './score-evidence'
 
 const profile = realisticProfile
 
@@ -461,6 +462,53 @@ describe('matchVisitor without a token', () => {
       return result.method === 'fingerprint' && result.visitorId === entry.id
     })
     expect(found.length).toBeGreaterThanOrEqual(38)
+  })
+
+  describe('while a browser update spreads (look-alikes seen since moved to the new build)', () => {
+    const updated = changes['browser version bump'] as (values: Device) => Device
+    /** Six other devices of the kind that came back on the new build since. */
+    const updatersFor = (index: number) =>
+      stored.slice(100 + 6 * index, 106 + 6 * index).map((other) => {
+        const record = profile(updated(other.values))
+        return {
+          visitorId: `updated-${other.id}`,
+          profile: {
+            ...record,
+            previous: { userAgent: [other.profile.digests.userAgent as string] },
+            volatility: noVolatility,
+          },
+          lastSeenAt: 600_000,
+          visits: 2,
+          recentIps: [],
+        }
+      })
+    const matchWith = (current: Device, index: number, spreading: boolean, token?: string) =>
+      matchVisitor({
+        current: profile(current),
+        candidates: [...candidates, ...(spreading ? updatersFor(index) : [])],
+        token: token ? { visitorId: token } : undefined,
+        population: populationOf(server),
+        context: noAddress,
+        now: 900_000,
+      })
+
+    it('keeps a new twin of a stored device apart when it arrives on the new build', () => {
+      const merged = stored.slice(0, 40).filter((entry, index) => {
+        const result = matchWith(updated(settingsTwin(entry.values)), index, true)
+        return result.method !== 'new'
+      })
+      expect(merged).toHaveLength(0)
+    })
+
+    it("weighs a token's own browser updated as the posterior does", () => {
+      const entry = stored[0] as (typeof stored)[number]
+      const bits = (spreading: boolean) => {
+        const result = matchWith(updated(entry.values), 0, spreading, entry.id)
+        expect(result.method).toBe('token')
+        return result.evidence?.bits as number
+      }
+      expect(bits(true)).toBeGreaterThan(bits(false) + 0.5)
+    })
   })
 
   it('finds a device showing a font set its look-alike once held and left', () => {
@@ -1279,16 +1327,18 @@ describe("updatesSince: how likely a device has updated to the request's build b
     userAgentData: null,
   })
 
-  /** A look-alike last seen at `at`; `moved`: its record keeps another build it held (it updated). */
-  const lookAlike = (values: Device, at: number, moved = false) => {
-    const previous: Record<string, string[]> = moved
-      ? { userAgent: [profile(device(7)).digests.userAgent as string] }
+  /** A look-alike last seen at `at`; `left`: the build its record keeps as one it left (it updated). */
+  const lookAlike = (values: Device, at: number, left?: Device) => {
+    const previous: Record<string, string[]> = left
+      ? { userAgent: [profile(left).digests.userAgent as string] }
       : {}
-    return { comparison: compared(values), lastSeenAt: at, profile: { previous } }
+    const record = { ...stored(values), previous }
+    return { comparison: compareFacets(current, record), lastSeenAt: at, profile: record }
   }
   /** The candidate (last seen at 1 000, on the build before the request's) among `others`. */
   const since = (others: ReturnType<typeof lookAlike>[], weights?: number[]) => {
-    const all = [{ comparison: older, lastSeenAt: 1_000, profile: { previous: {} } }, ...others]
+    const candidate = { comparison: older, lastSeenAt: 1_000, profile: stored(device(7)) }
+    const all = [candidate, ...others]
     return updatesSince(
       all.map((entry) => entry.comparison),
       all,
@@ -1296,30 +1346,44 @@ describe("updatesSince: how likely a device has updated to the request's build b
       weights,
     )[0] as number
   }
-  const six = (make: (values: Device, seed: number) => ReturnType<typeof lookAlike>) =>
-    Array.from({ length: 6 }, (_, seed) => make(device(20 + seed), seed))
+  const six = (make: (values: Device) => ReturnType<typeof lookAlike>) =>
+    Array.from({ length: 6 }, (_, seed) => make(device(20 + seed)))
+  /** Moved from the candidate's build to the request's. */
+  const updater = (values: Device) => lookAlike(bump(values), 2_000, values)
 
   it('is the change rate when no look-alike was seen since the candidate', () => {
-    expect(since(six((values) => lookAlike(bump(values), 500, true)))).toBeCloseTo(prior, 6)
+    expect(since(six((values) => lookAlike(bump(values), 500, values)))).toBeCloseTo(prior, 6)
   })
 
   it('rises with the look-alikes seen since that updated to the build, and falls with those not yet updated', () => {
-    expect(since(six((values) => lookAlike(bump(values), 2_000, true)))).toBeCloseTo(
-      (6 + 4 * prior) / (6 + 4),
-      6,
-    )
+    expect(since(six(updater))).toBeCloseTo((6 + 4 * prior) / (6 + 4), 6)
     expect(since(six((values) => lookAlike(values, 2_000)))).toBeCloseTo((4 * prior) / (6 + 4), 6)
   })
 
-  it('counts only look-alikes that moved to the build: first seen on it, they say nothing of an update', () => {
-    // A build devices were seen on all along may as well be older than the candidate's (a device
-    // not yet updated): only devices that left another build for it show it spreading.
+  it("counts only the move from the candidate's build to the request's", () => {
+    // On the build all along (arrived on it): as likely an older build as a newer one.
     expect(since(six((values) => lookAlike(bump(values), 2_000)))).toBeCloseTo((4 * prior) / (6 + 4), 6)
+    // Moved there from another build than the candidate's (a page asked for the desktop site).
+    const elsewhere = (values: Device) => ({ ...values, userAgent: `${String(values.userAgent)} Desktop` })
+    expect(since(six((values) => lookAlike(bump(values), 2_000, elsewhere(values))))).toBeCloseTo(
+      (4 * prior) / (6 + 4),
+      6,
+    )
+    // Moved past the request's build (the request's build is one it left): no vote either way.
+    const past = six((values) => {
+      const further = {
+        ...values,
+        userAgent: String(values.userAgent).replace('140.0.0.0', '142.0.0.0'),
+      }
+      return lookAlike(further, 2_000, bump(values))
+    })
+    expect(past.every((entry) => entry.comparison.some((facet) => facet.facet === 'browser'))).toBe(true)
+    expect(since([...past, ...six(updater)])).toBeCloseTo(since(six(updater)), 6)
   })
 
   it('counts neither another browser nor a look-alike that counts for nothing', () => {
-    expect(since(six((values) => lookAlike(firefox(values), 2_000, true)))).toBeCloseTo(prior, 6)
-    const updated = six((values) => lookAlike(bump(values), 2_000, true))
+    expect(since(six((values) => lookAlike(firefox(values), 2_000, values)))).toBeCloseTo(prior, 6)
+    const updated = six(updater)
     expect(since(updated, [1, ...updated.map(() => 0)])).toBeCloseTo(prior, 6)
   })
 

@@ -1,17 +1,15 @@
 import type { MatchEvidence } from '@/contracts/device'
 import { type FacetName, facets } from './component-model'
 import type { FingerprintProfile } from './fingerprint-profile'
+import { closeRatesAmong, coverageAmong, updatesSince } from './look-alikes'
 import { networkOf, type Place } from './network-of'
 import { recencyBits } from './recency'
 import {
-  closeRatesAmong,
   compareFacets,
-  coverageAmong,
   levelHolds,
   type Population,
   type StoredProfile,
   scoreEvidence,
-  updatesSince,
 } from './score-evidence'
 
 export type { MatchEvidence } from '@/contracts/device'
@@ -356,8 +354,10 @@ export function matchVisitor({
     // Population.countAll; the joint agreement, never negative, as the request's look-alikes show):
     // other devices, however many, do not make a browser's own token look contradicted.
     const counted = { ...population, countAll: undefined, allVisitors: undefined }
+    // A newer build as likely as the look-alikes seen since say (updatesSince), as in the posterior.
+    const updated = updates[tokenAt]
     const own = token.profile
-      ? withoutRarity(scoreEvidence(current, token.profile, counted))
+      ? withoutRarity(scoreEvidence(current, token.profile, counted, { updated }))
       : {
           ...fromToken.evidence,
           bits:
@@ -366,7 +366,7 @@ export function matchVisitor({
                 current,
                 fromToken.candidate.profile,
                 counted,
-                { closeChance: closeRates(weights[tokenAt]), coverage },
+                { closeChance: closeRates(weights[tokenAt]), coverage, updated },
                 comparisons[tokenAt],
               ),
             ).bits + (joint[tokenAt] ?? 0),

@@ -366,7 +366,8 @@ export function scoreEvidence(
         // Never impossible: a facet whose changes are all whole (zoom) still shows a close value now and then.
         const closeShare = Math.max(close, MIN_SHARE)
         // A newer build: as likely as the devices seen since show it, if that is likelier.
-        const moved = model.scheduled ? Math.max(novel, lookAlikes.updated ?? 0) : novel
+        const updated = lookAlikes.updated
+        const moved = model.scheduled && updated !== undefined && updated > novel ? updated : novel
         const edited = kept * moved * closeShare * directionShare(direction)
         // The edit lands on the request's set as often as devices hold it among the close ones
         // (against k); for a set from a known list, weighed against the look-alikes, it may land on
@@ -511,7 +512,7 @@ function landingBits(
   )
 }
 
-/** What the look-alikes blocking found for a request say about its population (see below). */
+/** What the look-alikes blocking found for a request say about its population (look-alikes.ts). */
 export interface LookAlikes {
   /**
    * How likely another device's value is close (closeRatesAmong); the model's default otherwise.
@@ -522,135 +523,9 @@ export interface LookAlikes {
   coverage?: (facet: FacetName) => number
   /**
    * For a browser's build (a scheduled facet): of the look-alikes seen since the candidate was last
-   * seen, the share that show the request's build (updatesSince). A build comes out for every device
-   * at once: where most devices seen since show it, this one would have updated too.
+   * seen, the share that updated from the candidate's build to the request's (updatesSince). A build
+   * comes out for every device at once: where most devices seen since made that move, this one
+   * likely did too.
    */
   updated?: number
-}
-
-/**
- * For a facet that follows another component (FacetModel.given), the share of the look-alikes
- * holding the request's value of that component whose stored profile has the facet at all. A
- * server that kept visitors before the facet was matched counts the given value for all of them
- * and the facet's values only for those seen since: without this share, every value of the facet
- * would look rarer among them than it is. Leans towards 1 (one pseudo-candidate that has it).
- */
-export function coverageAmong(current: FingerprintProfile, lookAlikes: readonly FingerprintProfile[]) {
-  // Once per request, for the few facets that follow another component.
-  const shares = new Map<FacetName, number>()
-  for (const [facet, model] of facetList as [FacetName, FacetModel][]) {
-    const given = model.given
-    const digest = given && current.digests[given]
-    if (!given || !digest) continue
-    let holding = 1
-    let covered = 1
-    for (const other of lookAlikes) {
-      if (other.digests[given] !== digest) continue
-      holding++
-      if (model.members.some((member) => other.digests[member] !== undefined)) covered++
-    }
-    shares.set(facet, covered / holding)
-  }
-  return (facet: FacetName) => shares.get(facet) ?? 1
-}
-
-/** How much a facet's prior close chance weighs against what the look-alikes show, in candidates. */
-const LOOK_ALIKE_PRIOR = 4
-
-/**
- * How likely another device's value is close to this one without being equal, per facet, learned
- * from the look-alikes blocking found for this request (record linkage estimates its u-probabilities
- * on the blocked pairs): where many other devices hold a close font set or language list, a close
- * one says little. Each candidate is left out of its own estimate; the prior weighs as
- * LOOK_ALIKE_PRIOR candidates.
- */
-export function closeRatesAmong(
-  comparisons: readonly FacetComparison[][],
-  /** The close chance before the look-alikes: measured on the population's pairs, or the model's. */
-  prior: (facet: FacetName) => number = (facet) => facets[facet].closeChance,
-  /**
-   * How much each look-alike counts (1 by default): less for the devices one client just created
-   * (lookAlikeWeights), so a flood of near-copies cannot make a device's own changes look common.
-   */
-  weights: readonly number[] = comparisons.map(() => 1),
-) {
-  const close = new Map<FacetName, number>()
-  /** Of those, the look-alikes close one way and both ways (the others' direction cannot be told). */
-  const oneWay = new Map<FacetName, number>()
-  const bothWays = new Map<FacetName, number>()
-  const compared = new Map<FacetName, number>()
-  const add = (counts: Map<FacetName, number>, facet: FacetName, weight: number) =>
-    counts.set(facet, (counts.get(facet) ?? 0) + weight)
-  comparisons.forEach((comparison, index) => {
-    const weight = weights[index] ?? 1
-    for (const { facet, level, direction } of comparison) {
-      add(compared, facet, weight)
-      if (level !== 'close') continue
-      add(close, facet, weight)
-      if (direction) add(direction === 'one way' ? oneWay : bothWays, facet, weight)
-    }
-  })
-  // For one candidate, by its weight: a facet it compared at `level` (which leaves it out). A close
-  // set whose direction is told is weighed against the look-alikes close that way, and those whose
-  // direction cannot be told (either, for all that is known); the prior, worth LOOK_ALIKE_PRIOR
-  // candidates, takes each direction as common as any close value.
-  return (ownWeight = 1) =>
-    (facet: FacetName, level?: Level, direction?: Direction) => {
-      const own = level === 'close' ? ownWeight : 0
-      const others = Math.max((compared.get(facet) ?? 0) - (level !== undefined ? ownWeight : 0), 0)
-      const anyClose = close.get(facet) ?? 0
-      const otherWay = direction && (direction === 'one way' ? bothWays : oneWay).get(facet)
-      const closeThatWay = Math.max(anyClose - (level === 'close' ? (otherWay ?? 0) : 0) - own, 0)
-      return (closeThatWay + LOOK_ALIKE_PRIOR * prior(facet)) / (others + LOOK_ALIKE_PRIOR)
-    }
-}
-
-/** The facet whose changes come on the vendor's schedule, and the members that name its build. */
-const scheduledFacet = (facetList as [FacetName, FacetModel][]).find(
-  ([, model]) => model.scheduled && model.build,
-)
-
-/**
- * For each candidate, how likely it is to show the request's build by now, from the look-alikes
- * seen since it was last seen: of those running the request's browser (its build members exact or
- * close), the share that updated to the request's build (hold it, and held another build before).
- * Builds come out for every device of a browser at once, so where most devices seen since moved to
- * the request's build, a device seen before it came out has likely updated too; where none was
- * seen since, the facet's change rate says. Only devices that moved to it count: builds move
- * forward, so a build devices update to is a newer one, where the devices seen on an older build
- * (not yet updated) say nothing of a device showing it after a newer one. The prior (the change
- * rate) weighs as LOOK_ALIKE_PRIOR look-alikes; each look-alike by its weight, as in closeRatesAmong.
- */
-export function updatesSince(
-  comparisons: readonly FacetComparison[][],
-  /** Each look-alike's last visit (ms), and the earlier values its record keeps. */
-  lookAlikes: readonly { lastSeenAt: number; profile: Pick<StoredProfile, 'previous'> }[],
-  /** The facet's change rate before the look-alikes seen since say anything. */
-  changeRate: (facet: FacetName) => number,
-  weights: readonly number[] = comparisons.map(() => 1),
-): number[] {
-  if (!scheduledFacet) return comparisons.map(() => 0)
-  const [facet, model] = scheduledFacet
-  const prior = changeRate(facet)
-  const build = new Set<string>(model.build)
-  const browsers = comparisons.map((comparison, index) => {
-    const members = comparison.find((entry) => entry.facet === facet)?.members ?? []
-    const named = members.filter((member) => build.has(member.name))
-    if (named.length === 0 || named.some((member) => member.level === 'different')) return undefined
-    const previous = lookAlikes[index]?.profile.previous ?? {}
-    const moved = named.some((member) => (previous[member.name]?.length ?? 0) > 0)
-    return { updated: moved && named.every((member) => member.level === 'exact') }
-  })
-  const lastSeen = lookAlikes.map((lookAlike) => lookAlike.lastSeenAt)
-  return lastSeen.map((since, index) => {
-    let running = 0
-    let updated = 0
-    browsers.forEach((browser, other) => {
-      if (!browser || other === index || !((lastSeen[other] ?? 0) > since)) return
-      const weight = weights[other] ?? 1
-      running += weight
-      if (browser.updated) updated += weight
-    })
-    return (updated + LOOK_ALIKE_PRIOR * prior) / (running + LOOK_ALIKE_PRIOR)
-  })
 }
