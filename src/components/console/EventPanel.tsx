@@ -9,13 +9,12 @@ import { Time } from '../Time'
 import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
-import { answerNote } from './SignupDecisions'
+import { OutcomeBadge } from './OutcomeBadge'
 
 const methods = {
   token: 'its stored identifier',
   fingerprint: 'its fingerprint',
 } as const
-const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
 
 /**
  * One identification in a dialog over the console: when, where and what, its smart signals in
@@ -120,12 +119,7 @@ export function EventPanel({
               <section aria-labelledby="event-decision-heading">
                 <h3 id="event-decision-heading">Sign-up decision</h3>
                 <p>
-                  <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
-                    {outcomeLabels[decision.outcome]}
-                  </span>{' '}
-                  {decision.email} · <Time iso={decision.createdAt} />
-                  {decision.challengeSolved && ' · after a solved challenge'}
-                  {decision.answer && ` · ${answerNote(decision.answer)}`}
+                  <OutcomeBadge decision={decision} /> · {decision.email} · <Time iso={decision.createdAt} />
                   {decision.accountId && (
                     <>
                       {' '}

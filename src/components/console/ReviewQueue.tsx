@@ -12,7 +12,8 @@ import tables from '../Table.module.css'
 import { Time } from '../Time'
 import { ConsoleError, callConsole } from './api'
 import styles from './console.module.css'
-import { outcomeLabels, ReasonList } from './SignupDecisions'
+import { OutcomeBadge, outcomeLabels } from './OutcomeBadge'
+import { ReasonList } from './SignupDecisions'
 import { usePolling } from './usePolling'
 
 type Verdict = 'approve' | 'reject'
@@ -244,10 +245,7 @@ export function ReviewQueue({
                       <BreakableText text={decision.email} />
                     </Cell>
                     <Cell label="Decision" className={tables.noted}>
-                      <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
-                        {outcomeLabels[decision.outcome]}
-                      </span>
-                      {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
+                      <OutcomeBadge decision={decision} />
                       {decision.visitorLabel && (
                         <span className="muted"> device labelled {decision.visitorLabel}</span>
                       )}

@@ -12,19 +12,8 @@ import styles from './console.module.css'
 import { ExportLinks } from './ExportLinks'
 import { FilterForm } from './FilterForm'
 import { KeysetPager, useKeysetPages } from './KeysetPager'
+import { OutcomeBadge } from './OutcomeBadge'
 import { usePolling } from './usePolling'
-
-/** A decision's outcome in words. */
-export const outcomeLabels = { allow: 'allowed', challenge: 'challenged', deny: 'denied' } as const
-
-/**
- * A challenge a later attempt answered, in words ("answered: allowed"): the two are one sign-up, so
- * the challenge is not waiting on anything. Null for a decision no attempt answered.
- */
-export function answerNote(answer: SignupDecision['answer']): string | null {
-  if (!answer) return null
-  return answer.outcome ? `answered: ${outcomeLabels[answer.outcome]}` : 'answered'
-}
 
 /** A decision's reasons, as the decisions list and the review queue show them. */
 export function ReasonList({ reasons }: { reasons: SignupDecision['reasons'] }) {
@@ -121,16 +110,7 @@ export function SignupDecisions({
                     <BreakableText text={decision.email} />
                   </Cell>
                   <Cell label="Decision" className={tables.noted}>
-                    <span className={`badge ${styles[`outcome_${decision.outcome}`]}`}>
-                      {outcomeLabels[decision.outcome]}
-                    </span>
-                    {decision.challengeSolved && <span className="muted"> after a solved challenge</span>}
-                    {decision.answer && (
-                      <>
-                        {' '}
-                        <span className={`muted ${styles.answerNote}`}>· {answerNote(decision.answer)}</span>
-                      </>
-                    )}
+                    <OutcomeBadge decision={decision} />
                     {decision.review && (
                       <span className="muted">
                         {' '}
