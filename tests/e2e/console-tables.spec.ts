@@ -116,12 +116,15 @@ test('on a phone every column of a sign-up decision, an event and a waiting sign
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
 })
 
-test('on a desktop a long email wraps, and the sign-up decisions keep their reasons and visitor in view', async ({
+test('on a desktop a long email wraps, the sign-up decisions keep their reasons and visitor in view, and the visitor history fits its panel', async ({
   page,
   request,
 }) => {
   await setPolicy(request, {})
   const email = longEmail()
+  // A visit to a long address too, which the history lists with its page.
+  await page.goto(`/device-fingerprint?utm_campaign=${'a-rather-long-campaign-name-'.repeat(4)}`)
+  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
   const visitorId = await visitAndSignUp(page, email)
   await page.setViewportSize({ width: 1280, height: 800 })
   await openSignedInConsole(page)
@@ -140,4 +143,26 @@ test('on a desktop a long email wraps, and the sign-up decisions keep their reas
   // The whole address is still there to read (wrapped, not cut).
   await expect(decision.getByText(email, { exact: true })).toBeVisible()
   expect(await frame.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true)
+
+  // The visitor's history, in the look-up's panel: every column in its frame, nothing scrolled away.
+  await decision.getByRole('button', { name: visitorId }).click()
+  const panel = page.getByRole('region', { name: `Visitor ${visitorId}` })
+  const history = panel.getByRole('table', { name: "The visitor's history" })
+  // This browser's visits, newest first: earlier tests' visits too, as it is the same device.
+  await expect(history.getByRole('row').nth(3)).toBeVisible()
+  await expect(history.getByRole('cell', { name: /a-rather-long-campaign-name-/ }).first()).toBeVisible()
+  const historyFrame = history.locator('xpath=..')
+  expect(await historyFrame.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true)
+  await expect(history.getByRole('columnheader')).toHaveText([
+    'Time',
+    'Site and page',
+    'Browser',
+    'How matched',
+    'IP',
+    'Signals',
+    'Score',
+  ])
+  await expect(history.getByRole('row').nth(1).getByRole('cell').nth(3)).toHaveText(
+    /^(stored ID|fingerprint|new visitor)\s*\d+% confidence$/,
+  )
 })

@@ -162,28 +162,23 @@ function VisitorFacts({ data, onQuery }: { data: VisitorPanelData; onQuery: (que
   )
 }
 
-/** The visitor's latest events: how each was matched, its address and signals. */
+/**
+ * The visitor's latest events: how each was matched, its address and signals. Eight columns did not
+ * fit a 1280-pixel screen's panel: the confidence sits under the match, the page's address wraps in
+ * a narrower column, and the score's column is named as in the recent events.
+ */
 function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
   return (
     <DataTable
       label="The visitor's history"
-      columns={[
-        'Time',
-        'Site and page',
-        'Browser',
-        'How matched',
-        'Confidence',
-        'IP',
-        'Signals',
-        'Suspect score',
-      ]}
+      columns={['Time', 'Site and page', 'Browser', 'How matched', 'IP', 'Signals', 'Score']}
     >
       {events.map((event) => (
         <Row key={event.requestId}>
           <Cell label="Time">
             <Time iso={event.createdAt} />
           </Cell>
-          <Cell label="Site and page" className={tables.long}>
+          <Cell label="Site and page" className={tables.unbroken}>
             {event.siteName ?? <span className="muted">no site</span>}
             {event.url && (
               <>
@@ -205,13 +200,14 @@ function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
           </Cell>
           <Cell label="How matched">
             {event.method === 'new' ? 'new visitor' : event.method === 'token' ? 'stored ID' : 'fingerprint'}
+            <br />
+            <span className="muted">{formatPercent(event.confidence)} confidence</span>
           </Cell>
-          <Cell label="Confidence">{formatPercent(event.confidence)}</Cell>
           <AddressCell ip={event.ip} ipInfo={event.signals.ipInfo} />
           <Cell label="Signals">
             <SignalBadges signals={event.signals} />
           </Cell>
-          <Cell label="Suspect score">
+          <Cell label="Score">
             <span title={event.scoreBreakdown.map((row) => `+${row.points}: ${row.because}`).join('\n')}>
               {event.suspectScore}
             </span>
