@@ -9,6 +9,12 @@ describe('BreakableText', () => {
     )
   })
 
+  it('offers a break before each colon of an IPv6 address', () => {
+    expect(renderToStaticMarkup(<BreakableText text="2001:db8:85a3::8a2e" />)).toBe(
+      '2001<wbr/>:db8<wbr/>:85a3<wbr/>:<wbr/>:8a2e',
+    )
+  })
+
   it('leaves a value without dots alone', () => {
     expect(renderToStaticMarkup(<BreakableText text="admin" />)).toBe('admin')
   })

@@ -1,12 +1,12 @@
 import { Fragment } from 'react'
 
 /**
- * A long unbroken value (an email address) that may wrap before each dot and at sign, as style
- * guides break addresses, rather than at any letter: `<wbr>` adds no character, so it reads, copies
- * and searches as the same text. CSS may still break a part longer than the line.
+ * A long unbroken value (an email or IP address) that may wrap before each dot, at sign and colon,
+ * as style guides break addresses, rather than at any letter: `<wbr>` adds no character, so it
+ * reads, copies and searches as the same text. CSS may still break a part longer than the line.
  */
 export function BreakableText({ text }: { text: string }) {
-  const parts = text.split(/(?=[.@])/)
+  const parts = text.split(/(?=[.@:])/)
   return (
     <>
       {parts.map((part, index) => (
