@@ -41,7 +41,10 @@ test('with the bot rule set to challenge, the browser solves the puzzle and the 
   request,
 }) => {
   await setPolicy(request, { ...allRulesOff, botRule: 'challenge' })
-  const email = await fillForm(page, { name: 'Grace Hopper' })
+  // A long address without a hyphen, as people have: on a phone it wraps in the console at its dots
+  // rather than run off the screen.
+  const email = `grace.brewster.murray.hopper.${Date.now().toString(36)}@subdomain.example.com`
+  await fillForm(page, { name: 'Grace Hopper', email })
   await page.getByRole('button', { name: 'Create account' }).click()
   await expect(page.getByRole('heading', { name: 'One more step' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Welcome, Grace Hopper!' })).toBeVisible({ timeout: 30_000 })
@@ -56,6 +59,17 @@ test('with the bot rule set to challenge, the browser solves the puzzle and the 
   await expect(rows).toHaveCount(2, { timeout: 15_000 })
   await expect(rows.nth(0).getByRole('cell', { name: 'allowed after a solved challenge' })).toBeVisible()
   await expect(rows.nth(1).getByRole('cell', { name: 'challenged · answered: allowed' })).toBeVisible()
+
+  // On a phone the challenge opens in a dialog that says how it was answered, its address wrapped.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await rows
+    .nth(1)
+    .getByRole('button', { name: /sign-up details of/ })
+    .click()
+  const decision = page.getByRole('dialog').getByRole('region', { name: 'Sign-up decision' })
+  const line = decision.locator('p').filter({ hasText: 'answered: allowed' })
+  await expect(line).toContainText(email)
+  expect(await line.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0)
 })
 
 test('shows inline, accessible field errors before sending anything', async ({ page }) => {

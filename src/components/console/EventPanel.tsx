@@ -1,6 +1,7 @@
 'use client'
 
 import { useCallback, useEffect, useRef } from 'react'
+import { BreakableText } from '../BreakableText'
 import { formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
 import { MatchExplanation } from '../MatchExplanation'
@@ -119,7 +120,8 @@ export function EventPanel({
               <section aria-labelledby="event-decision-heading">
                 <h3 id="event-decision-heading">Sign-up decision</h3>
                 <p>
-                  <OutcomeBadge decision={decision} /> · {decision.email} · <Time iso={decision.createdAt} />
+                  <OutcomeBadge decision={decision} /> · <BreakableText text={decision.email} /> ·{' '}
+                  <Time iso={decision.createdAt} />
                   {decision.accountId && (
                     <>
                       {' '}
