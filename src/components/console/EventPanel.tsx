@@ -11,6 +11,7 @@ import { useLoaded } from '../useLoaded'
 import { callConsole } from './api'
 import styles from './console.module.css'
 import { OutcomeBadge } from './OutcomeBadge'
+import { ReasonList } from './SignupDecisions'
 
 const methods = {
   token: 'its stored identifier',
@@ -132,11 +133,7 @@ export function EventPanel({
                 {decision.reasons.length === 0 ? (
                   <p className="muted">No rule triggered.</p>
                 ) : (
-                  <ul className={styles.reasons}>
-                    {decision.reasons.map((reason) => (
-                      <li key={reason.rule}>{reason.message}</li>
-                    ))}
-                  </ul>
+                  <ReasonList reasons={decision.reasons} />
                 )}
               </section>
             )}

@@ -17,7 +17,7 @@ const facetList = Object.entries(facets) as [FacetName, FacetModel][]
 export function coverageAmong(current: FingerprintProfile, lookAlikes: readonly FingerprintProfile[]) {
   // Once per request, for the few facets that follow another component.
   const shares = new Map<FacetName, number>()
-  for (const [facet, model] of facetList as [FacetName, FacetModel][]) {
+  for (const [facet, model] of facetList) {
     const given = model.given
     const digest = given && current.digests[given]
     if (!given || !digest) continue
@@ -85,9 +85,7 @@ export function closeRatesAmong(
 }
 
 /** The facet whose changes come on the vendor's schedule, and the members that name its build. */
-const scheduledFacet = (facetList as [FacetName, FacetModel][]).find(
-  ([, model]) => model.scheduled && model.build,
-)
+const scheduledFacet = facetList.find(([, model]) => model.scheduled && model.build)
 
 /**
  * For each candidate, how likely it is to show the request's build by now, from the look-alikes
