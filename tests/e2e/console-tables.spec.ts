@@ -166,3 +166,35 @@ test('on a desktop a long email wraps, the sign-up decisions keep their reasons 
     /^(stored ID|fingerprint|new visitor)\s*\d+% confidence$/,
   )
 })
+
+test('an open visitor stays where it is when a filter further down changes, and comes back into view when asked for again', async ({
+  page,
+}) => {
+  await page.goto('/device-fingerprint')
+  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  const visitorId = ((await page.getByTestId('visitor-id').textContent()) ?? '').trim()
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await openSignedInConsole(page)
+  await page.goto(`/?lookup=${visitorId}`)
+  const panel = page.getByRole('region', { name: `Visitor ${visitorId}` })
+  await expect(panel.getByRole('table', { name: "The visitor's history" })).toBeVisible({ timeout: 15_000 })
+  // Down to the recent events, past the panel, and a filter changed there.
+  const show = page.getByRole('region', { name: 'Recent events' }).getByLabel('Show')
+  await show.evaluate((element) => element.scrollIntoView({ block: 'start' }))
+  await expect(panel).not.toBeInViewport({ ratio: 0.5 })
+  const before = await page.evaluate(() => window.scrollY)
+  await show.selectOption('bot')
+  await expect(page).toHaveURL(/[?&]signal=bot/)
+  await expect(page).toHaveURL(new RegExp(`[?&]lookup=${visitorId}`))
+  // The page re-rendered with the new address: the panel, still open, did not pull the page back to it.
+  await page.waitForTimeout(500)
+  await expect(show).toBeInViewport()
+  expect(Math.abs((await page.evaluate(() => window.scrollY)) - before)).toBeLessThan(50)
+  // Asked for again from an event down there, the visitor already open comes back into view.
+  await page
+    .getByRole('region', { name: 'Recent events' })
+    .getByRole('button', { name: visitorId, exact: true })
+    .first()
+    .click()
+  await expect(panel.getByRole('heading', { name: `Visitor ${visitorId}` })).toBeInViewport()
+})

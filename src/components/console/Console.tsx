@@ -86,6 +86,12 @@ export function Console({
   }
   const setParam = (name: 'lookup' | 'event' | 'signal', value: string | null) => setParams({ [name]: value })
   const setLookup = (query: string | null) => setParam('lookup', query)
+  /** Each request to open a visitor, the one already open included: its panel comes into view. */
+  const [visitorRequests, setVisitorRequests] = useState(0)
+  function openVisitor(visitorId: string, changes: Record<string, string | null> = {}) {
+    setParams({ lookup: visitorId, ...changes })
+    setVisitorRequests((count) => count + 1)
+  }
 
   /**
    * An event's dialog is a step of its own in the browser's history: opened here it is pushed, so
@@ -167,13 +173,19 @@ export function Console({
         </p>
       )}
       <Overview site={site} />
-      <VisitorLookup query={lookup} site={site} onQuery={setLookup} canForget={allows(role, 'admin')} />
+      <VisitorLookup
+        query={lookup}
+        site={site}
+        onQuery={setLookup}
+        opened={visitorRequests}
+        canForget={allows(role, 'admin')}
+      />
       <RecentEvents
         signal={signal}
         filters={eventFilterValues}
         onSignal={(next) => setParam('signal', next === 'all' ? null : next)}
         onFilters={setParams}
-        onOpenVisitor={setLookup}
+        onOpenVisitor={openVisitor}
         onOpenEvent={openEventDialog}
       />
       {/* Another site's queue is another queue: the latest verdict to undo was this one's. (Keys
@@ -183,7 +195,7 @@ export function Console({
         site={site}
         filters={decisionFilterValues}
         onFilters={setParams}
-        onOpenVisitor={setLookup}
+        onOpenVisitor={openVisitor}
         onOpenEvent={openEventDialog}
       />
       {openEvent && (
@@ -194,7 +206,7 @@ export function Console({
           onOpenVisitor={(visitorId) => {
             // The visitor takes the dialog's place: one address, no step back to the event.
             eventPushed.current = false
-            setParams({ lookup: visitorId, event: null })
+            openVisitor(visitorId, { event: null })
           }}
         />
       )}

@@ -16,9 +16,12 @@ export function VisitorLookup({
   query,
   site,
   onQuery,
+  opened,
   canForget,
 }: {
   query: string | null
+  /** Counts the requests to open a visitor from elsewhere in the console (VisitorPanel). */
+  opened: number
   /** The operator's role may forget a visitor (admins and owners). */
   canForget: boolean
   /** The console's site: the visitor's history on it alone (null: every site). */
@@ -76,6 +79,7 @@ export function VisitorLookup({
             query={query}
             site={site}
             onQuery={onQuery}
+            opened={opened}
             onClose={() => onQuery(null)}
             onForgotten={canForget ? forgotten : undefined}
           />

@@ -1,6 +1,6 @@
 'use client'
 
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { RECENT_EVENTS_READ, type VisitorPanel as VisitorPanelData } from '@/contracts/console'
 import { DataTable } from '../DataTable'
 import { formatCount, formatPercent } from '../format'
@@ -23,10 +23,16 @@ export function VisitorPanel({
   query,
   site,
   onQuery,
+  opened,
   onClose,
   onForgotten,
 }: {
   query: string
+  /**
+   * Counts the requests to open a visitor from elsewhere in the console: at each, this one again
+   * included, the panel comes into view.
+   */
+  opened: number
   /** The console's site: the history lists its events alone (null: every site's). */
   site: string | null
   onQuery: (query: string) => void
@@ -39,15 +45,21 @@ export function VisitorPanel({
     [query, site],
   )
   const { loaded } = useLoaded(load)
+  // Brought into view when it opens and when asked to open again, never at a mere re-render: a new
+  // ref function at every render pulled the page back here whenever a filter further down changed.
+  const section = useRef<HTMLElement | null>(null)
+  const bringIntoView = useCallback((element: HTMLElement | null) => {
+    section.current = element
+    if (element) showPanel(element)
+  }, [])
+  useEffect(() => {
+    if (opened > 0 && section.current) showPanel(section.current)
+  }, [opened])
 
   return (
     <LoadedView loaded={loaded} loading={`Looking up “${query}”…`}>
       {(data) => (
-        <section
-          className={`card ${styles.panel}`}
-          aria-labelledby="panel-heading"
-          ref={(element) => element?.scrollIntoView({ block: 'nearest' })}
-        >
+        <section className={`card ${styles.panel}`} aria-labelledby="panel-heading" ref={bringIntoView}>
           <div className={styles.panelHeader}>
             <h3 id="panel-heading">
               Visitor <code>{data.visitorId}</code>
@@ -75,6 +87,15 @@ export function VisitorPanel({
       )}
     </LoadedView>
   )
+}
+
+/**
+ * Scrolls the panel into view: whole, moving the page as little as it can, when it fits the screen;
+ * else from its heading (a visitor with a long history, asked for from an event below it).
+ */
+function showPanel(element: HTMLElement) {
+  const fits = element.getBoundingClientRect().height <= window.innerHeight * 0.8
+  element.scrollIntoView({ block: fits ? 'nearest' : 'start' })
 }
 
 /** First and last seen, visits, accounts, linked IDs, and addresses that open their network's visitors. */
