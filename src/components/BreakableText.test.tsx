@@ -15,6 +15,16 @@ describe('BreakableText', () => {
     )
   })
 
+  it("offers a break at a web address's punctuation, never inside its scheme's slashes", () => {
+    expect(
+      renderToStaticMarkup(
+        <BreakableText text="https://shop.example:8443/sign-up/form?utm_campaign=spring&a=b#top" />,
+      ),
+    ).toBe(
+      'https://<wbr/>shop<wbr/>.example<wbr/>:8443<wbr/>/sign-up<wbr/>/form<wbr/>?utm_campaign<wbr/>=spring<wbr/>&amp;a<wbr/>=b<wbr/>#top',
+    )
+  })
+
   it('leaves a value without dots alone', () => {
     expect(renderToStaticMarkup(<BreakableText text="admin" />)).toBe('admin')
   })

@@ -1,12 +1,19 @@
 import { Fragment } from 'react'
 
 /**
- * A long unbroken value (an email or IP address) that may wrap before each dot, at sign and colon,
- * as style guides break addresses, rather than at any letter: `<wbr>` adds no character, so it
- * reads, copies and searches as the same text. CSS may still break a part longer than the line.
+ * Where a long value may wrap, as style guides break addresses: before each dot, at sign, colon, and
+ * a web address's single slash, question mark, hash, ampersand and equals sign, and after its `://`
+ * (never inside it).
+ */
+const BREAKS = /(?=[.@?#&=])|(?=:(?!\/\/))|(?<=:\/\/)|(?<![:/])(?=\/(?!\/))/
+
+/**
+ * A long unbroken value (an email, IP or web address) that may wrap at its punctuation (BREAKS)
+ * rather than at any letter: `<wbr>` adds no character, so it reads, copies and searches as the same
+ * text. CSS may still break a part longer than the line.
  */
 export function BreakableText({ text }: { text: string }) {
-  const parts = text.split(/(?=[.@:])/)
+  const parts = text.split(BREAKS)
   return (
     <>
       {parts.map((part, index) => (

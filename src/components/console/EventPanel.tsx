@@ -101,7 +101,7 @@ export function EventPanel({
               </div>
               <div>
                 <dt>Page</dt>
-                <dd className={styles.wrap}>{event.url ?? '—'}</dd>
+                <dd className={styles.wrap}>{event.url ? <BreakableText text={event.url} /> : '—'}</dd>
               </div>
               <div>
                 <dt>User agent</dt>

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { RECENT_EVENTS_READ, type VisitorPanel as VisitorPanelData } from '@/contracts/console'
+import { BreakableText } from '../BreakableText'
 import { DataTable } from '../DataTable'
 import { formatCount, formatPercent } from '../format'
 import { LoadedView } from '../LoadedView'
@@ -204,7 +205,9 @@ function VisitorHistory({ events }: { events: VisitorPanelData['events'] }) {
             {event.url && (
               <>
                 <br />
-                <span className="muted">{event.url}</span>
+                <span className="muted">
+                  <BreakableText text={event.url} />
+                </span>
               </>
             )}
           </Cell>
