@@ -48,6 +48,26 @@ describe.each(engines)('storage on %s', (engine) => {
     }
   })
 
+  it.runIf(engine === 'postgres')('runs every pooled connection without JIT compilation', async () => {
+    const handle = await openTestDatabase(engine, postgresUrl)
+    try {
+      // Reads at once, so that the pool opens several connections: each one has it off.
+      const settings = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          queryRows<{ jit: string }>(handle.db, sql`select current_setting('jit') as jit, pg_sleep(0.05)`),
+        ),
+      )
+      expect(settings.map((rows) => rows[0]?.jit)).toEqual(Array(6).fill('off'))
+      const backends = await queryRows<{ count: number }>(
+        handle.db,
+        sql`select count(*)::int as count from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`,
+      )
+      expect(backends[0]?.count).toBeGreaterThan(1)
+    } finally {
+      await handle.close()
+    }
+  })
+
   it('plans prepared reads generically inside withGenericPlans only', async () => {
     const handle = await openTestDatabase(engine, postgresUrl)
     const mode = async (db: Database) =>

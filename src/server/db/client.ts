@@ -88,6 +88,16 @@ async function openPostgres(url: string, logger: QueryLogger): Promise<DatabaseH
     keepAlive: true,
     keepAliveInitialDelayMillis: 30_000,
   })
+  // No JIT compilation: Tessera's statements are short reads and writes, and a plan over every day
+  // table can cost more than PostgreSQL's JIT threshold however little it reads. At 3 M events each
+  // /v4 search's context read (ten events' first and previous visits) compiled 4 106 functions, 2.0 s,
+  // for 9 ms of work (docs/benchmarks.md). Set on each new connection, before its first statement,
+  // rather than as a startup option, which connection poolers such as PgBouncer refuse.
+  pool.on('connect', (client) => {
+    client
+      .query('set jit = off')
+      .catch((error: Error) => console.warn(`PostgreSQL: jit not set off: ${error.message}`))
+  })
   // An idle connection dropped by the server (restart, failover) must not crash the process;
   // the pool replaces it on the next query.
   pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`))
