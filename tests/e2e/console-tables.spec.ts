@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test'
-import { openSignedInConsole, setPolicy } from '../support/helpers'
+import { identifyOnDevicePage, openSignedInConsole, setPolicy } from '../support/helpers'
 
 const PASSWORD = 'cobalt-meridian-lantern-77'
 
@@ -11,9 +11,7 @@ function longEmail(): string {
 
 /** The device page's visitor and request IDs, then a sign-up from the same browser (denied: a bot). */
 async function visitAndSignUp(page: Page, email: string) {
-  await page.goto('/device-fingerprint')
-  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
-  const visitorId = ((await page.getByTestId('visitor-id').textContent()) ?? '').trim()
+  const { visitorId } = await identifyOnDevicePage(page)
   await page.goto('/registration')
   await expect(page.getByTestId('device-check')).toHaveText('Device check: done', { timeout: 15_000 })
   await page.getByLabel('Full name').fill('Katherine Johnson')
@@ -123,8 +121,7 @@ test('on a desktop a long email wraps, the sign-up decisions keep their reasons 
   await setPolicy(request, {})
   const email = longEmail()
   // A visit to a long address too, which the history lists with its page.
-  await page.goto(`/device-fingerprint?utm_campaign=${'a-rather-long-campaign-name-'.repeat(4)}`)
-  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  await identifyOnDevicePage(page, `?utm_campaign=${'a-rather-long-campaign-name-'.repeat(4)}`)
   const visitorId = await visitAndSignUp(page, email)
   await page.setViewportSize({ width: 1280, height: 800 })
   await openSignedInConsole(page)
@@ -170,9 +167,7 @@ test('on a desktop a long email wraps, the sign-up decisions keep their reasons 
 test('an open visitor stays where it is when a filter further down changes, and comes back into view when asked for again', async ({
   page,
 }) => {
-  await page.goto('/device-fingerprint')
-  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
-  const visitorId = ((await page.getByTestId('visitor-id').textContent()) ?? '').trim()
+  const { visitorId } = await identifyOnDevicePage(page)
   await page.setViewportSize({ width: 1280, height: 800 })
   await openSignedInConsole(page)
   await page.goto(`/?lookup=${visitorId}`)

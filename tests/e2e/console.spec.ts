@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { seriousViolations } from '../support/axe'
 import { ADMIN_PASSWORD, EXTRA_SERVER_PORTS } from '../support/e2e-constants'
-import { openSignedInConsole, serverLog, setPolicy } from '../support/helpers'
+import { identifyOnDevicePage, openSignedInConsole, serverLog, setPolicy } from '../support/helpers'
 import { removeServerFiles, startTesseraServer } from '../support/tessera-server'
 
 async function signInThroughTheForm(page: Page, password = ADMIN_PASSWORD) {
@@ -16,8 +16,7 @@ test('signs in with the configured password, shows every panel with data, and si
   page,
 }) => {
   // Data to show: an identification and a sign-up decision.
-  await page.goto('/device-fingerprint')
-  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  await identifyOnDevicePage(page)
   const errors: string[] = []
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text())
@@ -191,9 +190,7 @@ test('an API key created in the console authorises the Server API until it is re
   page,
   request,
 }) => {
-  await page.goto('/device-fingerprint')
-  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
-  const requestId = ((await page.getByTestId('request-id').textContent()) ?? '').trim()
+  const { requestId } = await identifyOnDevicePage(page)
   await openSignedInConsole(page)
   const site = page.getByRole('article', { name: /^Default site/ })
   await site.getByLabel('Key name').fill('e2e back end')
@@ -238,8 +235,7 @@ test('times show their zone, in local time or UTC as the operator chooses, kept 
 }) => {
   const context = await browser.newContext({ timezoneId: 'Asia/Kolkata' })
   const page = await context.newPage()
-  await page.goto('/device-fingerprint')
-  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  await identifyOnDevicePage(page)
   await openSignedInConsole(page)
   const firstTime = page.getByRole('region', { name: 'Recent events' }).locator('time').first()
   await expect(firstTime).toHaveText(/GMT\+5:30$/)
@@ -333,8 +329,7 @@ test('the console forms show errors one way, take an origin as typed, and Esc cl
 })
 
 test('the signed-in console with data fits a phone screen: nothing scrolls sideways', async ({ page }) => {
-  await page.goto('/device-fingerprint')
-  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
+  await identifyOnDevicePage(page)
   await page.setViewportSize({ width: 390, height: 844 })
   await openSignedInConsole(page)
   // The charts' tables for screen readers are as wide as their columns, yet clipped off the page;
@@ -356,9 +351,7 @@ test('the signed-in console with data fits a phone screen: nothing scrolls sidew
 test('an event opens in a dialog with its signals in words, kept in the address, closed by Esc', async ({
   page,
 }) => {
-  await page.goto('/device-fingerprint')
-  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
-  const requestId = ((await page.getByTestId('request-id').textContent()) ?? '').trim()
+  const { requestId } = await identifyOnDevicePage(page)
   await openSignedInConsole(page)
   const recent = page.getByRole('region', { name: 'Recent events' })
   // Badges read in words, not code names.
