@@ -8,8 +8,11 @@ import { ProofOfWork } from '@/components/ProofOfWork'
 import styles from './SignupForm.module.css'
 import { type DeviceCheck, type FieldName, type Fields, type Step, useSignup } from './useSignup'
 
-/** The protected sign-up: the device check runs first, then the form is decided by the server. */
-export function SignupForm() {
+/**
+ * The protected sign-up: the device check runs first, then the form is decided by the server.
+ * `retentionDays`: how long this server keeps identification data (its terms say so).
+ */
+export function SignupForm({ retentionDays }: { retentionDays: number }) {
   const signup = useSignup()
   const { step } = signup
   // Set by "Back to the form": the form's heading takes the focus when it is shown again (not on
@@ -40,6 +43,7 @@ export function SignupForm() {
               formRef={signup.formRef}
               update={signup.update}
               submit={signup.submit}
+              retentionDays={retentionDays}
             />
           </>
         ) : (
@@ -183,6 +187,7 @@ function SignupFields({
   formRef,
   update,
   submit,
+  retentionDays,
 }: {
   fields: Fields
   errors: FormErrors
@@ -190,6 +195,7 @@ function SignupFields({
   formRef: RefObject<HTMLFormElement | null>
   update: <Name extends FieldName>(name: Name, value: Fields[Name]) => void
   submit: (event: FormEvent<HTMLFormElement>) => Promise<void>
+  retentionDays: number
 }) {
   const [showPassword, setShowPassword] = useState(false)
   return (
@@ -255,11 +261,35 @@ function SignupFields({
           />
         )}
       </FormField>
+      <Terms retentionDays={retentionDays} />
       {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
       <button type="submit" className="button" disabled={sending}>
         {sending ? 'Creating your account…' : 'Create account'}
       </button>
     </form>
+  )
+}
+
+/** The terms the checkbox accepts: what is kept, for how long, and what is asked in return. */
+function Terms({ retentionDays }: { retentionDays: number }) {
+  return (
+    <details className={styles.terms}>
+      <summary>Read the terms of service</summary>
+      <ul>
+        <li>
+          Your account keeps your name, your email address and a hash of your password; the password itself is
+          never stored.
+        </li>
+        <li>
+          To keep fake sign-ups out, this page identifies your browser. The signals it reads, the device ID
+          they give and this sign-up&rsquo;s decision with its reasons are kept for the site&rsquo;s operator,
+          then deleted after {retentionDays} days (the device ID {retentionDays} days after your browser was
+          last seen). You can see what is kept about your device, and delete it sooner, on{' '}
+          <a href="/device-fingerprint">your device&rsquo;s page</a>.
+        </li>
+        <li>Sign up for yourself only, and not by a script or a bot.</li>
+      </ul>
+    </details>
   )
 }
 

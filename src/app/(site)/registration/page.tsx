@@ -1,5 +1,6 @@
 import type { Metadata } from 'next'
 import { TesseraProvider } from '@/sdk/react'
+import { getEnv } from '@/server/env'
 import { SignupForm } from './SignupForm'
 
 export const metadata: Metadata = { title: 'Create your account' }
@@ -8,7 +9,7 @@ export default function RegistrationPage() {
   // Tessera's own page: the React SDK with the default site, on this origin.
   return (
     <TesseraProvider>
-      <SignupForm />
+      <SignupForm retentionDays={getEnv().TESSERA_RETENTION_DAYS} />
     </TesseraProvider>
   )
 }
