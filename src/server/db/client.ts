@@ -81,22 +81,23 @@ async function openPostgres(url: string, logger: QueryLogger): Promise<DatabaseH
   // poll keeps only one connection busy. Measured with nothing else on the pool: a look-up after
   // 11 s idle about 300 ms before, 40–80 ms after (docs/benchmarks.md). TCP keep-alive finds a
   // connection that a NAT or firewall dropped while it sat idle, rather than a query waiting on it.
+  // No JIT compilation: Tessera's statements are short reads and writes, and a plan over every day
+  // table can cost more than PostgreSQL's JIT threshold however little it reads. At 3 M events each
+  // /v4 search's context read (ten events' first and previous visits) compiled 4 106 functions, 2.0 s,
+  // for 9 ms of work (docs/benchmarks.md). Set on each new connection before the pool hands it out
+  // (awaited: a statement sent beside the caller's first would queue on the client, which pg
+  // deprecates), rather than as a startup option, which connection poolers such as PgBouncer refuse.
   const pool = new Pool({
     connectionString: url,
     max: 10,
     idleTimeoutMillis: 0,
     keepAlive: true,
     keepAliveInitialDelayMillis: 30_000,
-  })
-  // No JIT compilation: Tessera's statements are short reads and writes, and a plan over every day
-  // table can cost more than PostgreSQL's JIT threshold however little it reads. At 3 M events each
-  // /v4 search's context read (ten events' first and previous visits) compiled 4 106 functions, 2.0 s,
-  // for 9 ms of work (docs/benchmarks.md). Set on each new connection, before its first statement,
-  // rather than as a startup option, which connection poolers such as PgBouncer refuse.
-  pool.on('connect', (client) => {
-    client
-      .query('set jit = off')
-      .catch((error: Error) => console.warn(`PostgreSQL: jit not set off: ${error.message}`))
+    onConnect: async (client) => {
+      await client
+        .query('set jit = off')
+        .catch((error: Error) => console.warn(`PostgreSQL: jit not set off: ${error.message}`))
+    },
   })
   // An idle connection dropped by the server (restart, failover) must not crash the process;
   // the pool replaces it on the next query.
