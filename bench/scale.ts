@@ -19,7 +19,7 @@
 // BENCH_SPIKE_VISITORS devices (default a fifth) never seen again, a campaign that came and went:
 // the first retention pass removes that day whole, its visitors and all. BENCH_EXPORT_ALL=0: the two
 // exports of every event read the last 7 days instead (at 10 M events each whole-table export takes
-// about 17 minutes).
+// about 17 minutes). BENCH_PAUSED_ROUNDS: rounds of the look-ups after the console sat idle (4, quick 1).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -71,7 +71,7 @@ const SPIKE = {
 }
 const ROUNDS = quick ? 5 : 20
 /** Rounds of the look-ups, each after the console sat idle (scale-console.ts); each look-up first once in four. */
-const PAUSED_ROUNDS = quick ? 1 : 4
+const PAUSED_ROUNDS = Number(process.env.BENCH_PAUSED_ROUNDS ?? (quick ? 1 : 4))
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (quick ? 5 : 12))
 const PORT = Number(process.env.BENCH_PORT ?? 3461)
 const POSTGRES_PORT = Number(process.env.BENCH_POSTGRES_PORT ?? 5461)
