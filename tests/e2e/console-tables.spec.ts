@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test'
-import { identifyOnDevicePage, openSignedInConsole, setPolicy } from '../support/helpers'
+import { identifyOnDevicePage } from '../support/device-page'
+import { openSignedInConsole, setPolicy } from '../support/helpers'
 
 const PASSWORD = 'cobalt-meridian-lantern-77'
 

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { seriousViolations } from '../support/axe'
+import { identifyOnDevicePage } from '../support/device-page'
 import { ADMIN_PASSWORD, EXTRA_SERVER_PORTS } from '../support/e2e-constants'
-import { identifyOnDevicePage, openSignedInConsole, serverLog, setPolicy } from '../support/helpers'
+import { openSignedInConsole, serverLog, setPolicy } from '../support/helpers'
 import { removeServerFiles, startTesseraServer } from '../support/tessera-server'
 
 async function signInThroughTheForm(page: Page, password = ADMIN_PASSWORD) {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { type APIRequestContext, expect, type Page } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import { defaultSignupPolicy } from '../../src/contracts/signup-policy'
 import { ADMIN_PASSWORD } from './e2e-constants'
 import { signInFrom } from './raw-http'
@@ -57,18 +57,6 @@ export async function openSignedInConsole(page: Page) {
     .context()
     .addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: `http://127.0.0.1:${port}` }])
   await page.goto('/')
-}
-
-/**
- * Identifies this browser on the device page (a query appended to its address if given) and returns
- * the visitor and request IDs it shows.
- */
-export async function identifyOnDevicePage(page: Page, query = '') {
-  await page.goto(`/device-fingerprint${query}`)
-  await expect(page.getByTestId('visitor-id')).toHaveText(/^[\w-]{20}$/, { timeout: 15_000 })
-  const visitorId = ((await page.getByTestId('visitor-id').textContent()) ?? '').trim()
-  const requestId = ((await page.getByTestId('request-id').textContent()) ?? '').trim()
-  return { visitorId, requestId }
 }
 
 /** Replaces the sign-up policy (missing fields take their defaults). */
