@@ -6,6 +6,7 @@ import type { FormErrors } from '@/components/form-errors'
 import { ErrorNote } from '@/components/Notes'
 import { ProofOfWork } from '@/components/ProofOfWork'
 import styles from './SignupForm.module.css'
+import { Terms } from './Terms'
 import { type DeviceCheck, type FieldName, type Fields, type Step, useSignup } from './useSignup'
 
 /**
@@ -250,6 +251,7 @@ function SignupFields({
           </div>
         )}
       </FormField>
+      <Terms retentionDays={retentionDays} />
       <FormField label="I accept the terms of service" layout="check" error={errors.fields.terms}>
         {(control) => (
           <input
@@ -261,35 +263,11 @@ function SignupFields({
           />
         )}
       </FormField>
-      <Terms retentionDays={retentionDays} />
       {errors.form && <ErrorNote>{errors.form}</ErrorNote>}
       <button type="submit" className="button" disabled={sending}>
         {sending ? 'Creating your account…' : 'Create account'}
       </button>
     </form>
-  )
-}
-
-/** The terms the checkbox accepts: what is kept, for how long, and what is asked in return. */
-function Terms({ retentionDays }: { retentionDays: number }) {
-  return (
-    <details className={styles.terms}>
-      <summary>Read the terms of service</summary>
-      <ul>
-        <li>
-          Your account keeps your name, your email address and a hash of your password; the password itself is
-          never stored.
-        </li>
-        <li>
-          To keep fake sign-ups out, this page identifies your browser. The signals it reads, the device ID
-          they give and this sign-up&rsquo;s decision with its reasons are kept for the site&rsquo;s operator,
-          then deleted after {retentionDays} days (the device ID {retentionDays} days after your browser was
-          last seen). You can see what is kept about your device, and delete it sooner, on{' '}
-          <a href="/device-fingerprint">your device&rsquo;s page</a>.
-        </li>
-        <li>Sign up for yourself only, and not by a script or a bot.</li>
-      </ul>
-    </details>
   )
 }
 
