@@ -93,10 +93,14 @@ async function openPostgres(url: string, logger: QueryLogger): Promise<DatabaseH
     idleTimeoutMillis: 0,
     keepAlive: true,
     keepAliveInitialDelayMillis: 30_000,
+    // Awaited by the pool: a connection that fails here is ended and its error given to the caller.
+    // Only a server without the setting (PostgreSQL before 11: 42704, unrecognized parameter) is
+    // served anyway, as it has no JIT to turn off.
     onConnect: async (client) => {
-      await client
-        .query('set jit = off')
-        .catch((error: Error) => console.warn(`PostgreSQL: jit not set off: ${error.message}`))
+      await client.query('set jit = off').catch((error: Error & { code?: string }) => {
+        if (error.code !== '42704') throw error
+        console.warn(`PostgreSQL: jit not set off: ${error.message}`)
+      })
     },
   })
   // An idle connection dropped by the server (restart, failover) must not crash the process;
