@@ -13,6 +13,12 @@ export interface ChangeRates {
    */
   undo?: number
   /**
+   * How sure it is that the facet's stored value is one the device moved to at its latest comeback
+   * (an outing, as sure as that match was), not one it came with: its twin lives at the earlier
+   * value. 0 otherwise.
+   */
+  acquired?: number
+  /**
    * P(the facet shows a value the device has not shown before): its changes other than returns to
    * an earlier value. The population's rates do not tell the two apart (equal to `change` there).
    */
@@ -73,12 +79,13 @@ export function deviceRates(population: ChangeRates, volatility: Volatility, fac
   const floor = (facets[facet] as FacetModel).scheduled ? population.change : 0
   const changed = volatility.changed[facet] ?? 0
   const novel = volatility.novel ? (volatility.novel[facet] ?? 0) : changed
-  const undo = volatility.recent?.includes(facet) ? UNDO_SHARE * (volatility.recentWeight ?? 1) : 0
+  const acquired = volatility.recent?.includes(facet) ? (volatility.recentWeight ?? 1) : 0
   return {
     change: ownRate(changed, volatility.comebacks, population.change, floor),
     close: population.close,
     novel: ownRate(novel, volatility.comebacks, population.change, floor),
-    undo,
+    undo: UNDO_SHARE * acquired,
+    acquired,
   }
 }
 

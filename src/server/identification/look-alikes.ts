@@ -139,3 +139,63 @@ export function updatesSince(
     return Number.isFinite(share) ? share : prior
   })
 }
+
+/**
+ * Where devices of the request's kind were seen going: for each candidate, per facet where the
+ * request shows a value the candidate has not (close or different), the look-alikes that left the
+ * candidate's value (their record keeps it as an earlier one) and, of those, the ones that hold the
+ * request's value now. A change lands where changes go: the destinations people pick (a trip's
+ * city, a display scale, the font an update installs) are not spread as values are among devices,
+ * and a device of its kind seen making that very move says the request's value is one of them
+ * (MODEL.md, "Weights"). Returns, per candidate, the share of a change landing on the request's
+ * value: (moved + K·landing) / (left + K), the landing the value's share says worth
+ * LOOK_ALIKE_PRIOR look-alikes. Each look-alike by its weight; a candidate is left out of its own
+ * count. Not for the browser's build, whose moves updatesSince counts.
+ */
+export function movesSeen(
+  comparisons: readonly FacetComparison[][],
+  lookAlikes: readonly { profile: Pick<StoredProfile, 'digests' | 'previous'> }[],
+  weights: readonly number[] = comparisons.map(() => 1),
+): ((facet: FacetName, landing: number) => number)[] {
+  // Once per request: which look-alikes left each value (hold it among their earlier ones).
+  const leftBy = new Map<string, Map<string, number[]>>()
+  lookAlikes.forEach((lookAlike, at) => {
+    if (!((weights[at] ?? 1) > 0)) return
+    for (const [name, values] of Object.entries(lookAlike.profile.previous)) {
+      const byValue = leftBy.get(name) ?? new Map<string, number[]>()
+      leftBy.set(name, byValue)
+      for (const value of values) byValue.set(value, [...(byValue.get(value) ?? []), at])
+    }
+  })
+  const levelOf = (at: number, facet: FacetName) =>
+    comparisons[at]?.find((entry) => entry.facet === facet)?.level
+  return comparisons.map((comparison, index) => {
+    const seen = new Map<FacetName, { left: number; moved: number }>()
+    const candidate = lookAlikes[index]
+    for (const { facet, level, members } of comparison) {
+      if (!candidate || (level !== 'close' && level !== 'different')) continue
+      if ((facets[facet] as FacetModel).scheduled) continue
+      // The candidate's values of the members the request does not share, and who left them all.
+      let leaving: number[] | undefined
+      for (const member of members) {
+        const value = candidate.profile.digests[member.name]
+        if (member.level === 'exact' || value === undefined) continue
+        const left = leftBy.get(member.name)?.get(value) ?? []
+        leaving = leaving ? leaving.filter((at) => left.includes(at)) : left
+      }
+      let left = 0
+      let moved = 0
+      for (const at of leaving ?? []) {
+        if (at === index) continue
+        const weight = weights[at] ?? 1
+        left += weight
+        if (levelOf(at, facet) === 'exact') moved += weight
+      }
+      if (left > 0) seen.set(facet, { left, moved })
+    }
+    return (facet: FacetName, landing: number) => {
+      const moves = seen.get(facet)
+      return moves ? (moves.moved + LOOK_ALIKE_PRIOR * landing) / (moves.left + LOOK_ALIKE_PRIOR) : landing
+    }
+  })
+}

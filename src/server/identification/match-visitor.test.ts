@@ -8,10 +8,10 @@ import {
   realisticProfile,
 } from '../../../tests/support/realistic-devices'
 import { followPrevious } from './batch-decision'
-import { facets } from './component-model'
+import { type FacetName, facets } from './component-model'
 import { addComeback, noVolatility, type Volatility } from './device-volatility'
 import { compareParts, type FingerprintProfile, partsOf } from './fingerprint-profile'
-import { closeRatesAmong, coverageAmong, updatesSince } from './look-alikes'
+import { closeRatesAmong, coverageAmong, movesSeen, updatesSince } from './look-alikes'
 import { addressBits, agreementTogether, type Candidate, jointAgreement, matchVisitor } from './match-visitor'
 import { networkOf } from './network-of'
 import type { Direction, FacetComparison, Population } from './score-evidence'
@@ -578,6 +578,36 @@ describe('matchVisitor without a token', () => {
       return result.method === 'new' ? 'new' : result.visitorId === entry.id ? 'found' : result.visitorId
     })
     expect(answers.filter((answer) => answer === 'found').length).toBeGreaterThanOrEqual(20)
+    expect(answers).not.toContain('sibling')
+  })
+
+  it('finds a device gone where its look-alike sibling went at its latest comeback: a twin stays home', () => {
+    // A device and its sibling (the same machine and image, motion and contrast set otherwise). The
+    // sibling came back from a trip (another time zone) and was found; the device then comes back
+    // from the same trip. The sibling's record holds the trip's time zone as its latest value, one it
+    // acquired at that comeback: a new twin of the sibling would be where the sibling came from, and
+    // shows the trip's zone only as any twin's difference lands on it. Weighed as a value the twin
+    // shares (until 2026-12-08), "a new twin of the sibling" took the posterior and the device got a
+    // new ID in all 80.
+    const travelled = changes['time zone'] as (values: Device) => Device
+    const answers = stored.slice(0, 80).map((entry) => {
+      const siblingValues = settingsTwin(entry.values)
+      const first = { ...profile(siblingValues), previous: {}, volatility: noVolatility }
+      const latest = profile(travelled(siblingValues))
+      const volatility = addComeback(addComeback(noVolatility, []), ['time'], ['time'], 0.9)
+      const storedSibling = { ...latest, previous: followPrevious(first, latest), volatility }
+      const result = matchVisitor({
+        current: profile(travelled(entry.values)),
+        candidates: [
+          ...candidates,
+          { visitorId: 'sibling', profile: storedSibling, lastSeenAt: 0, visits: 2, recentIps: [] },
+        ],
+        population: populationOf([...server, latest]),
+        context: noAddress,
+      })
+      return result.method === 'new' ? 'new' : result.visitorId === entry.id ? 'found' : result.visitorId
+    })
+    expect(answers.filter((answer) => answer === 'found').length).toBeGreaterThanOrEqual(70)
     expect(answers).not.toContain('sibling')
   })
 
@@ -1404,6 +1434,82 @@ describe("updatesSince: how likely a device has updated to the request's build b
         (facet) => facet.facet === 'browser',
       )?.bits
     expect(same(0.9)).toBeCloseTo(same() as number, 6)
+  })
+})
+
+describe("movesSeen: where look-alikes were seen going from the candidate's value", () => {
+  const travelled = changes['time zone'] as (values: Device) => Device
+  const bump = changes['browser version bump'] as (values: Device) => Device
+  const stored = (values: Device) => ({ ...profile(values), previous: {}, volatility: noVolatility })
+  // The request: device 7 on a trip (another time zone) with its browser updated.
+  const current = profile(bump(travelled(device(7))))
+  /** A look-alike holding `values`, its record keeping `left` as the value it left. */
+  const lookAlike = (values: Device, left?: Device) => {
+    const latest = profile(values)
+    const record = left
+      ? { ...latest, previous: followPrevious(stored(left), latest), volatility: noVolatility }
+      : stored(values)
+    return { comparison: compareFacets(current, record), profile: record }
+  }
+  const landing = 0.01
+  /** The candidate (device 7 at home, on the older build) among `others`: its landing share for `facet`. */
+  const seen = (
+    others: ReturnType<typeof lookAlike>[],
+    facet: 'time' | 'browser' = 'time',
+    weights?: number[],
+  ) => {
+    const all = [lookAlike(device(7)), ...others]
+    const moves = movesSeen(
+      all.map((entry) => entry.comparison),
+      all,
+      weights,
+    )[0] as (facet: 'time' | 'browser', landing: number) => number
+    return moves(facet, landing)
+  }
+  /** Look-alikes of the same machine (device 7's values, motion and contrast set otherwise). */
+  const siblings = (count: number, make: (values: Device) => ReturnType<typeof lookAlike>) =>
+    Array.from({ length: count }, () => make(settingsTwin(device(7))))
+  const movedThere = (values: Device) => lookAlike(bump(travelled(values)), values)
+
+  it("is the value's landing share where no look-alike left the candidate's value", () => {
+    expect(seen([])).toBeCloseTo(landing, 9)
+    // On the request's zone all along (they live there): they left nothing of the candidate's.
+    expect(seen(siblings(6, (values) => lookAlike(bump(travelled(values)))))).toBeCloseTo(landing, 9)
+  })
+
+  it("rises with the look-alikes that made the candidate's very move, and falls with those that went elsewhere", () => {
+    expect(seen(siblings(1, movedThere))).toBeCloseTo((1 + 4 * landing) / (1 + 4), 9)
+    expect(seen(siblings(6, movedThere))).toBeCloseTo((6 + 4 * landing) / (6 + 4), 9)
+    const elsewhere = (values: Device) =>
+      lookAlike({ ...values, timezone: 'America/Chicago', timezoneOffset: 300 }, values)
+    expect(seen([...siblings(1, movedThere), ...siblings(3, elsewhere)])).toBeCloseTo(
+      (1 + 4 * landing) / (4 + 4),
+      9,
+    )
+  })
+
+  it("counts a look-alike by its weight, not the candidate itself, and not the browser's build", () => {
+    // Thirty devices one network just created count as one.
+    const flood = siblings(30, movedThere)
+    expect(seen(flood, 'time', [1, ...flood.map(() => 1 / 30)])).toBeCloseTo((1 + 4 * landing) / (1 + 4), 9)
+    expect(seen(flood, 'time', [1, ...flood.map(() => 0)])).toBeCloseTo(landing, 9)
+    // The browser's build moves as updatesSince counts them.
+    expect(seen(siblings(6, movedThere), 'browser')).toBeCloseTo(landing, 9)
+  })
+
+  it('makes a change count for the device and its twin alike as likely as the moves seen say, never less', () => {
+    const time = (moves?: (facet: FacetName, landing: number) => number) => {
+      const evidence = scoreEvidence(current, stored(device(7)), population, { moves })
+      return { ...evidence.facets.find((facet) => facet.facet === 'time'), twinBits: evidence.twinBits }
+    }
+    const alone = time()
+    expect(alone.level).toBe('different')
+    const seen = time((facet, share) => (facet === 'time' ? 0.5 : share))
+    expect(seen.bits).toBeGreaterThan((alone.bits as number) + 2)
+    // A twin set up otherwise picks its settings where changes go too: the twin test is unchanged.
+    expect(seen.twinBits).toBeCloseTo(alone.twinBits, 9)
+    expect(time((_, share) => share).bits).toBeCloseTo(alone.bits as number, 9)
+    expect(time(() => 0).bits).toBeCloseTo(alone.bits as number, 9)
   })
 })
 

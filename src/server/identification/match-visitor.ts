@@ -1,7 +1,7 @@
 import type { MatchEvidence } from '@/contracts/device'
 import { type FacetName, facets } from './component-model'
 import type { FingerprintProfile } from './fingerprint-profile'
-import { closeRatesAmong, coverageAmong, updatesSince } from './look-alikes'
+import { closeRatesAmong, coverageAmong, movesSeen, updatesSince } from './look-alikes'
 import { networkOf, type Place } from './network-of'
 import { recencyBits } from './recency'
 import {
@@ -319,9 +319,15 @@ export function matchVisitor({
     candidates.map((candidate) => candidate.profile),
   )
   const updates = updatesSince(comparisons, candidates, (facet) => population.rates(facet).change, weights)
+  const moves = movesSeen(comparisons, candidates, weights)
   const fingerprints = candidates.map((candidate, index) => {
     const compared = comparisons[index] ?? []
-    const lookAlikes = { closeChance: closeRates(weights[index]), coverage, updated: updates[index] }
+    const lookAlikes = {
+      closeChance: closeRates(weights[index]),
+      coverage,
+      updated: updates[index],
+      moves: moves[index],
+    }
     return scoreEvidence(current, candidate.profile, population, lookAlikes, compared)
   })
   // The agreeing values together: the machine's as common as its look-alikes show, and all of

@@ -317,7 +317,7 @@ export function scoreEvidence(
     // At the close level of an edited set, the share close the same way (one way or both).
     const closeChance = lookedUp(facet, level, direction)
     const rates = deviceRates(populationRates, stored.volatility, facet)
-    const { change, close, undo = 0 } = rates
+    const { change, close, undo = 0, acquired = 0 } = rates
     // A value the device has not shown (close or different) is one of its novel changes: a device
     // seen switching back and forth is likely to switch back, not to show a third value.
     const novel = rates.novel ?? change
@@ -333,13 +333,31 @@ export function scoreEvidence(
       ? Math.max(held, Math.min(1, closeChance * populationRates.change))
       : held
     const twin = model.twinDifference
+    // A value the device has not shown: its change lands there as often as changes were seen going
+    // from its value to this one, where that is likelier than the value's share says (towardBits).
+    // A twin set up otherwise picks its settings where people's changes go too: its side gains alike.
+    const toward =
+      level === 'close' || level === 'different'
+        ? towardBits(lookAlikes.moves, facet, rarest / another(level === 'close', closeChance, rarest))
+        : 0
     let facetBits: number
     let facetTwinBits: number
     switch (level) {
-      case 'exact':
+      case 'exact': {
         facetBits = Math.log2((kept * (1 - change)) / agreeing)
-        facetTwinBits = Math.log2((kept * (1 - change)) / (1 - twin))
+        // A twin shares the values the device came with, not one it moved to at its latest comeback
+        // (an outing: a trip's time zone): it lives at the device's earlier value, and shows this
+        // one only as a twin's difference lands on it, by its share (as sure as the outing is).
+        const twinHolds =
+          acquired > 0
+            ? acquired *
+                twin *
+                Math.max(landingShare(population, model, stored, members, 'latest'), MIN_SHARE) +
+              (1 - acquired) * (1 - twin)
+            : 1 - twin
+        facetTwinBits = Math.log2((kept * (1 - change)) / twinHolds)
         break
+      }
       case 'previous': {
         // Updates only move forward: an earlier build of this browser is a rollback, not a return.
         // Only the numbers moved (a desktop site asked for, then the phone's own again, is a return).
@@ -372,7 +390,7 @@ export function scoreEvidence(
         // The edit lands on the request's set as often as devices hold it among the close ones
         // (against k); for a set from a known list, weighed against the look-alikes, it may land on
         // any set the same edits reach alike (landingBits): the likelier landing counts.
-        facetBits = Math.log2(edited / another(true, closeChance, rarest))
+        facetBits = Math.log2(edited / another(true, closeChance, rarest)) + toward
         if (editedSet && lookAlikes.closeChance) {
           // Of the edits one way, half gain members and half lose them.
           const kind = direction === 'one way' ? GAINING_SHARE : 1
@@ -387,9 +405,9 @@ export function scoreEvidence(
         break
       }
       case 'different':
-        facetBits = Math.log2(
-          (kept * novel * Math.max(1 - close, MIN_SHARE)) / another(false, closeChance, rarest),
-        )
+        facetBits =
+          Math.log2((kept * novel * Math.max(1 - close, MIN_SHARE)) / another(false, closeChance, rarest)) +
+          toward
         facetTwinBits = Math.log2(
           (kept * novel * Math.max(1 - close, MIN_SHARE)) / (twin * (1 - TWIN_CLOSE_SHARE)),
         )
@@ -413,7 +431,8 @@ export function scoreEvidence(
       const followed =
         kept * (change + (1 - change) * FOLLOWING_SHARE) * Math.max(isClose ? close : 1 - close, MIN_SHARE)
       // A close set's direction, as above (compareFacets tells one at the close level only).
-      facetBits = Math.log2((followed * directionShare(direction)) / another(isClose, closeChance, rarest))
+      facetBits =
+        Math.log2((followed * directionShare(direction)) / another(isClose, closeChance, rarest)) + toward
       const twinFollowed =
         (twin + (1 - twin) * FOLLOWING_SHARE) * (isClose ? TWIN_CLOSE_SHARE : 1 - TWIN_CLOSE_SHARE)
       facetTwinBits = model.given !== undefined ? 0 : Math.log2(followed / twinFollowed)
@@ -454,26 +473,42 @@ const returnFrom = (landing: number) => RETURN_SHARE + (1 - RETURN_SHARE) * land
 
 /**
  * Of the changes that do not return on purpose (a device's, or a twin's difference from it), the
- * share that land on the earlier value shown again: its share among the values other than the one
- * the device left (`a_v / (1 − a_w)`). Per member that came back, the least of them (members of a
- * facet move together).
+ * share that land on a value: its share among the values other than the one left (`a_v / (1 −
+ * a_w)`), per member the least of them (members of a facet move together). `earlier`: the value
+ * shown again is one the device showed before (members at the `previous` level), left from its
+ * latest; `latest`: the value it holds now, moved to at its latest comeback, left from the one it
+ * had before (its settled value, where its twin lives). 0 where no member moved.
  */
 function landingShare(
   population: Population,
   model: FacetModel,
   stored: StoredProfile,
   members: FacetComparison['members'],
+  onto: 'earlier' | 'latest' = 'earlier',
 ) {
+  const back = onto === 'earlier'
   let landing = Number.POSITIVE_INFINITY
   for (const member of members) {
-    if (member.level !== 'previous') continue
-    const left = stored.digests[member.name]
-    if (left === undefined) continue
-    const shown = commonness(population, member.name, member.digest, model.commonness, false)
-    const leaving = commonness(population, member.name, left, model.commonness, true)
+    if (back && member.level !== 'previous') continue
+    const left = back ? stored.digests[member.name] : stored.previous[member.name]?.[0]
+    if (left === undefined || left === member.digest) continue
+    const shown = commonness(population, member.name, member.digest, model.commonness, !back)
+    const leaving = commonness(population, member.name, left, model.commonness, back)
     landing = Math.min(landing, shown / Math.max(1 - leaving, shown, MIN_SHARE))
   }
   return Number.isFinite(landing) ? landing : 0
+}
+
+/**
+ * How much likelier a change lands on the request's value than its share says, in bits (never
+ * fewer than none): the close and different levels weigh a change's landing as the request's share
+ * among the values a change can reach (`rarest / another`); the look-alikes seen leaving the
+ * candidate's value say how many went to the request's (LookAlikes.moves).
+ */
+function towardBits(moves: LookAlikes['moves'], facet: FacetName, share: number) {
+  if (!moves) return 0
+  const landing = Math.min(1, share)
+  return Math.max(0, Math.log2(moves(facet, landing) / landing))
 }
 
 /**
@@ -528,4 +563,11 @@ export interface LookAlikes {
    * likely did too.
    */
   updated?: number
+  /**
+   * For a facet where the request shows a value the candidate has not, how often a change from the
+   * candidate's value lands on the request's, given the share its commonness says (`landing`): the
+   * look-alikes seen making that move say (movesSeen). Where changes were seen going, a change is
+   * likelier to land.
+   */
+  moves?: (facet: FacetName, landing: number) => number
 }
