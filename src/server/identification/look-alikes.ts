@@ -149,8 +149,8 @@ export function updatesSince(
  * and a device of its kind seen making that very move says the request's value is one of them
  * (MODEL.md, "Weights"). Returns, per candidate, the share of a change landing on the request's
  * value: (moved + K·landing) / (left + K), the landing the value's share says worth
- * LOOK_ALIKE_PRIOR look-alikes. Each look-alike by its weight; a candidate is left out of its own
- * count. Not for the browser's build, whose moves updatesSince counts.
+ * LOOK_ALIKE_PRIOR look-alikes. Each look-alike by its weight (a candidate's own record never holds
+ * its value as an earlier one). Not for the browser's build, whose moves updatesSince counts.
  */
 export function movesSeen(
   comparisons: readonly FacetComparison[][],
@@ -186,7 +186,6 @@ export function movesSeen(
       let left = 0
       let moved = 0
       for (const at of leaving ?? []) {
-        if (at === index) continue
         const weight = weights[at] ?? 1
         left += weight
         if (levelOf(at, facet) === 'exact') moved += weight

@@ -1488,7 +1488,7 @@ describe("movesSeen: where look-alikes were seen going from the candidate's valu
     )
   })
 
-  it("counts a look-alike by its weight, not the candidate itself, and not the browser's build", () => {
+  it("counts a look-alike by its weight, and not the browser's build", () => {
     // Thirty devices one network just created count as one.
     const flood = siblings(30, movedThere)
     expect(seen(flood, 'time', [1, ...flood.map(() => 1 / 30)])).toBeCloseTo((1 + 4 * landing) / (1 + 4), 9)
@@ -1510,6 +1510,34 @@ describe("movesSeen: where look-alikes were seen going from the candidate's valu
     expect(seen.twinBits).toBeCloseTo(alone.twinBits, 9)
     expect(time((_, share) => share).bits).toBeCloseTo(alone.bits as number, 9)
     expect(time(() => 0).bits).toBeCloseTo(alone.bits as number, 9)
+  })
+})
+
+describe('a twin of a device on an outing lives where the device came from', () => {
+  const travelled = changes['time zone'] as (values: Device) => Device
+  const first = { ...profile(device(7)), previous: {}, volatility: noVolatility }
+  const latest = profile(travelled(device(7)))
+  /** The device's record after a trip seen by a match of probability `sure`; the request is on that trip still. */
+  const twinBits = (sure: number) => {
+    const volatility = addComeback(addComeback(noVolatility, []), ['time'], ['time'], sure)
+    return scoreEvidence(
+      latest,
+      { ...latest, previous: followPrevious(first, latest), volatility },
+      population,
+    ).twinBits
+  }
+
+  it("weighs the trip's time zone against its twin as a twin's difference landing there, as sure as the trip is", () => {
+    // The same comebacks with the trip recorded as no outing: the zone is one its twin shares, as before.
+    const volatility = addComeback(addComeback(noVolatility, []), ['time'], ['time'], 1, [])
+    const shared = scoreEvidence(
+      latest,
+      { ...latest, previous: followPrevious(first, latest), volatility },
+      population,
+    )
+    expect(twinBits(0)).toBeCloseTo(shared.twinBits, 9)
+    expect(twinBits(0.9)).toBeGreaterThan(twinBits(0) + 1)
+    expect(twinBits(1)).toBeGreaterThan(twinBits(0.9) + 1)
   })
 })
 

@@ -506,8 +506,8 @@ function landingShare(
  * candidate's value say how many went to the request's (LookAlikes.moves).
  */
 function towardBits(moves: LookAlikes['moves'], facet: FacetName, share: number) {
-  if (!moves) return 0
   const landing = Math.min(1, share)
+  if (!moves || !(landing > 0)) return 0
   return Math.max(0, Math.log2(moves(facet, landing) / landing))
 }
 
