@@ -164,7 +164,11 @@ export function movesSeen(
     for (const [name, values] of Object.entries(lookAlike.profile.previous)) {
       const byValue = leftBy.get(name) ?? new Map<string, number[]>()
       leftBy.set(name, byValue)
-      for (const value of values) byValue.set(value, [...(byValue.get(value) ?? []), at])
+      for (const value of values) {
+        const leavers = byValue.get(value)
+        if (leavers) leavers.push(at)
+        else byValue.set(value, [at])
+      }
     }
   })
   const levelOf = (at: number, facet: FacetName) =>

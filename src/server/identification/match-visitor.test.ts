@@ -44,6 +44,17 @@ const settingsTwin = (values: Device): Device => ({
   reducedMotion: values.reducedMotion === 'reduce' ? 'no-preference' : 'reduce',
   contrast: 'custom',
 })
+/**
+ * The record of `values`' sibling (settingsTwin) after a comeback, found at 0.9, whose `change`
+ * moved its `facet` (an outing): the record, and its latest profile.
+ */
+const siblingBackWith = (values: Device, change: (values: Device) => Device, facet: FacetName) => {
+  const siblingValues = settingsTwin(values)
+  const first = { ...profile(siblingValues), previous: {}, volatility: noVolatility }
+  const latest = profile(change(siblingValues))
+  const volatility = addComeback(addComeback(noVolatility, []), [facet], [facet], 0.9)
+  return { latest, record: { ...latest, previous: followPrevious(first, latest), volatility } }
+}
 const match = (values: Device) =>
   matchVisitor({ current: profile(values), candidates, population, context: noAddress })
 
@@ -558,11 +569,7 @@ describe('matchVisitor without a token', () => {
     const fontRemoved = changes['font removed'] as (values: Device) => Device
     const answers = stored.slice(0, 80).map((entry) => {
       const values = ownSet(entry.values)
-      const siblingValues = settingsTwin(values)
-      const first = { ...profile(siblingValues), previous: {}, volatility: noVolatility }
-      const latest = profile(fontRemoved(siblingValues))
-      const volatility = addComeback(addComeback(noVolatility, []), ['rendering'], ['rendering'], 0.9)
-      const storedSibling = { ...latest, previous: followPrevious(first, latest), volatility }
+      const { latest, record: storedSibling } = siblingBackWith(values, fontRemoved, 'rendering')
       const own = { ...profile(values), previous: {}, volatility: noVolatility }
       const result = matchVisitor({
         current: profile(fontRemoved(values)),
@@ -591,11 +598,7 @@ describe('matchVisitor without a token', () => {
     // new ID in all 80.
     const travelled = changes['time zone'] as (values: Device) => Device
     const answers = stored.slice(0, 80).map((entry) => {
-      const siblingValues = settingsTwin(entry.values)
-      const first = { ...profile(siblingValues), previous: {}, volatility: noVolatility }
-      const latest = profile(travelled(siblingValues))
-      const volatility = addComeback(addComeback(noVolatility, []), ['time'], ['time'], 0.9)
-      const storedSibling = { ...latest, previous: followPrevious(first, latest), volatility }
+      const { latest, record: storedSibling } = siblingBackWith(entry.values, travelled, 'time')
       const result = matchVisitor({
         current: profile(travelled(entry.values)),
         candidates: [
